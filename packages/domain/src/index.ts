@@ -1,0 +1,5 @@
+export * from './constants.js';
+export * from './account-state.js';
+export * from './errors.js';
+export * from './schemas/api.js';
+export * from './validation/index.js';

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { LIMITS, LANGUAGES } from '../constants.js';
+import { ERROR_CODES } from '../errors.js';
+
+/** Every error response: `{ code, message, data? }` (architecture §4). */
+export const errorEnvelopeSchema = z.object({
+  code: z.enum(ERROR_CODES as [string, ...string[]]),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** POST /api/login. `username` is an e-mail, a mobile phone, an INS or an RPPS. */
+export const loginInputSchema = z.object({
+  username: z.string().trim().min(1).max(LIMITS.usernameMax),
+  password: z.string().min(1).max(LIMITS.passwordMax),
+  trustDevice: z.boolean().optional(),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const profileTypeSchema = z.enum(['patient', 'professional']);
+export type ProfileType = z.infer<typeof profileTypeSchema>;
+export const accountStatusSchema = z.enum(['pending_validation', 'active', 'locked']);
+export type AccountStatus = z.infer<typeof accountStatusSchema>;
+
+/** The current user, as GET /api/me and a completed login return it. */
+export const currentUserSchema = z.object({
+  type: z.literal('person'),
+  id: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  phone: z.string().nullable(),
+  phoneVerified: z.boolean(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profile: profileTypeSchema.nullable(),
+  status: accountStatusSchema,
+  roles: z.array(z.string()),
+  language: z.enum(LANGUAGES),
+  session: z.object({
+    /** When the session ends if idle from now (never past the absolute expiry), ISO 8601. */
+    expiresAt: z.string(),
+    absoluteExpiresAt: z.string(),
+  }),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** The admin flag is computed from the user (spec §3). */
+export function isAdmin(user: Pick<CurrentUser, 'roles'> | null | undefined): boolean {
+  return !!user && user.roles.includes('admin');
+}
+
+/** GET /api/config: what the SPA needs to know before anything else. */
+export const publicConfigSchema = z.object({
+  release: z.string(),
+  sentryDsn: z.string().nullable(),
+  sentryEnvironment: z.string(),
+  xsrfCookieName: z.string(),
+  contactEmail: z.string(),
+  sessionWarningSeconds: z.number(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** GET /api/health and /api/ready. */
+export const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']) });
