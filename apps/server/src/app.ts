@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { RELEASE } from '@hygie/domain';
+import type { Config } from './config.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { AppContext } from './context.js';
+import type { DbHandle } from './db/connection.js';
+import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Clock } from './lib/clock.js';
+import { systemClock } from './lib/clock.js';
+import { createPasswordHasher } from './security/passwords.js';
+import { ensureAdmin, loadSecret } from './bootstrap.js';
+import { OutboxDispatcher } from './messaging/dispatcher.js';
+import type { Transport } from './messaging/transports/types.js';
+import { smtpTransport } from './messaging/transports/smtp.js';
+import { smsHttpTransport } from './messaging/transports/sms-http.js';
+import { devOutboxTransport } from './messaging/transports/dev-outbox.js';
+import { requestContext } from './plugins/request-context.js';
+import { errorHandler, sendError } from './plugins/error-handler.js';
+import { securityHeaders } from './plugins/security-headers.js';
+import { cookiePolicy } from './plugins/cookies.js';
+import { csrfProtection } from './plugins/csrf.js';
+import { sessionGuard } from './plugins/authenticate.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { publicConfigRoutes } from './modules/public-config/routes.js';
+import { devOutboxRoutes } from './modules/dev-outbox/routes.js';
+
+export interface AppDeps {
+  clock?: Clock;
+  /** An already-open database (tests use one per suite); otherwise the configured one is opened. */
+  database?: DbHandle;
+  logger?: FastifyServerOptions['logger'];
+  /** Transports override (tests); otherwise chosen from the configuration. */
+  transports?: { email: Transport; sms: Transport };
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dispatcher: OutboxDispatcher;
+  lifecycle: Lifecycle;
+}
+
+function chooseTransports(config: Config): { email: Transport; sms: Transport } {
+  const dev = devOutboxTransport((line) => process.stdout.write(`${line}\n`));
+  return {
+    email: config.smtp ? smtpTransport(config.smtp.url, config.smtp.from) : dev,
+    sms: config.sms ? smsHttpTransport(config.sms.url, config.sms.token, config.sms.sender) : dev,
+  };
+}
+
+/** The composition root: database, services, plugins and routes. `server.ts` listens. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<BuiltApp> {
+  const clock = deps.clock ?? systemClock;
+  const database = deps.database ?? openDatabase(config.database);
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  });
+  try {
+    await migrateToLatest(database);
+    const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
+    const passwords = await createPasswordHasher(config.argon2);
+    const ctx: AppContext = { config, db: database.db, database, clock, secret, passwords };
+    await ensureAdmin(ctx, app.log);
+
+    const transports = deps.transports ?? chooseTransports(config);
+    const dispatcher = new OutboxDispatcher({
+      db: database.db,
+      dialect: database.dialect,
+      clock,
+      log: app.log,
+      transports,
+      pollMs: config.outboxPollMs,
+    });
+
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    // Only JSON is accepted: anything else is 415 (security.md "Requests").
+    app.removeContentTypeParser('text/plain');
+
+    const cookies = cookiePolicy(config);
+    await app.register(cookie);
+    await app.register(requestContext);
+    await app.register(errorHandler);
+    await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });
+    await app.register(csrfProtection, { secret, cookies });
+
+    await app.register(swagger, {
+      openapi: {
+        info: { title: 'Hygie API', version: RELEASE },
+        servers: [{ url: config.publicUrl.origin }],
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+    const requireSession = sessionGuard(ctx, cookies);
+    const lifecycle: Lifecycle = { draining: false };
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (lifecycle.draining) reply.header('connection', 'close');
+      return payload;
+    });
+    await app.register(healthRoutes, { database, lifecycle });
+    await app.register(publicConfigRoutes, { config });
+    await app.register(authRoutes, { ctx, cookies, requireSession });
+    await app.register(devOutboxRoutes, { db: database.db, production: config.production });
+
+    await registerSpa(app, config.webDistDir);
+
+    app.addHook('onClose', async () => {
+      await dispatcher.stop();
+      await Promise.all([transports.email.close?.(), transports.sms.close?.()]);
+      await database.close();
+    });
+    return { app, ctx, dispatcher, lifecycle };
+  } catch (err) {
+    await app.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Serves the built SPA; unknown non-API GETs get index.html (client-side routes). */
+async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasSpa = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasSpa) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/oidc/');
+    if (isPage && hasSpa) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendError(request, reply, 'not_found');
+  });
+}

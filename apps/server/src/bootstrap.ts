@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { checkPassword, normalizeEmail, normalizePassword } from '@hygie/domain';
+import type { AppContext } from './context.js';
+import { ConfigError } from './config.js';
+import { newId } from './lib/ids.js';
+import { randomToken } from './lib/tokens.js';
+import { recordAudit } from './modules/audit/service.js';
+import { findUserByEmail } from './modules/users/repository.js';
+
+/** The HMAC secret: SESSION_SECRET, else one generated on first start and shared through the database. */
+export async function loadSecret(
+  db: AppContext['db'],
+  configured: string | undefined,
+  now: number,
+): Promise<string> {
+  if (configured) return configured;
+  const key = 'internal.secret';
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(randomToken(32)), updated_by: null, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.value) as string;
+}
+
+/**
+ * With ADMIN_EMAIL and ADMIN_PASSWORD on first start, creates that admin account (verified e-mail,
+ * active). Nothing happens when the account exists: the variables never overwrite a password.
+ */
+export async function ensureAdmin(ctx: AppContext, log: FastifyBaseLogger): Promise<void> {
+  const admin = ctx.config.admin;
+  if (!admin) return;
+  const email = normalizeEmail(admin.email);
+  if (await findUserByEmail(ctx.db, email)) return;
+  const password = normalizePassword(admin.password);
+  const problems = checkPassword(password, { email });
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ADMIN_PASSWORD is refused by the password rule (${problems.join(', ')})`,
+    );
+  }
+  const hash = await ctx.passwords.hash(password);
+  const now = ctx.clock.now();
+  const id = newId();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('users')
+      .values({
+        id,
+        type: 'person',
+        email,
+        email_verified_at: now,
+        phone: null,
+        phone_verified_at: null,
+        password_hash: hash,
+        password_changed_at: now,
+        must_create_password: 0,
+        profile: null,
+        status: 'active',
+        roles: JSON.stringify(['admin']),
+        first_name: null,
+        last_name: null,
+        birth_name: null,
+        language: 'fr',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute();
+    await recordAudit(trx, ctx.clock, { action: 'admin_bootstrapped', targetId: id });
+  });
+  log.info({ email }, 'admin account created from ADMIN_EMAIL');
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration from the environment', () => {
+  it('opens on the embedded default with no configuration', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.database.kind).toBe('sqlite');
+    expect(c.database.kind === 'sqlite' && c.database.file).toMatch(/data[/\\]hygie\.sqlite$/);
+    expect(c.publicUrl.href).toBe('http://localhost:3000/');
+    expect(c.smtp).toBeUndefined();
+    expect(c.sms).toBeUndefined();
+    expect(c.admin).toBeUndefined();
+    expect(c.session).toEqual({ idleSeconds: 1800, absoluteSeconds: 43200 });
+    expect(c.argon2).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    expect(c.hsts).toBe(false);
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/hygie' });
+    expect(c.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@db:5432/hygie' });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).database.kind).toBe('sqlite');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ ADMIN_EMAIL: 'admin@hygie.test' }, 'ADMIN_EMAIL and ADMIN_PASSWORD'],
+    [{ SESSION_IDLE_TIMEOUT: '3600', SESSION_ABSOLUTE_TIMEOUT: '60' }, 'SESSION_ABSOLUTE_TIMEOUT'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ NODE_ENV: 'production' }, 'SMTP_URL and SMS_GATEWAY_URL'],
+  ])('refuses %j, naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('turns HSTS on for an HTTPS public URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.fr' }).hsts).toBe(true);
+  });
+});

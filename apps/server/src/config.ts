@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { SESSION_DEFAULTS, XSRF_COOKIE_NAME } from '@hygie/domain';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const seconds = z.coerce.number().int().positive();
+
+/**
+ * Every setting the server reads from the environment, with its default.
+ * The README's configuration table documents the same list.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().optional(),
+  SESSION_SECRET: z.string().min(32).optional(),
+  SESSION_IDLE_TIMEOUT: seconds.default(SESSION_DEFAULTS.idleTimeoutSeconds),
+  SESSION_ABSOLUTE_TIMEOUT: seconds.default(SESSION_DEFAULTS.absoluteTimeoutSeconds),
+  XSRF_COOKIE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default(XSRF_COOKIE_NAME),
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
+  ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  CONTACT_EMAIL: z.email().default('support@hygie.local'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_FROM: z.string().default('Hygie <no-reply@hygie.local>'),
+  SMS_GATEWAY_URL: z.url().optional(),
+  SMS_GATEWAY_TOKEN: z.string().optional(),
+  SMS_SENDER: z.string().default('Hygie'),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  SENTRY_DSN: z.url().optional(),
+  SENTRY_ENVIRONMENT: z.string().default('production'),
+  WEB_DIST_DIR: z.string().optional(),
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
+  HSTS: bool.optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(3000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  production: boolean;
+  host: string;
+  port: number;
+  publicUrl: URL;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number };
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean | string;
+  sessionSecret: string | undefined;
+  session: { idleSeconds: number; absoluteSeconds: number };
+  xsrfCookieName: string;
+  argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  admin: { email: string; password: string } | undefined;
+  contactEmail: string;
+  smtp: { url: string; from: string } | undefined;
+  sms: { url: string; token: string | undefined; sender: string } | undefined;
+  outboxPollMs: number;
+  sentry: { dsn: string | null; environment: string };
+  webDistDir: string;
+  bodyLimit: number;
+  hsts: boolean;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(blank);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD go together');
+  }
+  if (e.SESSION_ABSOLUTE_TIMEOUT < e.SESSION_IDLE_TIMEOUT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SESSION_ABSOLUTE_TIMEOUT must be ≥ SESSION_IDLE_TIMEOUT',
+    );
+  }
+  if (e.NODE_ENV === 'production' && (!e.SMTP_URL || !e.SMS_GATEWAY_URL)) {
+    // The dev outbox would keep codes on the console: a real deployment must deliver them.
+    throw new ConfigError(
+      'Invalid configuration:\n  NODE_ENV=production needs SMTP_URL and SMS_GATEWAY_URL (the dev outbox is refused)',
+    );
+  }
+  const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    production: e.NODE_ENV === 'production',
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      : { kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') },
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    sessionSecret: e.SESSION_SECRET,
+    session: { idleSeconds: e.SESSION_IDLE_TIMEOUT, absoluteSeconds: e.SESSION_ABSOLUTE_TIMEOUT },
+    xsrfCookieName: e.XSRF_COOKIE_NAME,
+    argon2: {
+      memoryCost: e.ARGON2_MEMORY_KIB,
+      timeCost: e.ARGON2_TIME_COST,
+      parallelism: e.ARGON2_PARALLELISM,
+    },
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
+        : undefined,
+    contactEmail: e.CONTACT_EMAIL,
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+    sms: e.SMS_GATEWAY_URL
+      ? { url: e.SMS_GATEWAY_URL, token: e.SMS_GATEWAY_TOKEN, sender: e.SMS_SENDER }
+      : undefined,
+    outboxPollMs: e.OUTBOX_POLL_MS,
+    sentry: { dsn: e.SENTRY_DSN ?? null, environment: e.SENTRY_ENVIRONMENT },
+    webDistDir: path.resolve(
+      e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
+    ),
+    bodyLimit: e.BODY_LIMIT,
+    hsts: e.HSTS ?? publicUrl.protocol === 'https:',
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  return value; // a comma-separated list of addresses/CIDRs, as Fastify accepts it
+}

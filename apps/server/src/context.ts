@@ -1,0 +1,15 @@
+import type { Config } from './config.js';
+import type { Db, DbHandle } from './db/connection.js';
+import type { Clock } from './lib/clock.js';
+import type { PasswordHasher } from './security/passwords.js';
+
+/** What every module's service receives: the composition root builds it once. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  database: DbHandle;
+  clock: Clock;
+  /** Server secret for HMACs (anti-forgery tokens); from SESSION_SECRET or generated and stored once. */
+  secret: string;
+  passwords: PasswordHasher;
+}

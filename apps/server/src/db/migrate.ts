@@ -1,0 +1,34 @@
+import { Migrator, sql } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DbHandle } from './connection.js';
+import * as m0001 from './migrations/0001-initial.js';
+
+// Static list: the bundled server carries its migrations; names sort in application order.
+const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Applies every pending forward-only migration; throws on the first failure. Kysely's migrator
+ * takes a lock, so several nodes starting together apply each migration once.
+ */
+export async function migrateToLatest(
+  database: Pick<DbHandle, 'db' | 'dialect'>,
+): Promise<string[]> {
+  // On PostgreSQL the bookkeeping tables live in the current schema (Kysely would otherwise look
+  // for them in every schema of the database and find another tenant's).
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

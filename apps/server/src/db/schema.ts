@@ -1,0 +1,89 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Times are epoch milliseconds (integer in SQLite, bigint in PostgreSQL) so that one schema and
+// one set of queries serve both dialects; booleans are 0/1 integers for the same reason.
+
+export interface UserTable {
+  id: string;
+  type: 'person';
+  email: string; // normalised (trimmed, lower-case), unique
+  email_verified_at: number | null;
+  phone: string | null; // E.164
+  phone_verified_at: number | null;
+  password_hash: string | null;
+  password_changed_at: number | null;
+  must_create_password: number;
+  profile: 'patient' | 'professional' | null;
+  status: 'pending_validation' | 'active' | 'locked';
+  roles: string; // JSON array
+  first_name: string | null;
+  last_name: string | null;
+  birth_name: string | null;
+  language: 'fr' | 'en' | 'ar';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  stage: string;
+  created_at: number;
+  last_seen_at: number;
+  idle_expires_at: number;
+  absolute_expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string; // JSON
+  updated_by: string | null;
+  updated_at: number;
+}
+
+export interface AuditEventTable {
+  id: string;
+  at: number;
+  actor_id: string | null;
+  action: string;
+  target_id: string | null;
+  ip: string | null;
+  details: string | null; // JSON
+}
+
+export interface OutboxTable {
+  id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  template: string;
+  language: 'fr' | 'en' | 'ar';
+  brand: string;
+  params: string; // JSON
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface Database {
+  users: UserTable;
+  sessions: SessionTable;
+  settings: SettingTable;
+  audit_events: AuditEventTable;
+  outbox: OutboxTable;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type NewOutbox = Insertable<OutboxTable>;
+// Generated is re-exported for later tables with database defaults.
+export type { Generated };

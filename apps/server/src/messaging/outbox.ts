@@ -1,0 +1,47 @@
+import type { Brand, Language } from '@hygie/domain';
+import type { Db } from '../db/connection.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import type { TemplateName } from './templates.js';
+
+export interface OutgoingMessage {
+  channel: 'email' | 'sms';
+  recipient: string;
+  template: TemplateName;
+  language: Language;
+  brand: Brand;
+  params: Record<string, string>;
+}
+
+/**
+ * Queues a message. Call it with the transaction of the change that causes the message, so the
+ * change and the message are written together or not at all (architecture §6).
+ */
+export async function enqueueMessage(
+  db: Db,
+  clock: Clock,
+  message: OutgoingMessage,
+): Promise<string> {
+  const id = newId();
+  const now = clock.now();
+  await db
+    .insertInto('outbox')
+    .values({
+      id,
+      channel: message.channel,
+      recipient: message.recipient,
+      template: message.template,
+      language: message.language,
+      brand: message.brand,
+      params: JSON.stringify(message.params),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    })
+    .execute();
+  return id;
+}

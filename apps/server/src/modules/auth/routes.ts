@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  currentUserSchema,
+  errorEnvelopeSchema,
+  isErrorCode,
+  loginInputSchema,
+  safeTargetUri,
+} from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { CookiePolicy } from '../../plugins/cookies.js';
+import type { RequireSession } from '../../plugins/authenticate.js';
+import { issueXsrf } from '../../plugins/csrf.js';
+import { sendError } from '../../plugins/error-handler.js';
+import { presentUser } from '../users/present.js';
+import { closeSession, slide } from '../sessions/service.js';
+import { login } from './service.js';
+
+interface Deps {
+  ctx: AppContext;
+  cookies: CookiePolicy;
+  requireSession: RequireSession;
+}
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+
+export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
+  app,
+  { ctx, cookies, requireSession },
+) => {
+  app.post(
+    '/api/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Password step of sign-in (an e-mail or mobile phone as username)',
+        body: loginInputSchema,
+        response: {
+          200: currentUserSchema,
+          ...errors,
+          423: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const previous = request.cookies[cookies.sessionCookie];
+      const result = await login(ctx, request.body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      // Rotation: the pre-login session (if any) ends, a new token is issued.
+      if (previous) await closeSession(ctx, previous);
+      cookies.setSession(reply, result.token, result.absoluteExpiresAt);
+      issueXsrf(reply, cookies, ctx.secret, result.token);
+      if ('pending' in result.outcome) {
+        const code = result.outcome.pending;
+        return sendError(request, reply, isErrorCode(code) ? code : 'unknown_error');
+      }
+      return result.outcome.user;
+    },
+  );
+
+  app.get(
+    '/api/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user, or the pending sign-in stage',
+        response: { 200: currentUserSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request);
+      return presentUser(session.user, {
+        idleExpiresAt: session.idle_expires_at,
+        absoluteExpiresAt: session.absolute_expires_at,
+      });
+    },
+  );
+
+  app.post(
+    '/api/session/extend',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Stay signed in: slides the idle expiry (never past the absolute one)',
+        response: { 200: currentUserSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request);
+      await slide(ctx, session, ctx.clock.now());
+      return presentUser(session.user, {
+        idleExpiresAt: session.idle_expires_at,
+        absoluteExpiresAt: session.absolute_expires_at,
+      });
+    },
+  );
+
+  app.get(
+    '/api/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Browser navigation: ends the session, then redirects (target_uri of the API origin only)',
+        querystring: z.object({ target_uri: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[cookies.sessionCookie];
+      if (token) await closeSession(ctx, token);
+      cookies.clearSession(reply);
+      issueXsrf(reply, cookies, ctx.secret, undefined);
+      const target =
+        safeTargetUri(request.query.target_uri, ctx.config.publicUrl.origin) ??
+        new URL('/security/login', ctx.config.publicUrl).href;
+      return reply.redirect(target, 303);
+    },
+  );
+};

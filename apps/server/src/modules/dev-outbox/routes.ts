@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import { renderRow } from '../../messaging/dispatcher.js';
+import { AppError } from '../../lib/app-error.js';
+
+const messageSchema = z.object({
+  id: z.string(),
+  channel: z.enum(['email', 'sms']),
+  to: z.string(),
+  template: z.string(),
+  language: z.string(),
+  brand: z.string(),
+  status: z.enum(['pending', 'sent', 'failed']),
+  createdAt: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  sms: z.string(),
+});
+
+/** Development only: the messages the outbox holds, newest first. Refused in production. */
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; production: boolean }> = async (
+  app,
+  { db, production },
+) => {
+  app.get(
+    '/api/dev/outbox',
+    {
+      schema: {
+        tags: ['dev'],
+        summary: 'Messages in the dev outbox, newest first (404 in production)',
+        querystring: z.object({
+          to: z.string().max(255).optional(),
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+        }),
+        response: { 200: z.array(messageSchema) },
+      },
+    },
+    async (request) => {
+      if (production) throw new AppError('not_found');
+      const { to, limit } = request.query;
+      const rows = await db
+        .selectFrom('outbox')
+        .selectAll()
+        .$if(to !== undefined, (qb) => qb.where('recipient', '=', to ?? ''))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => {
+        const rendered = renderRow(row);
+        return {
+          id: row.id,
+          channel: row.channel,
+          to: row.recipient,
+          template: row.template,
+          language: row.language,
+          brand: row.brand,
+          status: row.status,
+          createdAt: new Date(row.created_at).toISOString(),
+          ...rendered,
+        };
+      });
+    },
+  );
+};

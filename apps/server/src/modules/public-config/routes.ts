@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { publicConfigSchema, RELEASE, SESSION_WARNING_SECONDS } from '@hygie/domain';
+import type { Config } from '../../config.js';
+
+/** What the SPA reads before anything else (nothing secret). */
+export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (
+  app,
+  { config },
+) => {
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Public client configuration',
+        response: { 200: publicConfigSchema },
+      },
+    },
+    async () => ({
+      release: RELEASE,
+      sentryDsn: config.sentry.dsn,
+      sentryEnvironment: config.sentry.environment,
+      xsrfCookieName: config.xsrfCookieName,
+      contactEmail: config.contactEmail,
+      sessionWarningSeconds: SESSION_WARNING_SECONDS,
+    }),
+  );
+};

@@ -1,0 +1,120 @@
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { SessionRow, UserRow } from '../../db/schema.js';
+
+export type SessionWithUser = SessionRow & {
+  user: Pick<
+    UserRow,
+    | 'id'
+    | 'email'
+    | 'email_verified_at'
+    | 'phone'
+    | 'phone_verified_at'
+    | 'first_name'
+    | 'last_name'
+    | 'profile'
+    | 'status'
+    | 'roles'
+    | 'language'
+  >;
+};
+
+function sessionQuery(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id',
+      'sessions.token_hash',
+      'sessions.user_id',
+      'sessions.stage',
+      'sessions.created_at',
+      'sessions.last_seen_at',
+      'sessions.idle_expires_at',
+      'sessions.absolute_expires_at',
+      'sessions.ip',
+      'sessions.user_agent',
+      'users.email',
+      'users.email_verified_at',
+      'users.phone',
+      'users.phone_verified_at',
+      'users.first_name',
+      'users.last_name',
+      'users.profile',
+      'users.status',
+      'users.roles',
+      'users.language',
+    ])
+    .where('sessions.token_hash', '=', tokenHash);
+}
+type SessionQueryRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
+
+// Compiled once per database: building the SQL costs more than the indexed lookup itself.
+const compiledSessionQuery = new WeakMap<Db, CompiledQuery<SessionQueryRow>>();
+
+/** The hot path: one query on the unique token-hash index, joined to the user's primary key. */
+export async function findSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
+  let compiled = compiledSessionQuery.get(db);
+  if (!compiled) {
+    compiled = sessionQuery(db, '').compile() as CompiledQuery<SessionQueryRow>;
+    compiledSessionQuery.set(db, compiled);
+  }
+  const result = await db.executeQuery<SessionQueryRow>({ ...compiled, parameters: [tokenHash] });
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { email, email_verified_at, phone, phone_verified_at, first_name, last_name } = row;
+  const { profile, status, roles, language, ...session } = row;
+  return {
+    ...session,
+    user: {
+      id: row.user_id,
+      email,
+      email_verified_at,
+      phone,
+      phone_verified_at,
+      first_name,
+      last_name,
+      profile,
+      status,
+      roles,
+      language,
+    },
+  };
+}
+
+export async function insertSession(db: Db, session: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(session).execute();
+}
+
+export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteSessionsOfUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+/** Slides the idle expiry (never past the absolute one). */
+export async function touchSession(
+  db: Db,
+  id: string,
+  now: number,
+  idleExpiresAt: number,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteExpiredSessions(db: Db, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('idle_expires_at', '<', now), eb('absolute_expires_at', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

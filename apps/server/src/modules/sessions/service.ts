@@ -1,0 +1,96 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { newId } from '../../lib/ids.js';
+import { hashToken, randomToken } from '../../lib/tokens.js';
+import type { SessionWithUser } from './repository.js';
+import {
+  deleteSessionByTokenHash,
+  findSessionByTokenHash,
+  insertSession,
+  touchSession,
+} from './repository.js';
+
+/** The stage of a session whose sign-in is finished; any other value is a pending code. */
+export const COMPLETE = 'complete';
+
+// Writing last_seen on every request would turn the read-only hot path into a write path.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Opens a session for a user at a stage; returns the token for the cookie (only its hash is stored). */
+export async function openSession(
+  ctx: AppContext,
+  userId: string,
+  stage: string,
+  meta: SessionMeta,
+): Promise<{ token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
+  const now = ctx.clock.now();
+  const token = randomToken();
+  const absoluteExpiresAt = now + ctx.config.session.absoluteSeconds * 1000;
+  const idleExpiresAt = Math.min(now + ctx.config.session.idleSeconds * 1000, absoluteExpiresAt);
+  await insertSession(ctx.db, {
+    id: newId(),
+    token_hash: hashToken(token),
+    user_id: userId,
+    stage,
+    created_at: now,
+    last_seen_at: now,
+    idle_expires_at: idleExpiresAt,
+    absolute_expires_at: absoluteExpiresAt,
+    ip: meta.ip,
+    user_agent: meta.userAgent?.slice(0, 512) ?? null,
+  });
+  return { token, idleExpiresAt, absoluteExpiresAt };
+}
+
+export async function closeSession(ctx: AppContext, token: string): Promise<void> {
+  await deleteSessionByTokenHash(ctx.db, hashToken(token));
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionLookup: Promise<SessionWithUser | null> | null;
+  }
+}
+
+/**
+ * The request's session, looked up once per request. An expired session is deleted and reported
+ * as `session_expired`; an idle one slides forward at most once a minute.
+ */
+export function currentSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  token: string | undefined,
+): Promise<SessionWithUser | null> {
+  request.sessionLookup ??= lookup(ctx, token);
+  return request.sessionLookup;
+}
+
+async function lookup(ctx: AppContext, token: string | undefined): Promise<SessionWithUser | null> {
+  if (!token) return null;
+  const tokenHash = hashToken(token);
+  const session = await findSessionByTokenHash(ctx.db, tokenHash);
+  if (!session) return null;
+  const now = ctx.clock.now();
+  if (now >= session.idle_expires_at || now >= session.absolute_expires_at) {
+    await deleteSessionByTokenHash(ctx.db, tokenHash);
+    throw new AppError('session_expired');
+  }
+  if (now - session.last_seen_at >= TOUCH_INTERVAL_MS) {
+    await slide(ctx, session, now);
+  }
+  return session;
+}
+
+/** Moves the idle expiry to now + idle timeout, never past the absolute expiry. */
+export async function slide(ctx: AppContext, session: SessionWithUser, now: number): Promise<void> {
+  const idle = Math.min(now + ctx.config.session.idleSeconds * 1000, session.absolute_expires_at);
+  await touchSession(ctx.db, session.id, now, idle);
+  session.last_seen_at = now;
+  session.idle_expires_at = idle;
+}

@@ -1,0 +1,51 @@
+import type { CurrentUser, Language } from '@hygie/domain';
+import { asLanguage, DEFAULT_LANGUAGE } from '@hygie/domain';
+import type { UserRow } from '../../db/schema.js';
+
+/** Maps a user row (snake_case) to the CurrentUser the API returns. */
+export function presentUser(
+  user: Pick<
+    UserRow,
+    | 'id'
+    | 'email'
+    | 'email_verified_at'
+    | 'phone'
+    | 'phone_verified_at'
+    | 'first_name'
+    | 'last_name'
+    | 'profile'
+    | 'status'
+    | 'roles'
+    | 'language'
+  >,
+  session: { idleExpiresAt: number; absoluteExpiresAt: number },
+): CurrentUser {
+  const language: Language = asLanguage(user.language) ?? DEFAULT_LANGUAGE;
+  return {
+    type: 'person',
+    id: user.id,
+    email: user.email,
+    emailVerified: user.email_verified_at !== null,
+    phone: user.phone,
+    phoneVerified: user.phone_verified_at !== null,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    profile: user.profile,
+    status: user.status,
+    roles: parseRoles(user.roles),
+    language,
+    session: {
+      expiresAt: new Date(Math.min(session.idleExpiresAt, session.absoluteExpiresAt)).toISOString(),
+      absoluteExpiresAt: new Date(session.absoluteExpiresAt).toISOString(),
+    },
+  };
+}
+
+export function parseRoles(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import { isErrorCode } from '@hygie/domain';
+import type { AppContext } from '../context.js';
+import { AppError } from '../lib/app-error.js';
+import type { SessionWithUser } from '../modules/sessions/repository.js';
+import { COMPLETE, currentSession } from '../modules/sessions/service.js';
+import type { CookiePolicy } from './cookies.js';
+
+export type RequireSession = (
+  request: FastifyRequest,
+  allowedStages?: readonly string[],
+) => Promise<SessionWithUser>;
+
+/**
+ * Returns the guard every authenticated route calls: no session → 401 `not_logged_in`; a session
+ * whose pending stage is not one the route finishes → that stage's code (a half-open session
+ * reaches nothing else).
+ */
+export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSession {
+  return async (request, allowedStages = [COMPLETE]) => {
+    const session = await currentSession(ctx, request, request.cookies[cookies.sessionCookie]);
+    if (!session) throw new AppError('not_logged_in');
+    if (!allowedStages.includes(session.stage)) {
+      throw new AppError(isErrorCode(session.stage) ? session.stage : 'not_logged_in');
+    }
+    return session;
+  };
+}

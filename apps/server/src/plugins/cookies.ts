@@ -1,0 +1,35 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.js';
+
+/** Cookie names and attributes: `__Host-` and Secure when the public URL is HTTPS. */
+export function cookiePolicy(config: Config) {
+  const secure = config.publicUrl.protocol === 'https:';
+  const sessionCookie = secure ? '__Host-hygie_session' : 'hygie_session';
+  return {
+    secure,
+    sessionCookie,
+    xsrfCookie: config.xsrfCookieName,
+    setSession(reply: FastifyReply, token: string, absoluteExpiresAt: number): void {
+      void reply.setCookie(sessionCookie, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        expires: new Date(absoluteExpiresAt),
+      });
+    },
+    clearSession(reply: FastifyReply): void {
+      void reply.clearCookie(sessionCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    },
+    setXsrf(reply: FastifyReply, value: string): void {
+      // Readable by the SPA, which echoes it in the x-xsrf-token header.
+      void reply.setCookie(config.xsrfCookieName, value, {
+        path: '/',
+        httpOnly: false,
+        sameSite: 'lax',
+        secure,
+      });
+    },
+  };
+}
+export type CookiePolicy = ReturnType<typeof cookiePolicy>;

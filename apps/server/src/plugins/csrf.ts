@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { XSRF_HEADER_NAME } from '@hygie/domain';
+import { hmac, randomToken, safeEqual } from '../lib/tokens.js';
+import { sendError } from './error-handler.js';
+import type { CookiePolicy } from './cookies.js';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Anti-forgery token bound to the session: with a session cookie the token must be
+ * HMAC(secret, session token); before sign-in it is a random value signed by the server.
+ * The cookie is readable by the SPA and must be echoed in `x-xsrf-token` on every unsafe method,
+ * login included (security.md "Requests").
+ */
+export function xsrfTokenFor(secret: string, sessionToken: string | undefined): string {
+  if (sessionToken) return hmac(secret, `session:${sessionToken}`);
+  const nonce = randomToken(16);
+  return `${nonce}.${hmac(secret, `anon:${nonce}`)}`;
+}
+
+export function isValidXsrfToken(
+  secret: string,
+  sessionToken: string | undefined,
+  token: string,
+): boolean {
+  if (sessionToken) return safeEqual(token, hmac(secret, `session:${sessionToken}`));
+  const [nonce, signature, extra] = token.split('.');
+  if (!nonce || !signature || extra !== undefined) return false;
+  return safeEqual(signature, hmac(secret, `anon:${nonce}`));
+}
+
+/** Issues a fresh token for the given session (or none) in the cookie. */
+export function issueXsrf(
+  reply: FastifyReply,
+  cookies: CookiePolicy,
+  secret: string,
+  sessionToken: string | undefined,
+): void {
+  cookies.setXsrf(reply, xsrfTokenFor(secret, sessionToken));
+}
+
+export const csrfProtection = fp(
+  async (app: FastifyInstance, options: { secret: string; cookies: CookiePolicy }) => {
+    const { secret, cookies } = options;
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const sessionToken = request.cookies[cookies.sessionCookie];
+      const cookieToken = request.cookies[cookies.xsrfCookie];
+      // /api only: the OIDC endpoints (platform back-channel) have their own client authentication.
+      if (UNSAFE.has(request.method) && request.url.startsWith('/api/')) {
+        const header = request.headers[XSRF_HEADER_NAME];
+        const ok =
+          typeof header === 'string' &&
+          cookieToken !== undefined &&
+          safeEqual(header, cookieToken) &&
+          isValidXsrfToken(secret, sessionToken, header);
+        if (!ok) return sendError(request, reply, 'csrf_token_invalid');
+        return;
+      }
+      // Safe methods hand out a token when the browser has none that fits its session.
+      if (!cookieToken || !isValidXsrfToken(secret, sessionToken, cookieToken)) {
+        issueXsrf(reply, cookies, secret, sessionToken);
+      }
+    });
+  },
+);

@@ -1,0 +1,69 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode } from '@hygie/domain';
+import { asLanguage, DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
+import { AppError } from '../lib/app-error.js';
+import { errorMessage } from '../i18n/error-messages.js';
+
+/** Sends the error envelope `{ code, message, data? }` in the request's language. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  data?: Record<string, unknown>,
+): FastifyReply {
+  // request.language is set in preValidation; errors raised earlier (body parsing) read ?l= here.
+  const language =
+    request.language ??
+    asLanguage((request.query as Record<string, unknown> | undefined)?.l) ??
+    DEFAULT_LANGUAGE;
+  const body: Record<string, unknown> = { code, message: errorMessage(code, language, data) };
+  if (data && Object.keys(data).length > 0) body.data = data;
+  return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(body);
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_error',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_BAD_URL: 'validation_error',
+  FST_ERR_ASYNC_CONSTRAINT: 'validation_error',
+};
+
+function codeOf(error: FastifyError): ErrorCode {
+  const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (mapped) return mapped;
+  if (error instanceof SyntaxError) return 'invalid_json';
+  const status = error.statusCode ?? 500;
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'too_many_requests';
+  if (status >= 400 && status < 500) return 'validation_error';
+  return 'unknown_error';
+}
+
+/** One error handler: expected failures keep their code, anything else is a 500 without internals. */
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) void reply.headers(error.headers);
+      return sendError(request, reply, error.code, error.data);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? 'invalid',
+      }));
+      return sendError(request, reply, 'validation_error', { fields });
+    }
+    const code = codeOf(error);
+    if (code === 'unknown_error') request.log.error({ err: error }, 'unhandled error');
+    else request.log.info({ code, reason: error.message }, 'request refused');
+    return sendError(request, reply, code);
+  });
+});

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Brand, Language } from '@hygie/domain';
+import {
+  asBrand,
+  asLanguage,
+  BRANDING_HEADER_NAME,
+  DEFAULT_BRAND,
+  DEFAULT_LANGUAGE,
+  LANGUAGE_QUERY_PARAM,
+} from '@hygie/domain';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Language of messages: `?l=`, else Accept-Language, else fr. An unknown value falls back. */
+    language: Language;
+    /** Brand of messages: `x-branding`, else the default brand. */
+    brand: Brand;
+  }
+}
+
+function languageOf(request: FastifyRequest): Language {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = asLanguage(query?.[LANGUAGE_QUERY_PARAM]);
+  if (fromQuery) return fromQuery;
+  const accept = request.headers['accept-language'];
+  if (typeof accept === 'string') {
+    for (const part of accept.split(',')) {
+      const tag = asLanguage(part.split(';')[0]?.trim().slice(0, 2).toLowerCase());
+      if (tag) return tag;
+    }
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Reads `?l=` and `x-branding` on every request. */
+export const requestContext = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('language', DEFAULT_LANGUAGE);
+  app.decorateRequest('brand', DEFAULT_BRAND);
+  app.addHook('preValidation', async (request) => {
+    request.language = languageOf(request);
+    request.brand = asBrand(request.headers[BRANDING_HEADER_NAME]) ?? DEFAULT_BRAND;
+  });
+});

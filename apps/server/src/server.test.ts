@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const serverEntry = path.join(import.meta.dirname, 'server.ts');
+
+async function waitForReady(url: string, deadline = Date.now() + 15_000): Promise<void> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+describe('the server process', () => {
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-sigterm-'));
+    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SHUTDOWN_GRACE_MS: '700',
+        ADMIN_EMAIL: 'admin@hygie.test',
+        ADMIN_PASSWORD: 'Correct-Horse-42',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForReady(`${base}/api/ready`);
+      const first = await fetch(`${base}/api/health`);
+      const xsrf = /XSRF-TOKEN=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+      // Logins cost an argon2 verification each: several are in flight when SIGTERM arrives.
+      const inFlight = Array.from({ length: 8 }, () =>
+        fetch(`${base}/api/login`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            cookie: `XSRF-TOKEN=${xsrf}`,
+            'x-xsrf-token': xsrf,
+          },
+          body: JSON.stringify({ username: 'admin@hygie.test', password: 'Correct-Horse-42' }),
+        }).then((r) => r.status),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      // While draining, the node reports itself unready but still answers.
+      expect((await fetch(`${base}/api/ready`)).status).toBe(503);
+      const statuses = await Promise.all(inFlight);
+      expect(statuses).toEqual(Array(8).fill(200));
+      expect(await exited).toBe(0);
+      await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on invalid configuration, naming the variable', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+      env: { ...process.env, PORT: 'not-a-port', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('PORT');
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace for a configuration error
+  });
+});

@@ -1,0 +1,49 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { app, dispatcher, lifecycle } = await buildApp(config);
+  dispatcher.start();
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { url: config.publicUrl.href, database: config.database.kind },
+    `Hygie ${config.database.kind === 'sqlite' ? `(SQLite in ${config.dataDir})` : '(PostgreSQL)'}`,
+  );
+
+  // Graceful shutdown: drain (readiness 503, connections closed after their response) for the
+  // grace period so the load balancer moves traffic away, then stop accepting, finish in-flight
+  // requests, stop the outbox and close the pools.
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    lifecycle.draining = true;
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 25_000);
+    force.unref();
+    const grace = new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+    grace
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(
+      `Hygie failed to start: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '@hygie/domain';
+import type { AppDeps, BuiltApp } from '../app.js';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { loadConfig } from '../config.js';
+import type { Dialect, DbHandle } from '../db/connection.js';
+import { openDatabase } from '../db/connection.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken } from '../lib/tokens.js';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+if (process.env.REQUIRE_POSTGRES === '1' && !TEST_DATABASE_URL) {
+  throw new Error(
+    'REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set: the PostgreSQL run would be skipped',
+  );
+}
+
+/** The dialects every server suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const ADMIN = { email: 'admin@hygie.test', password: 'Adm1n-Passw0rd!' };
+
+/** A clock tests move by hand. */
+export class TestClock implements Clock {
+  constructor(public current = Date.now()) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+/** An isolated database: a temporary SQLite file, or a fresh schema in the test PostgreSQL. */
+export async function openTestDatabase(
+  dialect: Dialect,
+): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-test-'));
+    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.sqlite') });
+    return { handle, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomToken(9)
+    .replace(/[^a-zA-Z0-9]/g, '')
+    .toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = openDatabase(
+    { kind: 'postgres', url: TEST_DATABASE_URL, poolMax: 5 },
+    { searchPath: schema },
+  );
+  return {
+    handle,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: os.tmpdir(),
+    PUBLIC_URL: 'http://localhost:3000',
+    ARGON2_MEMORY_KIB: '8192',
+    ARGON2_TIME_COST: '1',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'hygie-no-web-dist'),
+    ...env,
+  });
+}
+
+export interface TestApp extends BuiltApp {
+  clock: TestClock;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** Builds the whole app on an isolated database; close() tears both down. */
+export async function createTestApp(
+  dialect: Dialect,
+  options: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database' | 'clock'> } = {},
+): Promise<TestApp> {
+  const clock = new TestClock();
+  const { handle, drop } = await openTestDatabase(dialect);
+  const built = await buildApp(testConfig(options.env), {
+    ...options.deps,
+    database: handle,
+    clock,
+    logger: false,
+  });
+  return {
+    ...built,
+    clock,
+    dialect,
+    close: async () => {
+      await built.app.close();
+      await drop();
+    },
+  };
+}
+
+/** A browser-like client over app.inject: keeps cookies and echoes the anti-forgery token. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly app: BuiltApp['app']) {}
+
+  async request(options: InjectOptions & { xsrf?: boolean }): Promise<LightMyRequestResponse> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+    if (unsafe && options.xsrf !== false && !this.cookies.has(XSRF_COOKIE_NAME)) {
+      await this.request({ method: 'GET', url: '/api/health' });
+    }
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    const xsrf = this.cookies.get(XSRF_COOKIE_NAME);
+    if (unsafe && options.xsrf !== false && xsrf) headers[XSRF_HEADER_NAME] = xsrf;
+    const { xsrf: _ignored, ...rest } = options;
+    const response = await this.app.inject({
+      ...rest,
+      method: method as InjectOptions['method'],
+      headers,
+    });
+    for (const c of response.cookies as { name: string; value: string; expires?: Date }[]) {
+      if (c.value === '' || (c.expires && c.expires.getTime() <= Date.now()))
+        this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  post(url: string, payload?: unknown, headers?: Record<string, string>) {
+    return this.request({
+      method: 'POST',
+      url,
+      payload: payload as InjectOptions['payload'],
+      headers,
+    });
+  }
+
+  login(username = ADMIN.email, password = ADMIN.password) {
+    return this.post('/api/login', { username, password });
+  }
+}
