@@ -16,7 +16,10 @@ export const ERRORS = {
   session_expired: { status: 401, state: AccountState.NOT_LOGGED_IN },
   two_factor_authentication_required: { status: 401, state: AccountState.MFA_REQUIRED },
   email_not_verified: { status: 403, state: AccountState.EMAIL_VERIFICATION_REQUIRED },
-  mobile_phone_not_verified: { status: 403, state: AccountState.MOBILE_PHONE_VERIFICATION_REQUIRED },
+  mobile_phone_not_verified: {
+    status: 403,
+    state: AccountState.MOBILE_PHONE_VERIFICATION_REQUIRED,
+  },
   cgu_not_accepted: { status: 403, state: AccountState.CGU_CONSENT_REQUIRED },
   password_expired: { status: 403, state: AccountState.PASSWORD_EXPIRED },
   password_creation_required: { status: 403, state: AccountState.PASSWORD_CREATION_REQUIRED },

@@ -1,1 +1,13 @@
-export {};
+export * from './luhn.js';
+export * from './ins.js';
+export * from './oid.js';
+export * from './insee.js';
+export * from './professional-ids.js';
+export * from './phone.js';
+export * from './masks.js';
+export * from './email.js';
+export * from './names.js';
+export * from './birth-date.js';
+export * from './username.js';
+export * from './password.js';
+export * from './common-passwords.js';
