@@ -37,6 +37,15 @@ import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { publicConfigRoutes } from './modules/public-config/routes.js';
 import { devOutboxRoutes } from './modules/dev-outbox/routes.js';
+import type { RouteDeps } from './modules/route-deps.js';
+import { registrationRoutes } from './modules/registration/routes.js';
+import { verificationRoutes } from './modules/verification/routes.js';
+import { mfaRoutes } from './modules/mfa/routes.js';
+import { consentRoutes } from './modules/consent/routes.js';
+import { passwordRoutes } from './modules/password/routes.js';
+import { firstLoginRoutes } from './modules/first-login/routes.js';
+import { lockRoutes } from './modules/lock/routes.js';
+import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -125,6 +134,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
     await app.register(devOutboxRoutes, { db: database.db, production: config.production });
+    const routeDeps: RouteDeps = { ctx, cookies, requireSession, nudgeOutbox: () => dispatcher.nudge() };
+    for (const routes of [
+      registrationRoutes,
+      verificationRoutes,
+      mfaRoutes,
+      consentRoutes,
+      passwordRoutes,
+      firstLoginRoutes,
+      lockRoutes,
+      adminAccountsRoutes,
+    ]) {
+      await app.register(routes, routeDeps);
+    }
 
     await registerSpa(app, config.webDistDir);
 

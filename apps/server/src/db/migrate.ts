@@ -2,10 +2,12 @@ import { Migrator, sql } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DbHandle } from './connection.js';
 import * as m0001 from './migrations/0001-initial.js';
+import * as m0002 from './migrations/0002-security-flows.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-security-flows': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,6 +22,18 @@ export interface UserTable {
   language: 'fr' | 'en' | 'ar';
   created_at: number;
   updated_at: number;
+  birth_date: string | null; // YYYY-MM-DD, 00 for an unknown day or month
+  birth_place_insee: string | null;
+  sex: 'male' | 'female' | 'unknown' | null;
+  ins: string | null;
+  ins_oid: string | null;
+  first_name_used: string | null;
+  last_name_used: string | null;
+  professional_id_type: string | null;
+  professional_id: string | null;
+  job: string | null;
+  specialty: string | null;
+  cgu_version: string | null;
 }
 
 export interface SessionTable {
@@ -35,6 +47,57 @@ export interface SessionTable {
   absolute_expires_at: number;
   ip: string | null;
   user_agent: string | null;
+  mfa_verified_at: number | null;
+  trusted_device_id: string | null;
+}
+
+export interface TrustedDeviceTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+}
+
+export interface OneTimeCodeTable {
+  id: string;
+  user_id: string;
+  purpose: string;
+  destination: string;
+  code_hash: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+  superseded_at: number | null;
+}
+
+export interface LinkTokenTable {
+  id: string;
+  user_id: string;
+  purpose: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+export interface ConsentTable {
+  id: string;
+  user_id: string;
+  version: string;
+  accepted_at: number;
+  ip: string | null;
+}
+
+export interface ThrottleTable {
+  key: string;
+  failures: number;
+  window_start: number;
+  blocked_until: number | null;
 }
 
 export interface SettingTable {
@@ -77,6 +140,11 @@ export interface Database {
   settings: SettingTable;
   audit_events: AuditEventTable;
   outbox: OutboxTable;
+  trusted_devices: TrustedDeviceTable;
+  one_time_codes: OneTimeCodeTable;
+  link_tokens: LinkTokenTable;
+  consents: ConsentTable;
+  throttles: ThrottleTable;
 }
 
 export type UserRow = Selectable<UserTable>;

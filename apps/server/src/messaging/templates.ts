@@ -25,6 +25,7 @@ const TEMPLATES = {
         'Bonjour,',
         `Votre code de vérification est : ${ltr(p.code)}`,
         'Il est valable 10 minutes. Ne le communiquez à personne.',
+        p.link ? `Ou suivez ce lien : ${p.link}` : '',
         'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
       ],
       sms: (p) => `${p.brand} : votre code de vérification est ${p.code} (valable 10 min).`,
@@ -35,6 +36,7 @@ const TEMPLATES = {
         'Hello,',
         `Your verification code is: ${ltr(p.code)}`,
         'It is valid for 10 minutes. Do not share it with anyone.',
+        p.link ? `Or follow this link: ${p.link}` : '',
         'If you did not ask for it, ignore this message.',
       ],
       sms: (p) => `${p.brand}: your verification code is ${p.code} (valid 10 min).`,
@@ -45,9 +47,239 @@ const TEMPLATES = {
         'مرحبًا،',
         `رمز التحقق الخاص بك هو: ${ltr(p.code)}`,
         'الرمز صالح لمدة 10 دقائق. لا تشاركه مع أي شخص.',
+        p.link ? `أو اتبع هذا الرابط: ${p.link}` : '',
         'إذا لم تطلب هذا الرمز، تجاهل هذه الرسالة.',
       ],
-      sms: (p) => `${p.brand}: رمز التحقق الخاص بك هو ${p.code} (صالح 10 دقائق).`,
+      sms: (p) => `${p.brand}: رمز التحقق الخاص بك هو ${ltr(p.code)} (صالح 10 دقائق).`,
+    },
+  },
+  mfa_code: {
+    fr: {
+      subject: (p) => `${p.brand} : votre code de connexion`,
+      lines: (p) => [
+        'Bonjour,',
+        `Pour terminer votre connexion, saisissez le code : ${ltr(p.code)}`,
+        'Il est valable 10 minutes. Ne le communiquez à personne, même à nos équipes.',
+        'Si vous n’essayez pas de vous connecter, changez votre mot de passe.',
+      ],
+      sms: (p) => `${p.brand} : code de connexion ${p.code} (valable 10 min). Ne le communiquez à personne.`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your sign-in code`,
+      lines: (p) => [
+        'Hello,',
+        `To finish signing in, enter the code: ${ltr(p.code)}`,
+        'It is valid for 10 minutes. Never share it, not even with our staff.',
+        'If you are not trying to sign in, change your password.',
+      ],
+      sms: (p) => `${p.brand}: sign-in code ${p.code} (valid 10 min). Never share it.`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: رمز تسجيل الدخول`,
+      lines: (p) => [
+        'مرحبًا،',
+        `لإتمام تسجيل الدخول، أدخل الرمز: ${ltr(p.code)}`,
+        'الرمز صالح لمدة 10 دقائق. لا تشاركه مع أي أحد، ولا حتى مع فريقنا.',
+        'إذا لم تكن تحاول تسجيل الدخول، غيّر كلمة المرور.',
+      ],
+      sms: (p) => `${p.brand}: رمز تسجيل الدخول ${ltr(p.code)} (صالح 10 دقائق). لا تشاركه.`,
+    },
+  },
+  password_reset_code: {
+    fr: {
+      subject: (p) => `${p.brand} : réinitialisation de votre mot de passe`,
+      lines: (p) => [
+        'Bonjour,',
+        `Pour choisir un nouveau mot de passe, saisissez le code : ${ltr(p.code)}`,
+        'Il est valable 10 minutes.',
+        'Si vous n’avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.',
+      ],
+      sms: (p) => `${p.brand} : code de réinitialisation du mot de passe ${p.code} (valable 10 min).`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: resetting your password`,
+      lines: (p) => [
+        'Hello,',
+        `To choose a new password, enter the code: ${ltr(p.code)}`,
+        'It is valid for 10 minutes.',
+        'If you did not ask for it, ignore this message: your password is unchanged.',
+      ],
+      sms: (p) => `${p.brand}: password reset code ${p.code} (valid 10 min).`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: إعادة تعيين كلمة المرور`,
+      lines: (p) => [
+        'مرحبًا،',
+        `لاختيار كلمة مرور جديدة، أدخل الرمز: ${ltr(p.code)}`,
+        'الرمز صالح لمدة 10 دقائق.',
+        'إذا لم تطلب ذلك، تجاهل هذه الرسالة: كلمة المرور لم تتغير.',
+      ],
+      sms: (p) => `${p.brand}: رمز إعادة تعيين كلمة المرور ${ltr(p.code)} (صالح 10 دقائق).`,
+    },
+  },
+  sign_in_notice: {
+    fr: {
+      subject: (p) => `${p.brand} : nouvelle connexion à votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `Nouvelle connexion le ${ltr(p.date)} depuis ${ltr(p.device)} (adresse ${ltr(p.ip)}).`,
+        'C’était vous ? Vous n’avez rien à faire.',
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : nouvelle connexion à votre compte. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: new sign-in to your account`,
+      lines: (p) => [
+        'Hello,',
+        `New sign-in on ${ltr(p.date)} from ${ltr(p.device)} (address ${ltr(p.ip)}).`,
+        'Was it you? Then there is nothing to do.',
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: new sign-in to your account. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تسجيل دخول جديد إلى حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `تسجيل دخول جديد في ${ltr(p.date)} من ${ltr(p.device)} (العنوان ${ltr(p.ip)}).`,
+        'هل كنت أنت؟ لا داعي لأي إجراء.',
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: تسجيل دخول جديد إلى حسابك. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
+  first_login_invitation: {
+    fr: {
+      subject: (p) => `${p.brand} : votre compte vous attend`,
+      lines: (p) => [
+        'Bonjour,',
+        'Un compte a été créé pour vous. Choisissez votre mot de passe en suivant ce lien (valable 7 jours) :',
+        p.link ?? '',
+      ],
+      sms: (p) => `${p.brand} : votre compte vous attend : ${p.link}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account is waiting for you`,
+      lines: (p) => [
+        'Hello,',
+        'An account was created for you. Choose your password by following this link (valid 7 days):',
+        p.link ?? '',
+      ],
+      sms: (p) => `${p.brand}: your account is waiting for you: ${p.link}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: حسابك في انتظارك`,
+      lines: (p) => [
+        'مرحبًا،',
+        'تم إنشاء حساب لك. اختر كلمة المرور عبر هذا الرابط (صالح 7 أيام):',
+        p.link ?? '',
+      ],
+      sms: (p) => `${p.brand}: حسابك في انتظارك: ${p.link}`,
+    },
+  },
+  account_locked: {
+    fr: {
+      subject: (p) => `${p.brand} : votre compte est verrouillé`,
+      lines: (p) => [
+        'Bonjour,',
+        'Votre compte a été verrouillé et toutes vos sessions ont été fermées.',
+        `Pour le rouvrir, contactez ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand} : votre compte est verrouillé. Contact : ${p.contactEmail}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account is locked`,
+      lines: (p) => [
+        'Hello,',
+        'Your account was locked and all your sessions were closed.',
+        `To reopen it, contact ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: your account is locked. Contact: ${p.contactEmail}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم قفل حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        'تم قفل حسابك وإغلاق جميع جلساتك.',
+        `لإعادة فتحه، تواصل مع ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: تم قفل حسابك. للتواصل: ${ltr(p.contactEmail)}`,
+    },
+  },
+  account_validated: {
+    fr: {
+      subject: (p) => `${p.brand} : votre compte est validé`,
+      lines: (p) => ['Bonjour,', 'Votre identité a été vérifiée : vous pouvez vous connecter.', p.loginUrl ?? ''],
+      sms: (p) => `${p.brand} : votre compte est validé. ${p.loginUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account is validated`,
+      lines: (p) => ['Hello,', 'Your identity was verified: you can now sign in.', p.loginUrl ?? ''],
+      sms: (p) => `${p.brand}: your account is validated. ${p.loginUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم اعتماد حسابك`,
+      lines: (p) => ['مرحبًا،', 'تم التحقق من هويتك: يمكنك الآن تسجيل الدخول.', p.loginUrl ?? ''],
+      sms: (p) => `${p.brand}: تم اعتماد حسابك. ${p.loginUrl}`,
+    },
+  },
+  account_rejected: {
+    fr: {
+      subject: (p) => `${p.brand} : votre demande de compte`,
+      lines: (p) => [
+        'Bonjour,',
+        'Votre identité n’a pas pu être vérifiée et votre compte n’a pas été ouvert.',
+        `Pour en savoir plus, contactez ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand} : votre compte n’a pas été ouvert. Contact : ${p.contactEmail}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account request`,
+      lines: (p) => [
+        'Hello,',
+        'Your identity could not be verified and your account was not opened.',
+        `To learn more, contact ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: your account was not opened. Contact: ${p.contactEmail}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: طلب فتح حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        'تعذّر التحقق من هويتك ولم يتم فتح حسابك.',
+        `لمزيد من المعلومات، تواصل مع ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: لم يتم فتح حسابك. للتواصل: ${ltr(p.contactEmail)}`,
+    },
+  },
+  password_changed: {
+    fr: {
+      subject: (p) => `${p.brand} : votre mot de passe a été modifié`,
+      lines: (p) => [
+        'Bonjour,',
+        `Le mot de passe de votre compte a été modifié le ${ltr(p.date)}. Vos autres sessions et appareils de confiance ont été déconnectés.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : mot de passe modifié. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your password was changed`,
+      lines: (p) => [
+        'Hello,',
+        `Your account password was changed on ${ltr(p.date)}. Your other sessions and trusted devices were signed out.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: password changed. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم تغيير كلمة المرور`,
+      lines: (p) => [
+        'مرحبًا،',
+        `تم تغيير كلمة مرور حسابك في ${ltr(p.date)}. تم تسجيل الخروج من جلساتك وأجهزتك الموثوقة الأخرى.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: تم تغيير كلمة المرور. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
 } satisfies Record<string, Record<Language, TemplateText>>;
@@ -83,7 +315,7 @@ export function renderMessage(
 ): RenderedMessage {
   const text: TemplateText = TEMPLATES[template][language];
   const all = { ...params, brand: BRAND_NAMES[brand] };
-  const lines = text.lines(all);
+  const lines = text.lines(all).filter((line) => line !== '');
   const dir = RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
   const colour = BRAND_COLORS[brand].primary;
   const body = lines
@@ -91,6 +323,9 @@ export function renderMessage(
       escapeHtml(line)
         .replaceAll(LTR_START, '<bdi dir="ltr"><strong>')
         .replaceAll(LTR_END, '</strong></bdi>'),
+    )
+    .map((line) =>
+      line.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}" dir="ltr">${url}</a>`),
     )
     .map((line) => `<p>${line}</p>`)
     .join('\n');

@@ -5,6 +5,7 @@ import { AppError } from '../lib/app-error.js';
 import type { SessionWithUser } from '../modules/sessions/repository.js';
 import { COMPLETE, currentSession } from '../modules/sessions/service.js';
 import type { CookiePolicy } from './cookies.js';
+import { mfaData } from '../modules/auth/stages.js';
 
 export type RequireSession = (
   request: FastifyRequest,
@@ -21,6 +22,9 @@ export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSes
     const session = await currentSession(ctx, request, request.cookies[cookies.sessionCookie]);
     if (!session) throw new AppError('not_logged_in');
     if (!allowedStages.includes(session.stage)) {
+      if (session.stage === 'two_factor_authentication_required') {
+        throw new AppError(session.stage, mfaData({ ...session.user, id: session.user_id }));
+      }
       throw new AppError(isErrorCode(session.stage) ? session.stage : 'not_logged_in');
     }
     return session;

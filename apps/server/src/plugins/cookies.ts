@@ -5,9 +5,11 @@ import type { Config } from '../config.js';
 export function cookiePolicy(config: Config) {
   const secure = config.publicUrl.protocol === 'https:';
   const sessionCookie = secure ? '__Host-hygie_session' : 'hygie_session';
+  const deviceCookie = secure ? '__Host-hygie_device' : 'hygie_device';
   return {
     secure,
     sessionCookie,
+    deviceCookie,
     xsrfCookie: config.xsrfCookieName,
     setSession(reply: FastifyReply, token: string, absoluteExpiresAt: number): void {
       void reply.setCookie(sessionCookie, token, {
@@ -20,6 +22,16 @@ export function cookiePolicy(config: Config) {
     },
     clearSession(reply: FastifyReply): void {
       void reply.clearCookie(sessionCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    },
+    /** The trusted-device cookie: HttpOnly, long-lived, only sent back to this origin. */
+    setDevice(reply: FastifyReply, token: string, expiresAt: number): void {
+      void reply.setCookie(deviceCookie, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        expires: new Date(expiresAt),
+      });
     },
     setXsrf(reply: FastifyReply, value: string): void {
       // Readable by the SPA, which echoes it in the x-xsrf-token header.

@@ -33,6 +33,9 @@ export const VALIDATION_MESSAGES = [
   'passwords_must_match',
   'birth_date_invalid',
   'identifier_invalid',
+  'code_format',
+  'cgu_must_be_accepted',
+  'identifier_taken',
 ] as const;
 export type ValidationMessage = (typeof VALIDATION_MESSAGES)[number];
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   currentUserSchema,
   errorEnvelopeSchema,
-  isErrorCode,
   loginInputSchema,
   safeTargetUri,
 } from '@hygie/domain';
@@ -11,10 +10,10 @@ import type { AppContext } from '../../context.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import { issueXsrf } from '../../plugins/csrf.js';
-import { sendError } from '../../plugins/error-handler.js';
 import { presentUser } from '../users/present.js';
 import { closeSession, slide } from '../sessions/service.js';
 import { login } from './service.js';
+import { replyWithProgress, requestMeta } from './respond.js';
 
 interface Deps {
   ctx: AppContext;
@@ -45,19 +44,17 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
     },
     async (request, reply) => {
       const previous = request.cookies[cookies.sessionCookie];
-      const result = await login(ctx, request.body, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? null,
-      });
+      const result = await login(
+        ctx,
+        request.body,
+        requestMeta(request),
+        request.cookies[cookies.deviceCookie],
+      );
       // Rotation: the pre-login session (if any) ends, a new token is issued.
       if (previous) await closeSession(ctx, previous);
       cookies.setSession(reply, result.token, result.absoluteExpiresAt);
       issueXsrf(reply, cookies, ctx.secret, result.token);
-      if ('pending' in result.outcome) {
-        const code = result.outcome.pending;
-        return sendError(request, reply, isErrorCode(code) ? code : 'unknown_error');
-      }
-      return result.outcome.user;
+      return replyWithProgress(ctx, cookies, request, reply, result.progress);
     },
   );
 

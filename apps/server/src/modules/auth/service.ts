@@ -1,56 +1,114 @@
-import type { CurrentUser, LoginInput } from '@hygie/domain';
+import type { LoginInput } from '@hygie/domain';
 import {
+  detectUsernameKind,
   isValidEmail,
   normalizeEmail,
+  normalizeIns,
   normalizeMobilePhone,
   normalizePassword,
+  parseNationalProfessionalId,
 } from '@hygie/domain';
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
-import { findUserByEmail, findUserByPhone, updatePasswordHash } from '../users/repository.js';
-import { presentUser } from '../users/present.js';
+import { recognisedDevice } from '../devices/service.js';
+import { Throttle } from '../throttle/service.js';
+import { updatePasswordHash } from '../users/repository.js';
 import type { SessionMeta } from '../sessions/service.js';
-import { COMPLETE, openSession } from '../sessions/service.js';
-import { pendingStage } from './stages.js';
+import { openSession } from '../sessions/service.js';
+import type { Progress, ProgressContext } from './progress.js';
+import { progressSession } from './progress.js';
 
-/** Finds the account a login identifier names: an e-mail or a mobile phone number. */
-async function findByUsername(ctx: AppContext, username: string): Promise<UserRow | undefined> {
-  if (username.includes('@')) {
-    return isValidEmail(username) ? findUserByEmail(ctx.db, normalizeEmail(username)) : undefined;
+function byProfessionalId(db: Db, type: string, value: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('professional_id_type', '=', type)
+    .where('professional_id', '=', value)
+    .executeTakeFirst();
+}
+
+function byVerifiedPhone(db: Db, phone: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('phone_verified_at', 'is not', null)
+    .executeTakeFirst();
+}
+
+/**
+ * The account a login identifier names: an e-mail, a verified mobile phone, an INS, an RPPS, or
+ * the national professional id (8 + RPPS, 0 + ADELI). Every lookup is on a unique index.
+ */
+export async function findByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const value = username.trim();
+  switch (detectUsernameKind(value)) {
+    case 'email':
+      return isValidEmail(value)
+        ? db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(value)).executeTakeFirst()
+        : undefined;
+    case 'phone': {
+      const phone = normalizeMobilePhone(value);
+      return phone ? byVerifiedPhone(db, phone) : undefined;
+    }
+    case 'ins':
+      return db.selectFrom('users').selectAll().where('ins', '=', normalizeIns(value)).executeTakeFirst();
+    case 'rpps':
+      return byProfessionalId(db, 'RPPS', value.replace(/\s+/g, ''));
+    case 'national_professional_id': {
+      const national = parseNationalProfessionalId(value);
+      const found = national ? await byProfessionalId(db, national.type, national.value) : undefined;
+      if (found) return found;
+      // 0 + 9 digits is also how a French mobile number looks.
+      const phone = normalizeMobilePhone(value);
+      return phone ? byVerifiedPhone(db, phone) : undefined;
+    }
+    default:
+      return undefined;
   }
-  const phone = normalizeMobilePhone(username);
-  return phone ? findUserByPhone(ctx.db, phone) : undefined;
+}
+
+/** The throttle key of a sign-in: the account, or the name typed when there is none (same treatment). */
+function subjectOf(user: UserRow | undefined, username: string): string {
+  if (user) return `user:${user.id}`;
+  return `name:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
 }
 
 export interface LoginResult {
   token: string;
   absoluteExpiresAt: number;
-  /** The user when the sign-in is complete, else the pending stage's code. */
-  outcome: { user: CurrentUser } | { pending: string };
+  progress: Progress;
 }
 
 /**
  * Password step of sign-in. Unknown accounts and wrong passwords get the same answer after the
- * same argon2 work (security.md: no user enumeration).
+ * same argon2 work (no user enumeration); failures are throttled per account and per address.
  */
 export async function login(
   ctx: AppContext,
   input: LoginInput,
-  meta: SessionMeta,
+  meta: SessionMeta & ProgressContext,
+  deviceToken: string | undefined,
 ): Promise<LoginResult> {
-  const user = await findByUsername(ctx, input.username);
+  const throttle = new Throttle(ctx.db, ctx.clock);
+  if (meta.ip) await throttle.check(`ip:${meta.ip}`);
+  const user = await findByUsername(ctx.db, input.username);
+  const subject = subjectOf(user, input.username);
+  await throttle.check(`login:${subject}`);
+
   const password = normalizePassword(input.password);
   const ok = await ctx.passwords.verify(user?.password_hash ?? null, password);
   if (!user || !ok) {
-    await recordAudit(ctx.db, ctx.clock, {
-      action: 'login_failed',
-      targetId: user?.id ?? null,
-      ip: meta.ip,
-    });
+    await throttle.failLogin(subject);
+    if (meta.ip) await throttle.failIp(meta.ip);
+    await recordAudit(ctx.db, ctx.clock, { action: 'login_failed', targetId: user?.id ?? null, ip: meta.ip });
     throw new AppError('bad_credentials');
   }
+  await throttle.reset(`login:${subject}`);
   if (user.status === 'locked') {
     throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
   }
@@ -60,25 +118,10 @@ export async function login(
   if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
     await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);
   }
-  const stage = pendingStage(user);
-  const session = await openSession(ctx, user.id, stage, meta);
-  await recordAudit(ctx.db, ctx.clock, {
-    action: 'login',
-    actorId: user.id,
-    targetId: user.id,
-    ip: meta.ip,
-  });
-  return {
-    token: session.token,
-    absoluteExpiresAt: session.absoluteExpiresAt,
-    outcome:
-      stage === COMPLETE
-        ? {
-            user: presentUser(user, {
-              idleExpiresAt: session.idleExpiresAt,
-              absoluteExpiresAt: session.absoluteExpiresAt,
-            }),
-          }
-        : { pending: stage },
-  };
+  const trustedDeviceId = await recognisedDevice(ctx, user.id, deviceToken);
+  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, trustedDeviceId);
+  await recordAudit(ctx.db, ctx.clock, { action: 'login', actorId: user.id, targetId: user.id, ip: meta.ip });
+  // The token was just issued: no second rotation if every stage is already passed.
+  const progress = await progressSession(ctx, session.id, user.id, meta, { rotate: false });
+  return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

@@ -34,6 +34,8 @@ function sessionQuery(db: Db, tokenHash: string) {
       'sessions.absolute_expires_at',
       'sessions.ip',
       'sessions.user_agent',
+      'sessions.mfa_verified_at',
+      'sessions.trusted_device_id',
       'users.email',
       'users.email_verified_at',
       'users.phone',

@@ -28,13 +28,15 @@ export async function openSession(
   userId: string,
   stage: string,
   meta: SessionMeta,
-): Promise<{ token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
+  trustedDeviceId: string | null = null,
+): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
   const token = randomToken();
   const absoluteExpiresAt = now + ctx.config.session.absoluteSeconds * 1000;
   const idleExpiresAt = Math.min(now + ctx.config.session.idleSeconds * 1000, absoluteExpiresAt);
+  const id = newId();
   await insertSession(ctx.db, {
-    id: newId(),
+    id,
     token_hash: hashToken(token),
     user_id: userId,
     stage,
@@ -44,8 +46,10 @@ export async function openSession(
     absolute_expires_at: absoluteExpiresAt,
     ip: meta.ip,
     user_agent: meta.userAgent?.slice(0, 512) ?? null,
+    mfa_verified_at: null,
+    trusted_device_id: trustedDeviceId,
   });
-  return { token, idleExpiresAt, absoluteExpiresAt };
+  return { id, token, idleExpiresAt, absoluteExpiresAt };
 }
 
 export async function closeSession(ctx: AppContext, token: string): Promise<void> {

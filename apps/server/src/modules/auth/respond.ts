@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { CookiePolicy } from '../../plugins/cookies.js';
+import { issueXsrf } from '../../plugins/csrf.js';
+import { sendError } from '../../plugins/error-handler.js';
+import type { Progress } from './progress.js';
+
+/**
+ * Answers a stage-finishing call: the user when sign-in is complete (with the rotated session
+ * cookie and a new anti-forgery token), else the next stage's error code.
+ */
+export function replyWithProgress(
+  ctx: AppContext,
+  cookies: CookiePolicy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  progress: Progress,
+) {
+  if (!progress.complete) return sendError(request, reply, progress.stage, progress.data);
+  if (progress.rotatedToken) {
+    cookies.setSession(reply, progress.rotatedToken, progress.absoluteExpiresAt);
+    issueXsrf(reply, cookies, ctx.secret, progress.rotatedToken);
+  }
+  return reply.send(progress.user);
+}
+
+/** What progressSession needs to know of the request. */
+export function requestMeta(request: FastifyRequest) {
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+    language: request.language,
+    brand: request.brand,
+  };
+}

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { CODES, LIMITS } from '../constants.js';
+import {
+  birthDateSchema,
+  checkPasswordsMatch,
+  emailSchema,
+  firstNameSchema,
+  inseeCodeSchema,
+  insSchema,
+  lastNameSchema,
+  mobilePhoneSchema,
+  passwordSchema,
+  professionalIdentifierSchema,
+} from './fields.js';
+
+// The security-area API (spec §2 "Security area", architecture §3–4): one schema per body and
+// answer, shared by the server (validation, OpenAPI) and the web forms.
+
+const required = () => z.string({ error: 'field_required' }).min(1, 'field_required');
+
+/** A one-time code as typed: 6 digits (spaces ignored). */
+export const codeSchema = z
+  .string({ error: 'field_required' })
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(new RegExp(`^\\d{${CODES.length}}$`), 'code_format'));
+
+export const sexSchema = z.enum(['male', 'female', 'unknown'], { error: 'field_required' });
+export type Sex = z.infer<typeof sexSchema>;
+
+const personFields = {
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  birthName: lastNameSchema.optional(),
+  birthDate: birthDateSchema,
+  birthPlaceInsee: inseeCodeSchema,
+  sex: sexSchema,
+  phone: mobilePhoneSchema,
+};
+
+const credentialFields = {
+  email: emailSchema,
+  password: passwordSchema,
+  passwordConfirmation: required(),
+  acceptCgu: z.literal(true, { error: 'cgu_must_be_accepted' }),
+};
+
+/** POST /api/register — patient. */
+export const patientRegistrationSchema = z
+  .object({
+    type: z.literal('patient'),
+    ...credentialFields,
+    ...personFields,
+    /** Social security number (INS/NIR), optional at sign-up. */
+    socialSecurityNumber: insSchema.optional(),
+    firstNameUsed: firstNameSchema.optional(),
+    lastNameUsed: lastNameSchema.optional(),
+  })
+  .superRefine(checkPasswordsMatch);
+
+/** POST /api/register — professional (starts pending validation). */
+export const professionalRegistrationSchema = z
+  .object({
+    type: z.literal('professional'),
+    ...credentialFields,
+    ...personFields,
+    identifier: professionalIdentifierSchema,
+    job: required().max(100),
+    specialty: z.string().max(100).optional(),
+  })
+  .superRefine(checkPasswordsMatch);
+
+export const registrationInputSchema = z.discriminatedUnion('type', [
+  patientRegistrationSchema,
+  professionalRegistrationSchema,
+]);
+export type RegistrationInput = z.input<typeof registrationInputSchema>;
+
+export const registrationResultSchema = z.object({
+  email: z.string(),
+  status: z.enum(['active', 'pending_validation']),
+});
+
+/** Answer of every "send a code" call. */
+export const codeSentSchema = z.object({
+  /** Masked destination ("j•••t@example.fr", "+33 6 •• •• •• 78"). */
+  destination: z.string(),
+  /** Seconds before another code may be asked for. */
+  retryAfterSeconds: z.number().int(),
+});
+export type CodeSent = z.infer<typeof codeSentSchema>;
+
+/** POST /api/verification/email/send — anonymous callers name the address; a session uses its own. */
+export const emailSendInputSchema = z.object({ email: emailSchema.optional() });
+/** POST /api/verification/email/verify. */
+export const emailVerifyInputSchema = z.object({ email: emailSchema.optional(), code: codeSchema });
+/** POST /api/verification/mobile-phone/change — sets (or replaces) the number and sends a code. */
+export const phoneChangeInputSchema = z.object({ phone: mobilePhoneSchema });
+/** POST /api/verification/mobile-phone/verify. */
+export const phoneVerifyInputSchema = z.object({ code: codeSchema });
+
+/** Verification data (spec §3): what is verified for the current session's user. */
+export const verificationStatusSchema = z.object({
+  email: z.string(),
+  emailVerified: z.boolean(),
+  mobile_phone: z.string().nullable(),
+  mobilePhoneVerified: z.boolean(),
+});
+
+export const mfaProviderSchema = z.enum(['email', 'sms']);
+export type MfaProvider = z.infer<typeof mfaProviderSchema>;
+
+/** `data` of 401 two_factor_authentication_required (spec §3 "MFA data"). */
+export const mfaDataSchema = z.object({
+  user_identifier: z.string(),
+  two_factor_providers: z.array(mfaProviderSchema),
+  email_hint: z.string(),
+  sms_hint: z.string().nullable(),
+  sms_enabled: z.boolean(),
+});
+export type MfaData = z.infer<typeof mfaDataSchema>;
+
+/** POST /api/mfa/send. */
+export const mfaSendInputSchema = z.object({ provider: mfaProviderSchema });
+/** POST /api/mfa/verify — `trustDevice`: don't ask again on this device. */
+export const mfaVerifyInputSchema = z.object({
+  provider: mfaProviderSchema,
+  code: codeSchema,
+  trustDevice: z.boolean().optional(),
+});
+
+/** GET /api/cgu. */
+export const cguStatusSchema = z.object({
+  version: z.string(),
+  publishedAt: z.string(),
+  acceptedVersion: z.string().nullable(),
+});
+/** POST /api/cgu/accept. */
+export const cguAcceptInputSchema = z.object({ version: z.string().min(1).max(40) });
+
+/** POST /api/password/renew — expired (current password required) or creation required. */
+export const passwordRenewInputSchema = z
+  .object({
+    currentPassword: z.string().max(LIMITS.passwordMax).optional(),
+    password: passwordSchema,
+    passwordConfirmation: required(),
+  })
+  .superRefine(checkPasswordsMatch);
+
+export const channelSchema = mfaProviderSchema;
+/** POST /api/password/forgot — the same answer whether the account exists or not. */
+export const forgotPasswordInputSchema = z.object({
+  username: z.string().trim().min(1, 'field_required').max(LIMITS.usernameMax),
+  channel: channelSchema,
+});
+/** POST /api/password/forgot/verify → a short-lived reset token. */
+export const forgotPasswordVerifyInputSchema = z.object({
+  username: z.string().trim().min(1, 'field_required').max(LIMITS.usernameMax),
+  channel: channelSchema,
+  code: codeSchema,
+});
+export const resetTokenSchema = z.object({ resetToken: z.string() });
+/** POST /api/password/reset. */
+export const passwordResetInputSchema = z
+  .object({
+    resetToken: z.string().min(1).max(200),
+    password: passwordSchema,
+    passwordConfirmation: required(),
+  })
+  .superRefine(checkPasswordsMatch);
+
+/** Query of GET /api/first-login and the link's parameters. */
+export const firstLoginLinkSchema = z.object({
+  personIdentifier: z.string().min(1).max(64),
+  email: z.string().trim().min(1).max(LIMITS.emailMax),
+  code: z.string().min(1).max(200),
+});
+export const firstLoginInfoSchema = z.object({ email: z.string(), firstName: z.string().nullable() });
+/** POST /api/first-login — sets the first password. */
+export const firstLoginInputSchema = firstLoginLinkSchema
+  .extend({ password: passwordSchema, passwordConfirmation: required() })
+  .superRefine(checkPasswordsMatch);
+
+/** POST /api/lock-account — from the "not you?" link of a sign-in notice. */
+export const lockAccountInputSchema = z.object({
+  email: z.string().trim().min(1).max(LIMITS.emailMax),
+  code: z.string().min(1).max(200),
+});
+export const lockAccountResultSchema = z.object({ username: z.string() });
+
+/** Any answer that only says it worked. */
+export const okSchema = z.object({ ok: z.literal(true) });
