@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '@hygie/domain';
+import { normalizePassword, XSRF_COOKIE_NAME, XSRF_HEADER_NAME } from '@hygie/domain';
 import type { AppDeps, BuiltApp } from '../app.js';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
@@ -11,6 +11,7 @@ import { loadConfig } from '../config.js';
 import type { Dialect, DbHandle } from '../db/connection.js';
 import { openDatabase } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
 import { randomToken } from '../lib/tokens.js';
 import { findByUsername } from '../modules/auth/service.js';
 
@@ -210,4 +211,74 @@ export async function signIn(
     }
   }
   return res;
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  phone?: string | null;
+  phoneVerified?: boolean;
+  emailVerified?: boolean;
+  status?: 'active' | 'locked' | 'pending_validation';
+  profile?: 'patient' | 'professional' | null;
+  cguVersion?: string | null;
+  ins?: string | null;
+  professionalId?: { type: string; value: string } | null;
+  roles?: string[];
+  mustCreatePassword?: boolean;
+  passwordChangedAt?: number;
+}
+
+/** Inserts a user directly (for tests of flows that start from an existing account). */
+export async function createUser(t: TestApp, u: TestUser): Promise<string> {
+  const now = t.clock.now();
+  const id = newId();
+  await t.ctx.db
+    .insertInto('users')
+    .values({
+      id,
+      type: 'person',
+      email: u.email,
+      email_verified_at: u.emailVerified === false ? null : now,
+      phone: u.phone ?? null,
+      phone_verified_at: u.phone && u.phoneVerified !== false ? now : null,
+      password_hash: await t.ctx.passwords.hash(normalizePassword(u.password)),
+      password_changed_at: u.passwordChangedAt ?? now,
+      must_create_password: u.mustCreatePassword ? 1 : 0,
+      profile: u.profile === undefined ? 'patient' : u.profile,
+      status: u.status ?? 'active',
+      roles: JSON.stringify(u.roles ?? []),
+      first_name: 'Jeanne',
+      last_name: 'Martin',
+      birth_name: null,
+      language: 'fr',
+      created_at: now,
+      updated_at: now,
+      birth_date: '1980-05-17',
+      birth_place_insee: '75056',
+      sex: 'female',
+      ins: u.ins ?? null,
+      ins_oid: null,
+      first_name_used: null,
+      last_name_used: null,
+      professional_id_type: u.professionalId?.type ?? null,
+      professional_id: u.professionalId?.value ?? null,
+      job: null,
+      specialty: null,
+      cgu_version: u.cguVersion === undefined ? '2026-01' : u.cguVersion,
+    })
+    .execute();
+  return id;
+}
+
+/** Every message queued for a recipient, newest first, with its template and parameters. */
+export async function messagesTo(t: TestApp, recipient: string) {
+  const rows = await t.ctx.db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('recipient', '=', recipient)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, params: JSON.parse(r.params) as Record<string, string> }));
 }

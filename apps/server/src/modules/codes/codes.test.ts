@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../lib/app-error.js';
+import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
+import { generateCode, issueCode, verifyCode } from './service.js';
+
+async function errorCode(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    if (err instanceof AppError) return err.code;
+    throw err;
+  }
+}
+
+describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
+  let t: TestApp;
+  let userId: string;
+  let other: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    userId = await createUser(t, { email: 'codes@hygie.test', password: 'Codes-Passw0rd' });
+    other = await createUser(t, { email: 'other@hygie.test', password: 'Other-Passw0rd' });
+  });
+  afterAll(() => t.close());
+
+  const issue = (uid = userId, purpose: Parameters<typeof issueCode>[3] = 'mfa_email', dest = 'codes@hygie.test') =>
+    issueCode(t.ctx, t.ctx.db, uid, purpose, dest);
+
+  it('makes 6-digit codes and stores only a keyed hash', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    expect(generateCode()).toMatch(/^\d{6}$/);
+    const code = await issue();
+    const rows = await t.ctx.db.selectFrom('one_time_codes').select('code_hash').execute();
+    expect(rows.some((r) => r.code_hash.includes(code))).toBe(false);
+    await verifyCode(t.ctx, userId, 'mfa_email', code);
+  });
+
+  it('is single use', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const code = await issue();
+    await verifyCode(t.ctx, userId, 'mfa_email', code);
+    expect(await errorCode(verifyCode(t.ctx, userId, 'mfa_email', code))).toBe('code_invalid');
+  });
+
+  it('expires after 10 minutes', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const code = await issue();
+    t.clock.advance(10 * 60_000);
+    expect(await errorCode(verifyCode(t.ctx, userId, 'mfa_email', code))).toBe('code_expired');
+  });
+
+  it('works only in the flow and for the user that issued it', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const code = await issue();
+    expect(await errorCode(verifyCode(t.ctx, userId, 'reset_email', code))).toBe('code_invalid');
+    expect(await errorCode(verifyCode(t.ctx, other, 'mfa_email', code))).toBe('code_invalid');
+    await verifyCode(t.ctx, userId, 'mfa_email', code);
+  });
+
+  it('counts wrong tries and invalidates the code at the fifth', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const code = await issue();
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let remaining = 4; remaining >= 1; remaining--) {
+      await expect(verifyCode(t.ctx, userId, 'mfa_email', wrong)).rejects.toMatchObject({
+        code: 'wrong_code',
+        data: { remainingAttempts: remaining },
+      });
+    }
+    expect(await errorCode(verifyCode(t.ctx, userId, 'mfa_email', wrong))).toBe('too_many_trials');
+    expect(await errorCode(verifyCode(t.ctx, userId, 'mfa_email', code))).toBe('too_many_trials');
+  });
+
+  it('refuses a resend before 60 s with the wait in seconds, then allows it', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const first = await issue();
+    t.clock.advance(20_000);
+    await expect(issue()).rejects.toMatchObject({ code: 'wait_before_retry', data: { seconds: 40 } });
+    t.clock.advance(40_000);
+    const second = await issue();
+    // the new code replaces the old one: the old one is now just a wrong code
+    if (first !== second) {
+      expect(await errorCode(verifyCode(t.ctx, userId, 'mfa_email', first))).toBe('wrong_code');
+    }
+    await verifyCode(t.ctx, userId, 'mfa_email', second);
+  });
+
+  it('sends at most 5 codes per destination per hour', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    for (let i = 0; i < 5; i++) {
+      await issue(userId, 'phone_verification', '+33612340000');
+      t.clock.advance(61_000);
+    }
+    const refused = issue(userId, 'phone_verification', '+33612340000');
+    await expect(refused).rejects.toMatchObject({ code: 'wait_before_retry' });
+    t.clock.advance(60 * 60_000);
+    await issue(userId, 'phone_verification', '+33612340000');
+  });
+
+  it('gives exactly one success to 20 concurrent verifications of one code', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const code = await issue();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => verifyCode(t.ctx, userId, 'mfa_email', code)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('code_invalid');
+    }
+  });
+});
