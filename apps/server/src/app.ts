@@ -71,6 +71,18 @@ function chooseTransports(config: Config): { email: Transport; sms: Transport } 
   };
 }
 
+/** Migrates the database and assembles what the services need (also used by the CLI). */
+export async function createContext(
+  config: Config,
+  database: DbHandle,
+  clock: Clock = systemClock,
+): Promise<AppContext> {
+  await migrateToLatest(database);
+  const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
+  const passwords = await createPasswordHasher(config.argon2);
+  return { config, db: database.db, database, clock, secret, passwords };
+}
+
 /** The composition root: database, services, plugins and routes. `server.ts` listens. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<BuiltApp> {
   const clock = deps.clock ?? systemClock;
@@ -86,10 +98,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     routerOptions: { maxParamLength: 200 },
   });
   try {
-    await migrateToLatest(database);
-    const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
-    const passwords = await createPasswordHasher(config.argon2);
-    const ctx: AppContext = { config, db: database.db, database, clock, secret, passwords };
+    const ctx = await createContext(config, database, clock);
     await ensureAdmin(ctx, app.log);
 
     const transports = deps.transports ?? chooseTransports(config);
@@ -112,7 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(requestContext);
     await app.register(errorHandler);
     await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });
-    await app.register(csrfProtection, { secret, cookies });
+    await app.register(csrfProtection, { secret: ctx.secret, cookies });
 
     await app.register(swagger, {
       openapi: {
@@ -134,7 +143,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
     await app.register(devOutboxRoutes, { db: database.db, production: config.production });
-    const routeDeps: RouteDeps = { ctx, cookies, requireSession, nudgeOutbox: () => dispatcher.nudge() };
+    const routeDeps: RouteDeps = {
+      ctx,
+      cookies,
+      requireSession,
+      nudgeOutbox: () => dispatcher.nudge(),
+    };
     for (const routes of [
       registrationRoutes,
       verificationRoutes,

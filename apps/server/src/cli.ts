@@ -1,26 +1,91 @@
-// Operator commands (`npm run cli -w @hygie/server -- <command>`); later flows add theirs here.
-import { loadConfig } from './config.js';
+// Operator commands: `npm run cli -w @hygie/server -- <command> [options]` (root shortcuts in README).
+import { parseArgs } from 'node:util';
+import { asLanguage } from '@hygie/domain';
+import { createContext } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './lib/app-error.js';
+import { inviteUser } from './modules/first-login/invite.js';
+import { saveSetting } from './modules/settings/service.js';
+
+const USAGE = `usage:
+  cli migrate
+  cli invite --email ADDRESS [--admin] [--first-name NAME] [--last-name NAME] [--profile patient|professional] [--language fr|en|ar]
+  cli cgu:publish --version VERSION [--date YYYY-MM-DD]`;
 
 async function main(argv: string[]): Promise<void> {
-  const [command] = argv;
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      profile: { type: 'string' },
+      language: { type: 'string' },
+      version: { type: 'string' },
+      date: { type: 'string' },
+    },
+    strict: true,
+  });
   const config = loadConfig();
-  if (command === 'migrate') {
-    const database = openDatabase(config.database);
-    try {
+  const database = openDatabase(config.database);
+  try {
+    if (command === 'migrate') {
       const applied = await migrateToLatest(database);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'up to date\n');
-    } finally {
-      await database.close();
+      return;
     }
-    return;
+    const ctx = await createContext(config, database);
+    if (command === 'invite') {
+      if (!values.email) throw new UsageError('--email is required');
+      const profile = values.profile;
+      if (profile !== undefined && profile !== 'patient' && profile !== 'professional') {
+        throw new UsageError('--profile is patient or professional');
+      }
+      const { link } = await inviteUser(ctx, {
+        email: values.email,
+        admin: values.admin,
+        profile: profile ?? null,
+        firstName: values['first-name'] ?? null,
+        lastName: values['last-name'] ?? null,
+        language: asLanguage(values.language) ?? 'fr',
+      });
+      process.stdout.write(`${link}\n`);
+      return;
+    }
+    if (command === 'cgu:publish') {
+      if (!values.version) throw new UsageError('--version is required');
+      const date = values.date ?? new Date().toISOString().slice(0, 10);
+      await saveSetting(ctx.db, 'CGU_VERSION', values.version, null, Date.now());
+      await saveSetting(ctx.db, 'CGU_PUBLISHED_AT', date, null, Date.now());
+      process.stdout.write(
+        `terms version ${values.version} in force: every user accepts it at the next sign-in\n`,
+      );
+      return;
+    }
+    throw new UsageError(`unknown command: ${command ?? '(none)'}`);
+  } finally {
+    await database.close();
   }
-  process.stderr.write('usage: cli migrate\n');
-  process.exitCode = 2;
 }
 
+class UsageError extends Error {}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
+  if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
+    process.stderr.write(`${err.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = 1;
+  } else if (err instanceof AppError) {
+    process.stderr.write(`refused: ${err.code}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
 });

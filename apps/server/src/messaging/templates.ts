@@ -62,7 +62,8 @@ const TEMPLATES = {
         'Il est valable 10 minutes. Ne le communiquez à personne, même à nos équipes.',
         'Si vous n’essayez pas de vous connecter, changez votre mot de passe.',
       ],
-      sms: (p) => `${p.brand} : code de connexion ${p.code} (valable 10 min). Ne le communiquez à personne.`,
+      sms: (p) =>
+        `${p.brand} : code de connexion ${p.code} (valable 10 min). Ne le communiquez à personne.`,
     },
     en: {
       subject: (p) => `${p.brand}: your sign-in code`,
@@ -94,7 +95,8 @@ const TEMPLATES = {
         'Il est valable 10 minutes.',
         'Si vous n’avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.',
       ],
-      sms: (p) => `${p.brand} : code de réinitialisation du mot de passe ${p.code} (valable 10 min).`,
+      sms: (p) =>
+        `${p.brand} : code de réinitialisation du mot de passe ${p.code} (valable 10 min).`,
     },
     en: {
       subject: (p) => `${p.brand}: resetting your password`,
@@ -210,12 +212,20 @@ const TEMPLATES = {
   account_validated: {
     fr: {
       subject: (p) => `${p.brand} : votre compte est validé`,
-      lines: (p) => ['Bonjour,', 'Votre identité a été vérifiée : vous pouvez vous connecter.', p.loginUrl ?? ''],
+      lines: (p) => [
+        'Bonjour,',
+        'Votre identité a été vérifiée : vous pouvez vous connecter.',
+        p.loginUrl ?? '',
+      ],
       sms: (p) => `${p.brand} : votre compte est validé. ${p.loginUrl}`,
     },
     en: {
       subject: (p) => `${p.brand}: your account is validated`,
-      lines: (p) => ['Hello,', 'Your identity was verified: you can now sign in.', p.loginUrl ?? ''],
+      lines: (p) => [
+        'Hello,',
+        'Your identity was verified: you can now sign in.',
+        p.loginUrl ?? '',
+      ],
       sms: (p) => `${p.brand}: your account is validated. ${p.loginUrl}`,
     },
     ar: {

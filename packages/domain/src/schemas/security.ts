@@ -174,7 +174,10 @@ export const firstLoginLinkSchema = z.object({
   email: z.string().trim().min(1).max(LIMITS.emailMax),
   code: z.string().min(1).max(200),
 });
-export const firstLoginInfoSchema = z.object({ email: z.string(), firstName: z.string().nullable() });
+export const firstLoginInfoSchema = z.object({
+  email: z.string(),
+  firstName: z.string().nullable(),
+});
 /** POST /api/first-login — sets the first password. */
 export const firstLoginInputSchema = firstLoginLinkSchema
   .extend({ password: passwordSchema, passwordConfirmation: required() })

@@ -31,14 +31,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('users_status_idx').on('users').column('status').execute();
 
-  await db.schema
-    .alterTable('sessions')
-    .addColumn('mfa_verified_at', 'bigint')
-    .execute();
-  await db.schema
-    .alterTable('sessions')
-    .addColumn('trusted_device_id', 'varchar(36)')
-    .execute();
+  await db.schema.alterTable('sessions').addColumn('mfa_verified_at', 'bigint').execute();
+  await db.schema.alterTable('sessions').addColumn('trusted_device_id', 'varchar(36)').execute();
 
   await db.schema
     .createTable('trusted_devices')

@@ -12,14 +12,20 @@ const params = z.object({ id: z.string().min(1).max(64) });
 const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 
 /** Account validation: a professional's identity is checked by an admin before the first sign-in. */
-export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, requireSession, nudgeOutbox }) => {
+export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, requireSession, nudgeOutbox },
+) => {
   for (const decision of ['validate', 'reject'] as const) {
     app.post(
       `/api/admin/users/:id/${decision}`,
       {
         schema: {
           tags: ['admin'],
-          summary: decision === 'validate' ? 'Validate a pending professional account' : 'Reject a pending professional account',
+          summary:
+            decision === 'validate'
+              ? 'Validate a pending professional account'
+              : 'Reject a pending professional account',
           params,
           response: { 200: okSchema, ...errors },
         },
@@ -31,9 +37,17 @@ export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app,
         const now = ctx.clock.now();
         await ctx.db.transaction().execute(async (trx) => {
           if (decision === 'validate') {
-            await trx.updateTable('users').set({ status: 'active', updated_at: now }).where('id', '=', user.id).execute();
+            await trx
+              .updateTable('users')
+              .set({ status: 'active', updated_at: now })
+              .where('id', '=', user.id)
+              .execute();
           } else {
-            await trx.updateTable('users').set({ status: 'locked', updated_at: now }).where('id', '=', user.id).execute();
+            await trx
+              .updateTable('users')
+              .set({ status: 'locked', updated_at: now })
+              .where('id', '=', user.id)
+              .execute();
           }
           await enqueueMessage(trx, ctx.clock, {
             channel: 'email',
@@ -46,7 +60,12 @@ export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app,
               contactEmail: ctx.config.contactEmail,
             },
           });
-          await recordAudit(trx, ctx.clock, { action: `account_${decision}d`, actorId: admin.user_id, targetId: user.id, ip: request.ip });
+          await recordAudit(trx, ctx.clock, {
+            action: `account_${decision}d`,
+            actorId: admin.user_id,
+            targetId: user.id,
+            ip: request.ip,
+          });
         });
         nudgeOutbox();
         return { ok: true as const };

@@ -258,7 +258,9 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       status: 'active',
     });
     expect(res.json()).toMatchObject({ code: 'two_factor_authentication_required' });
-    expect((await signIn(t, client, 'patient@hygie.test', 'Patient-Passw0rd')).json()).toMatchObject({ roles: [] });
+    expect(
+      (await signIn(t, client, 'patient@hygie.test', 'Patient-Passw0rd')).json(),
+    ).toMatchObject({ roles: [] });
   });
 
   it('upgrades a hash made with other argon2 parameters at the next login', async () => {

@@ -49,19 +49,29 @@ export async function findByUsername(db: Db, username: string): Promise<UserRow 
   switch (detectUsernameKind(value)) {
     case 'email':
       return isValidEmail(value)
-        ? db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(value)).executeTakeFirst()
+        ? db
+            .selectFrom('users')
+            .selectAll()
+            .where('email', '=', normalizeEmail(value))
+            .executeTakeFirst()
         : undefined;
     case 'phone': {
       const phone = normalizeMobilePhone(value);
       return phone ? byVerifiedPhone(db, phone) : undefined;
     }
     case 'ins':
-      return db.selectFrom('users').selectAll().where('ins', '=', normalizeIns(value)).executeTakeFirst();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('ins', '=', normalizeIns(value))
+        .executeTakeFirst();
     case 'rpps':
       return byProfessionalId(db, 'RPPS', value.replace(/\s+/g, ''));
     case 'national_professional_id': {
       const national = parseNationalProfessionalId(value);
-      const found = national ? await byProfessionalId(db, national.type, national.value) : undefined;
+      const found = national
+        ? await byProfessionalId(db, national.type, national.value)
+        : undefined;
       if (found) return found;
       // 0 + 9 digits is also how a French mobile number looks.
       const phone = normalizeMobilePhone(value);
@@ -105,7 +115,11 @@ export async function login(
   if (!user || !ok) {
     await throttle.failLogin(subject);
     if (meta.ip) await throttle.failIp(meta.ip);
-    await recordAudit(ctx.db, ctx.clock, { action: 'login_failed', targetId: user?.id ?? null, ip: meta.ip });
+    await recordAudit(ctx.db, ctx.clock, {
+      action: 'login_failed',
+      targetId: user?.id ?? null,
+      ip: meta.ip,
+    });
     throw new AppError('bad_credentials');
   }
   await throttle.reset(`login:${subject}`);
@@ -119,8 +133,19 @@ export async function login(
     await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);
   }
   const trustedDeviceId = await recognisedDevice(ctx, user.id, deviceToken);
-  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, trustedDeviceId);
-  await recordAudit(ctx.db, ctx.clock, { action: 'login', actorId: user.id, targetId: user.id, ip: meta.ip });
+  const session = await openSession(
+    ctx,
+    user.id,
+    'two_factor_authentication_required',
+    meta,
+    trustedDeviceId,
+  );
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'login',
+    actorId: user.id,
+    targetId: user.id,
+    ip: meta.ip,
+  });
   // The token was just issued: no second rotation if every stage is already passed.
   const progress = await progressSession(ctx, session.id, user.id, meta, { rotate: false });
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };

@@ -19,8 +19,17 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
   afterAll(() => t.close());
 
   it('asks for the second factor with masked hints; SMS only with a verified phone', async () => {
-    await createUser(t, { email: 'jean.dupont@hygie.test', password: 'Stage-Passw0rd', phone: '+33612345678' });
-    await createUser(t, { email: 'nophone@hygie.test', password: 'Stage-Passw0rd', phone: '+33687654321', phoneVerified: false });
+    await createUser(t, {
+      email: 'jean.dupont@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33612345678',
+    });
+    await createUser(t, {
+      email: 'nophone@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33687654321',
+      phoneVerified: false,
+    });
     const res = await new TestClient(t.app).login('jean.dupont@hygie.test', 'Stage-Passw0rd');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({
@@ -34,7 +43,9 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
       },
     });
     const noPhone = await new TestClient(t.app).login('nophone@hygie.test', 'Stage-Passw0rd');
-    expect(noPhone.json()).toMatchObject({ data: { two_factor_providers: ['email'], sms_hint: null, sms_enabled: false } });
+    expect(noPhone.json()).toMatchObject({
+      data: { two_factor_providers: ['email'], sms_hint: null, sms_enabled: false },
+    });
   });
 
   it('keeps a half-open session out of everything but its own stage', async () => {
@@ -43,16 +54,26 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     await client.login('half@hygie.test', 'Stage-Passw0rd');
     const me = await client.get('/api/me');
     expect(me.statusCode).toBe(401);
-    expect(me.json()).toMatchObject({ code: 'two_factor_authentication_required', data: { email_hint: expect.any(String) } });
+    expect(me.json()).toMatchObject({
+      code: 'two_factor_authentication_required',
+      data: { email_hint: expect.any(String) },
+    });
     for (const [method, url, body] of [
       ['POST', '/api/session/extend', {}],
       ['POST', '/api/cgu/accept', { version: '2026-01' }],
-      ['POST', '/api/password/renew', { password: 'New-Passw0rd-1', passwordConfirmation: 'New-Passw0rd-1' }],
+      [
+        'POST',
+        '/api/password/renew',
+        { password: 'New-Passw0rd-1', passwordConfirmation: 'New-Passw0rd-1' },
+      ],
       ['POST', '/api/verification/mobile-phone/change', { phone: '0612345678' }],
       ['GET', '/api/verification', undefined],
     ] as const) {
       const res = await client.request({ method, url, payload: body });
-      expect({ url, code: (res.json() as { code: string }).code }).toEqual({ url, code: 'two_factor_authentication_required' });
+      expect({ url, code: (res.json() as { code: string }).code }).toEqual({
+        url,
+        code: 'two_factor_authentication_required',
+      });
     }
     expect((await client.get('/api/mfa')).statusCode).toBe(200);
   });
@@ -74,8 +95,15 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     await client.post('/api/mfa/send', { provider: 'email' });
     const token1 = client.cookies.get('hygie_session');
     // An e-mailed second factor proves the address, so the e-mail stage passes with it.
-    await t.ctx.db.updateTable('users').set({ email_verified_at: null }).where('email', '=', 'stages@hygie.test').execute();
-    res = await client.post('/api/mfa/verify', { provider: 'email', code: await lastCode(t, 'stages@hygie.test') });
+    await t.ctx.db
+      .updateTable('users')
+      .set({ email_verified_at: null })
+      .where('email', '=', 'stages@hygie.test')
+      .execute();
+    res = await client.post('/api/mfa/verify', {
+      provider: 'email',
+      code: await lastCode(t, 'stages@hygie.test'),
+    });
     expect(res.json()).toMatchObject({ code: 'mobile_phone_not_verified' });
 
     res = await client.post('/api/verification/mobile-phone/change', { phone: '06 11 22 33 44' });
@@ -85,16 +113,29 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     res = await client.post('/api/verification/mobile-phone/verify', { code: sms?.params.code });
     expect(res.json()).toMatchObject({ code: 'cgu_not_accepted' });
 
-    const cgu = (await client.get('/api/cgu')).json() as { version: string; acceptedVersion: string | null };
+    const cgu = (await client.get('/api/cgu')).json() as {
+      version: string;
+      acceptedVersion: string | null;
+    };
     expect(cgu).toMatchObject({ version: '2026-01', acceptedVersion: null });
     res = await client.post('/api/cgu/accept', { version: cgu.version });
     expect(res.json()).toMatchObject({ code: 'password_expired' });
 
-    res = await client.post('/api/password/renew', { password: 'Stage-Passw0rd', passwordConfirmation: 'Stage-Passw0rd' });
+    res = await client.post('/api/password/renew', {
+      password: 'Stage-Passw0rd',
+      passwordConfirmation: 'Stage-Passw0rd',
+    });
     expect(res.json()).toMatchObject({ code: 'password_must_differ' });
-    res = await client.post('/api/password/renew', { password: 'Renewed-Passw0rd-9', passwordConfirmation: 'Renewed-Passw0rd-9' });
+    res = await client.post('/api/password/renew', {
+      password: 'Renewed-Passw0rd-9',
+      passwordConfirmation: 'Renewed-Passw0rd-9',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ email: 'stages@hygie.test', emailVerified: true, phoneVerified: true });
+    expect(res.json()).toMatchObject({
+      email: 'stages@hygie.test',
+      emailVerified: true,
+      phoneVerified: true,
+    });
     // The session token rotated when the last stage passed; the old one is dead.
     expect(client.cookies.get('hygie_session')).not.toBe(token1);
     const replay = new TestClient(t.app);
@@ -102,21 +143,35 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     expect((await replay.get('/api/me')).statusCode).toBe(401);
     expect((await client.get('/api/me')).statusCode).toBe(200);
 
-    const consents = await t.ctx.db.selectFrom('consents').innerJoin('users', 'users.id', 'consents.user_id').select(['consents.version', 'consents.accepted_at']).where('users.email', '=', 'stages@hygie.test').execute();
+    const consents = await t.ctx.db
+      .selectFrom('consents')
+      .innerJoin('users', 'users.id', 'consents.user_id')
+      .select(['consents.version', 'consents.accepted_at'])
+      .where('users.email', '=', 'stages@hygie.test')
+      .execute();
     expect(consents).toEqual([{ version: '2026-01', accepted_at: expect.any(Number) }]);
     await saveSetting(t.ctx.db, 'PASSWORD_EXPIRATION_DELAY', null, null, t.clock.now());
   });
 
   it('asks again for the terms when a new version is published', async () => {
-    await createUser(t, { email: 'terms@hygie.test', password: 'Stage-Passw0rd', phone: '+33600000001' });
-    expect((await signIn(t, new TestClient(t.app), 'terms@hygie.test', 'Stage-Passw0rd')).statusCode).toBe(200);
+    await createUser(t, {
+      email: 'terms@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000001',
+    });
+    expect(
+      (await signIn(t, new TestClient(t.app), 'terms@hygie.test', 'Stage-Passw0rd')).statusCode,
+    ).toBe(200);
     await saveSetting(t.ctx.db, 'CGU_VERSION', '2026-06', null, t.clock.now());
     try {
       const client = new TestClient(t.app);
       t.clock.advance(13 * 60_000);
       await client.login('terms@hygie.test', 'Stage-Passw0rd');
       await client.post('/api/mfa/send', { provider: 'email' });
-      const res = await client.post('/api/mfa/verify', { provider: 'email', code: await lastCode(t, 'terms@hygie.test') });
+      const res = await client.post('/api/mfa/verify', {
+        provider: 'email',
+        code: await lastCode(t, 'terms@hygie.test'),
+      });
       expect(res.json()).toMatchObject({ code: 'cgu_not_accepted' });
       const stale = await client.post('/api/cgu/accept', { version: '2026-01' });
       expect(stale.statusCode).toBe(400);
@@ -127,18 +182,37 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
   });
 
   it('sends a sign-in notice with a lock link when sign-in completes', async () => {
-    await createUser(t, { email: 'notice@hygie.test', password: 'Stage-Passw0rd', phone: '+33600000002' });
+    await createUser(t, {
+      email: 'notice@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000002',
+    });
     await signIn(t, new TestClient(t.app), 'notice@hygie.test', 'Stage-Passw0rd');
-    const notice = (await messagesTo(t, 'notice@hygie.test')).find((m) => m.template === 'sign_in_notice');
-    expect(notice?.params.lockUrl).toMatch(/^http:\/\/localhost:3000\/security\/lock-account\?email=notice%40hygie\.test&code=[\w-]{43}$/);
+    const notice = (await messagesTo(t, 'notice@hygie.test')).find(
+      (m) => m.template === 'sign_in_notice',
+    );
+    expect(notice?.params.lockUrl).toMatch(
+      /^http:\/\/localhost:3000\/security\/lock-account\?email=notice%40hygie\.test&code=[\w-]{43}$/,
+    );
   });
 
   it('trusts a device when asked: that browser skips the second factor, another does not', async () => {
-    await createUser(t, { email: 'device@hygie.test', password: 'Stage-Passw0rd', phone: '+33600000003' });
+    await createUser(t, {
+      email: 'device@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000003',
+    });
     const browser = new TestClient(t.app);
-    expect((await signIn(t, browser, 'device@hygie.test', 'Stage-Passw0rd', { trustDevice: true })).statusCode).toBe(200);
+    expect(
+      (await signIn(t, browser, 'device@hygie.test', 'Stage-Passw0rd', { trustDevice: true }))
+        .statusCode,
+    ).toBe(200);
     expect(browser.cookies.get('hygie_device')).toBeDefined();
-    const device = await t.ctx.db.selectFrom('trusted_devices').selectAll().where('token_hash', '!=', '').execute();
+    const device = await t.ctx.db
+      .selectFrom('trusted_devices')
+      .selectAll()
+      .where('token_hash', '!=', '')
+      .execute();
     expect(device.length).toBeGreaterThan(0);
     await browser.get('/api/logout');
     const again = await browser.login('device@hygie.test', 'Stage-Passw0rd');
@@ -146,13 +220,21 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     const other = await new TestClient(t.app).login('device@hygie.test', 'Stage-Passw0rd');
     expect(other.json()).toMatchObject({ code: 'two_factor_authentication_required' });
     // The device cookie of one user does not skip the second factor of another.
-    await createUser(t, { email: 'device2@hygie.test', password: 'Stage-Passw0rd', phone: '+33600000004' });
+    await createUser(t, {
+      email: 'device2@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000004',
+    });
     const borrowed = await browser.login('device2@hygie.test', 'Stage-Passw0rd');
     expect(borrowed.json()).toMatchObject({ code: 'two_factor_authentication_required' });
   });
 
   it('expires a trusted device after 30 days', async () => {
-    await createUser(t, { email: 'old-device@hygie.test', password: 'Stage-Passw0rd', phone: '+33600000005' });
+    await createUser(t, {
+      email: 'old-device@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000005',
+    });
     const browser = new TestClient(t.app);
     await signIn(t, browser, 'old-device@hygie.test', 'Stage-Passw0rd', { trustDevice: true });
     t.clock.advance(31 * 24 * 60 * 60_000);
@@ -169,18 +251,36 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
   });
 
   it('passes the second factor by SMS', async () => {
-    await createUser(t, { email: 'sms@hygie.test', password: 'Stage-Passw0rd', phone: '+33622334455' });
+    await createUser(t, {
+      email: 'sms@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33622334455',
+    });
     const client = new TestClient(t.app);
     t.clock.advance(13 * 60_000);
     await client.login('sms@hygie.test', 'Stage-Passw0rd');
-    expect((await client.post('/api/mfa/send', { provider: 'sms' })).json()).toMatchObject({ destination: '+33 6 •• •• •• 55' });
-    const res = await client.post('/api/mfa/verify', { provider: 'sms', code: await lastCode(t, '+33622334455') });
+    expect((await client.post('/api/mfa/send', { provider: 'sms' })).json()).toMatchObject({
+      destination: '+33 6 •• •• •• 55',
+    });
+    const res = await client.post('/api/mfa/verify', {
+      provider: 'sms',
+      code: await lastCode(t, '+33622334455'),
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('signs in with an INS, an RPPS and the national professional id', async () => {
-    await createUser(t, { email: 'ins@hygie.test', password: 'Stage-Passw0rd', ins: '295109912611193' });
-    await createUser(t, { email: 'rpps@hygie.test', password: 'Stage-Passw0rd', profile: 'professional', professionalId: { type: 'RPPS', value: '10002909371' } });
+    await createUser(t, {
+      email: 'ins@hygie.test',
+      password: 'Stage-Passw0rd',
+      ins: '295109912611193',
+    });
+    await createUser(t, {
+      email: 'rpps@hygie.test',
+      password: 'Stage-Passw0rd',
+      profile: 'professional',
+      professionalId: { type: 'RPPS', value: '10002909371' },
+    });
     for (const [username, email] of [
       ['295109912611193', 'ins@hygie.test'],
       ['10002909371', 'rpps@hygie.test'],
@@ -188,13 +288,23 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     ] as const) {
       const res = await new TestClient(t.app).login(username, 'Stage-Passw0rd');
       expect(res.json()).toMatchObject({ code: 'two_factor_authentication_required' });
-      const user = await t.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-      expect((res.json() as { data: { user_identifier: string } }).data.user_identifier).toBe(user.id);
+      const user = await t.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect((res.json() as { data: { user_identifier: string } }).data.user_identifier).toBe(
+        user.id,
+      );
     }
   });
 
   it('follows no unknown stage: a locked account stays out even with a trusted device', async () => {
-    await createUser(t, { email: 'lockd@hygie.test', password: 'Stage-Passw0rd', status: 'locked' });
+    await createUser(t, {
+      email: 'lockd@hygie.test',
+      password: 'Stage-Passw0rd',
+      status: 'locked',
+    });
     const res = await new TestClient(t.app).login('lockd@hygie.test', 'Stage-Passw0rd');
     expect(res.statusCode).toBe(423);
   });
@@ -211,35 +321,53 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
     await createUser(t, { email: 'slow@hygie.test', password: 'Right-Passw0rd' });
     const client = new TestClient(t.app);
     const wrong = () => client.login('slow@hygie.test', 'Wrong-Passw0rd');
-    for (let i = 0; i < 5; i++) expect((await wrong()).json()).toMatchObject({ code: 'bad_credentials' });
+    for (let i = 0; i < 5; i++)
+      expect((await wrong()).json()).toMatchObject({ code: 'bad_credentials' });
     const blocked = await client.login('slow@hygie.test', 'Right-Passw0rd');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toMatchObject({ code: 'too_many_attempts', data: { retryAfterSeconds: 60 } });
+    expect(blocked.json()).toMatchObject({
+      code: 'too_many_attempts',
+      data: { retryAfterSeconds: 60 },
+    });
     expect(blocked.headers['retry-after']).toBe('60');
     t.clock.advance(60_000);
     expect((await wrong()).json()).toMatchObject({ code: 'bad_credentials' });
-    expect((await client.login('slow@hygie.test', 'Right-Passw0rd')).json()).toMatchObject({ data: { retryAfterSeconds: 120 } });
+    expect((await client.login('slow@hygie.test', 'Right-Passw0rd')).json()).toMatchObject({
+      data: { retryAfterSeconds: 120 },
+    });
     for (let i = 0; i < 6; i++) {
       t.clock.advance(15 * 60_000);
       await wrong();
     }
     expect((await wrong()).json()).toMatchObject({ data: { retryAfterSeconds: 900 } });
     t.clock.advance(15 * 60_000);
-    expect((await client.login('slow@hygie.test', 'Right-Passw0rd')).json()).toMatchObject({ code: 'two_factor_authentication_required' });
+    expect((await client.login('slow@hygie.test', 'Right-Passw0rd')).json()).toMatchObject({
+      code: 'two_factor_authentication_required',
+    });
     // success cleared the count: five more failures before any wait
-    for (let i = 0; i < 5; i++) expect((await wrong()).json()).toMatchObject({ code: 'bad_credentials' });
+    for (let i = 0; i < 5; i++)
+      expect((await wrong()).json()).toMatchObject({ code: 'bad_credentials' });
   });
 
   it('throttles unknown names exactly like accounts (no enumeration through 429)', async () => {
     const client = new TestClient(t.app);
     for (let i = 0; i < 5; i++) await client.login('ghost@hygie.test', 'Wrong-Passw0rd');
-    expect((await client.login('ghost@hygie.test', 'Wrong-Passw0rd')).json()).toMatchObject({ code: 'too_many_attempts', data: { retryAfterSeconds: 60 } });
+    expect((await client.login('ghost@hygie.test', 'Wrong-Passw0rd')).json()).toMatchObject({
+      code: 'too_many_attempts',
+      data: { retryAfterSeconds: 60 },
+    });
   });
 
   it('counts parallel failures all the same', async () => {
     await createUser(t, { email: 'parallel@hygie.test', password: 'Right-Passw0rd' });
-    await Promise.all(Array.from({ length: 5 }, () => new TestClient(t.app).login('parallel@hygie.test', 'Wrong-Passw0rd')));
-    expect((await new TestClient(t.app).login('parallel@hygie.test', 'Right-Passw0rd')).statusCode).toBe(429);
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        new TestClient(t.app).login('parallel@hygie.test', 'Wrong-Passw0rd'),
+      ),
+    );
+    expect(
+      (await new TestClient(t.app).login('parallel@hygie.test', 'Right-Passw0rd')).statusCode,
+    ).toBe(429);
   });
 
   it('caps failures per address at 100 in 10 minutes', async () => {
@@ -253,7 +381,9 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
       const res = await client.login('admin@hygie.test', 'Adm1n-Passw0rd!');
       expect(res.statusCode).toBe(429);
       other.clock.advance(10 * 60_000);
-      expect((await client.login('admin@hygie.test', 'Adm1n-Passw0rd!')).json()).toMatchObject({ code: 'two_factor_authentication_required' });
+      expect((await client.login('admin@hygie.test', 'Adm1n-Passw0rd!')).json()).toMatchObject({
+        code: 'two_factor_authentication_required',
+      });
     } finally {
       await other.close();
     }
@@ -261,19 +391,36 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
 
   it('stops password sign-in after 100 consecutive failures until a reset (NIST cap)', async () => {
     await createUser(t, { email: 'hundred@hygie.test', password: 'Right-Passw0rd' });
-    const user = await t.ctx.db.selectFrom('users').select('id').where('email', '=', 'hundred@hygie.test').executeTakeFirstOrThrow();
-    await t.ctx.db.insertInto('throttles').values({ key: `login:user:${user.id}`, failures: 100, window_start: t.clock.now(), blocked_until: null }).execute();
+    const user = await t.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'hundred@hygie.test')
+      .executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('throttles')
+      .values({
+        key: `login:user:${user.id}`,
+        failures: 100,
+        window_start: t.clock.now(),
+        blocked_until: null,
+      })
+      .execute();
     t.clock.advance(24 * 60 * 60_000);
     const res = await new TestClient(t.app).login('hundred@hygie.test', 'Right-Passw0rd');
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ code: 'too_many_attempts', message: 'Trop de tentatives, veuillez réessayer plus tard.' });
+    expect(res.json()).toEqual({
+      code: 'too_many_attempts',
+      message: 'Trop de tentatives, veuillez réessayer plus tard.',
+    });
   });
 });
 
 describe('no user enumeration by timing', () => {
   it('answers unknown and known accounts within 10 ms at the median over 50 tries', async () => {
     // Real argon2id parameters: the dummy verification must cost what a real one costs.
-    const t = await createTestApp('sqlite', { env: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' } });
+    const t = await createTestApp('sqlite', {
+      env: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' },
+    });
     try {
       await createUser(t, { email: 'known@hygie.test', password: 'Known-Passw0rd' });
       const time = async (username: string) => {
@@ -290,7 +437,8 @@ describe('no user enumeration by timing', () => {
         known.push(await time('known@hygie.test'));
         unknown.push(await time(`unknown-${i}@hygie.test`));
       }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+      const median = (xs: number[]) =>
+        [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
       expect(Math.abs(median(known) - median(unknown))).toBeLessThan(10);
     } finally {
       await t.close();

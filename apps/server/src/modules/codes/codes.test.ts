@@ -25,8 +25,11 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const issue = (uid = userId, purpose: Parameters<typeof issueCode>[3] = 'mfa_email', dest = 'codes@hygie.test') =>
-    issueCode(t.ctx, t.ctx.db, uid, purpose, dest);
+  const issue = (
+    uid = userId,
+    purpose: Parameters<typeof issueCode>[3] = 'mfa_email',
+    dest = 'codes@hygie.test',
+  ) => issueCode(t.ctx, t.ctx.db, uid, purpose, dest);
 
   it('makes 6-digit codes and stores only a keyed hash', async () => {
     t.clock.advance(2 * 60 * 60_000);
@@ -77,7 +80,10 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
     t.clock.advance(2 * 60 * 60_000);
     const first = await issue();
     t.clock.advance(20_000);
-    await expect(issue()).rejects.toMatchObject({ code: 'wait_before_retry', data: { seconds: 40 } });
+    await expect(issue()).rejects.toMatchObject({
+      code: 'wait_before_retry',
+      data: { seconds: 40 },
+    });
     t.clock.advance(40_000);
     const second = await issue();
     // the new code replaces the old one: the old one is now just a wrong code

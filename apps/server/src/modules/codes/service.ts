@@ -22,7 +22,13 @@ export function generateCode(): string {
   return String(randomInt(0, 10 ** CODES.length)).padStart(CODES.length, '0');
 }
 
-function codeHash(secret: string, userId: string, purpose: CodePurpose, destination: string, code: string) {
+function codeHash(
+  secret: string,
+  userId: string,
+  purpose: CodePurpose,
+  destination: string,
+  code: string,
+) {
   // Keyed and bound to the flow and the destination: a code for one never verifies another.
   return hmac(secret, `code:${purpose}:${userId}:${destination}:${code}`);
 }
@@ -75,7 +81,8 @@ export async function issueCode(
 ): Promise<string> {
   const now = ctx.clock.now();
   const wait = await secondsBeforeResend(db, now, userId, purpose, destination);
-  if (wait > 0) throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
+  if (wait > 0)
+    throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
   await db
     .updateTable('one_time_codes')
     .set({ superseded_at: now })

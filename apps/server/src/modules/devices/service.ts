@@ -47,6 +47,10 @@ export async function recognisedDevice(
   const device = await findTrustedDeviceByTokenHash(ctx.db, hashToken(token));
   const now = ctx.clock.now();
   if (!device || device.user_id !== userId || now >= device.expires_at) return null;
-  await ctx.db.updateTable('trusted_devices').set({ last_used_at: now }).where('id', '=', device.id).execute();
+  await ctx.db
+    .updateTable('trusted_devices')
+    .set({ last_used_at: now })
+    .where('id', '=', device.id)
+    .execute();
   return device.id;
 }

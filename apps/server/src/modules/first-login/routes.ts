@@ -20,7 +20,10 @@ import { setPassword } from '../users/mutations.js';
 const errors = { 400: errorEnvelopeSchema };
 
 /** The invited person named by a first-login link; link_expired for anything else (same answer). */
-async function invitedUser(ctx: AppContext, link: { personIdentifier: string; email: string; code: string }) {
+async function invitedUser(
+  ctx: AppContext,
+  link: { personIdentifier: string; email: string; code: string },
+) {
   const found = await peekLink(ctx, link.code, 'first_login');
   const user = await findUserById(ctx.db, found.userId);
   if (!user || user.id !== link.personIdentifier || user.email !== normalizeEmail(link.email)) {
@@ -33,7 +36,14 @@ async function invitedUser(ctx: AppContext, link: { personIdentifier: string; em
 export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx }) => {
   app.get(
     '/api/first-login',
-    { schema: { tags: ['first-login'], summary: 'Check a first-login link', querystring: firstLoginLinkSchema, response: { 200: firstLoginInfoSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['first-login'],
+        summary: 'Check a first-login link',
+        querystring: firstLoginLinkSchema,
+        response: { 200: firstLoginInfoSchema, ...errors },
+      },
+    },
     async (request) => {
       const { user } = await invitedUser(ctx, request.query);
       return { email: user.email, firstName: user.first_name };
@@ -42,7 +52,14 @@ export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
 
   app.post(
     '/api/first-login',
-    { schema: { tags: ['first-login'], summary: 'Create the first password', body: firstLoginInputSchema, response: { 200: okSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['first-login'],
+        summary: 'Create the first password',
+        body: firstLoginInputSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
     async (request) => {
       const { linkId, user } = await invitedUser(ctx, request.body);
       const password = normalizePassword(request.body.password);
@@ -53,8 +70,17 @@ export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
         await consumeLink(ctx, trx, linkId);
         await setPassword(trx, user.id, hash, now);
         // Following the e-mailed link proves the address.
-        await trx.updateTable('users').set({ email_verified_at: user.email_verified_at ?? now }).where('id', '=', user.id).execute();
-        await recordAudit(trx, ctx.clock, { action: 'first_password_created', actorId: user.id, targetId: user.id, ip: request.ip });
+        await trx
+          .updateTable('users')
+          .set({ email_verified_at: user.email_verified_at ?? now })
+          .where('id', '=', user.id)
+          .execute();
+        await recordAudit(trx, ctx.clock, {
+          action: 'first_password_created',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
       return { ok: true as const };
     },

@@ -48,7 +48,12 @@ export async function peekLink(
     .select(['id', 'user_id', 'expires_at', 'consumed_at', 'purpose'])
     .where('token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (!row || row.purpose !== purpose || row.consumed_at !== null || ctx.clock.now() >= row.expires_at) {
+  if (
+    !row ||
+    row.purpose !== purpose ||
+    row.consumed_at !== null ||
+    ctx.clock.now() >= row.expires_at
+  ) {
     throw new AppError('link_expired');
   }
   return { id: row.id, userId: row.user_id };

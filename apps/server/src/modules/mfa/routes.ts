@@ -22,13 +22,27 @@ import { loadSettings } from '../settings/service.js';
 import { findUserById } from '../users/repository.js';
 
 const STAGE = ['two_factor_authentication_required'];
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
 
 /** The second factor: a code by e-mail, or by SMS to a verified phone. */
-export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, cookies, requireSession, nudgeOutbox }) => {
+export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, cookies, requireSession, nudgeOutbox },
+) => {
   app.get(
     '/api/mfa',
-    { schema: { tags: ['mfa'], summary: 'Providers and masked hints of the pending second factor', response: { 200: mfaDataSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['mfa'],
+        summary: 'Providers and masked hints of the pending second factor',
+        response: { 200: mfaDataSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request, STAGE);
       return mfaData({ ...session.user, id: session.user_id });
@@ -37,7 +51,14 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, co
 
   app.post(
     '/api/mfa/send',
-    { schema: { tags: ['mfa'], summary: 'Send a second-factor code by e-mail or SMS', body: mfaSendInputSchema, response: { 200: codeSentSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['mfa'],
+        summary: 'Send a second-factor code by e-mail or SMS',
+        body: mfaSendInputSchema,
+        response: { 200: codeSentSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request, STAGE);
       const user = await findUserById(ctx.db, session.user_id);
@@ -45,7 +66,9 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, co
       const { provider } = request.body;
       const sms = provider === 'sms';
       if (sms && (!user.phone || user.phone_verified_at === null)) {
-        throw new AppError('validation_error', { fields: [{ path: 'provider', message: 'phone_invalid' }] });
+        throw new AppError('validation_error', {
+          fields: [{ path: 'provider', message: 'phone_invalid' }],
+        });
       }
       const destination = sms ? (user.phone ?? '') : user.email;
       await ctx.db.transaction().execute(async (trx) => {
@@ -69,7 +92,14 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, co
 
   app.post(
     '/api/mfa/verify',
-    { schema: { tags: ['mfa'], summary: 'Verify the second-factor code; optionally trust this device', body: mfaVerifyInputSchema, response: { 200: currentUserSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['mfa'],
+        summary: 'Verify the second-factor code; optionally trust this device',
+        body: mfaVerifyInputSchema,
+        response: { 200: currentUserSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       const session = await requireSession(request, STAGE);
       const { provider, code, trustDevice: trust } = request.body;
@@ -80,7 +110,13 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, co
         let deviceId: string | null = null;
         if (trust) {
           const settings = await loadSettings(trx);
-          const device = await trustDevice(ctx, trx, session.user_id, meta, settings.TRUSTED_DEVICE_DAYS);
+          const device = await trustDevice(
+            ctx,
+            trx,
+            session.user_id,
+            meta,
+            settings.TRUSTED_DEVICE_DAYS,
+          );
           cookies.setDevice(reply, device.token, device.expiresAt);
           deviceId = device.id;
         }
@@ -91,10 +127,16 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, co
           .execute();
         // A code received by e-mail proves the address: no separate verification needed.
         if (provider === 'email' && session.user.email_verified_at === null) {
-          await trx.updateTable('users').set({ email_verified_at: now }).where('id', '=', session.user_id).execute();
+          await trx
+            .updateTable('users')
+            .set({ email_verified_at: now })
+            .where('id', '=', session.user_id)
+            .execute();
         }
       });
-      const progress = await progressSession(ctx, session.id, session.user_id, meta, { rotate: true });
+      const progress = await progressSession(ctx, session.id, session.user_id, meta, {
+        rotate: true,
+      });
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );

@@ -30,16 +30,26 @@ import type { RouteDeps } from '../route-deps.js';
 import { findUserById } from '../users/repository.js';
 import { revokeAccess, setPassword } from '../users/mutations.js';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
 
 /** Refuses a new password that breaks the rule for this user (personal information included). */
-export function assertAcceptablePassword(password: string, user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>) {
+export function assertAcceptablePassword(
+  password: string,
+  user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>,
+) {
   const problems = checkPassword(normalizePassword(password), {
     email: user.email,
     names: [user.first_name, user.last_name].filter((n): n is string => !!n),
   });
   if (problems.includes('contains_personal_info')) {
-    throw new AppError('validation_error', { fields: [{ path: 'password', message: 'password_personal_info' }] });
+    throw new AppError('validation_error', {
+      fields: [{ path: 'password', message: 'password_personal_info' }],
+    });
   }
   if (problems.includes('too_common')) throw new AppError('password_too_common');
   if (problems.length > 0) throw new AppError('password_too_weak');
@@ -63,17 +73,33 @@ export async function queuePasswordChangedNotice(
     template: 'password_changed',
     language,
     brand,
-    params: { date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC', lockUrl: lockUrl.href },
+    params: {
+      date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      lockUrl: lockUrl.href,
+    },
   });
 }
 
 /** Password renewal (sign-in stage), forgotten password (by e-mail or SMS code), reset. */
-export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, cookies, requireSession, nudgeOutbox }) => {
+export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, cookies, requireSession, nudgeOutbox },
+) => {
   app.post(
     '/api/password/renew',
-    { schema: { tags: ['password'], summary: 'Set a new password when it expired or must be created', body: passwordRenewInputSchema, response: { 200: currentUserSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['password'],
+        summary: 'Set a new password when it expired or must be created',
+        body: passwordRenewInputSchema,
+        response: { 200: currentUserSchema, ...errors },
+      },
+    },
     async (request, reply) => {
-      const session = await requireSession(request, ['password_expired', 'password_creation_required']);
+      const session = await requireSession(request, [
+        'password_expired',
+        'password_creation_required',
+      ]);
       const user = await findUserById(ctx.db, session.user_id);
       if (!user) throw new AppError('not_logged_in');
       const password = normalizePassword(request.body.password);
@@ -84,24 +110,45 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ct
       const hash = await ctx.passwords.hash(password);
       await ctx.db.transaction().execute(async (trx) => {
         await setPassword(trx, user.id, hash, ctx.clock.now());
-        await recordAudit(trx, ctx.clock, { action: 'password_renewed', actorId: user.id, targetId: user.id, ip: request.ip });
+        await recordAudit(trx, ctx.clock, {
+          action: 'password_renewed',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
-      const progress = await progressSession(ctx, session.id, user.id, requestMeta(request), { rotate: true });
+      const progress = await progressSession(ctx, session.id, user.id, requestMeta(request), {
+        rotate: true,
+      });
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
 
   app.post(
     '/api/password/forgot',
-    { schema: { tags: ['password'], summary: 'Send a reset code by e-mail or SMS (same answer for unknown accounts)', body: forgotPasswordInputSchema, response: { 200: codeSentSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['password'],
+        summary: 'Send a reset code by e-mail or SMS (same answer for unknown accounts)',
+        body: forgotPasswordInputSchema,
+        response: { 200: codeSentSchema, ...errors },
+      },
+    },
     async (request) => {
       const { username, channel } = request.body;
       // One cooldown per name typed, known account or not, so the answers cannot tell them apart.
       const key = `forgot:${channel}:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
       const now = ctx.clock.now();
-      const last = await ctx.db.selectFrom('throttles').select('window_start').where('key', '=', key).executeTakeFirst();
-      const wait = last ? Math.ceil((last.window_start + CODES.resendCooldownSeconds * 1000 - now) / 1000) : 0;
-      if (wait > 0) throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
+      const last = await ctx.db
+        .selectFrom('throttles')
+        .select('window_start')
+        .where('key', '=', key)
+        .executeTakeFirst();
+      const wait = last
+        ? Math.ceil((last.window_start + CODES.resendCooldownSeconds * 1000 - now) / 1000)
+        : 0;
+      if (wait > 0)
+        throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
       await ctx.db
         .insertInto('throttles')
         .values({ key, failures: 0, window_start: now, blocked_until: null })
@@ -112,20 +159,29 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ct
       const destination =
         channel === 'sms' ? (user?.phone_verified_at ? user.phone : null) : (user?.email ?? null);
       if (user && destination && user.status !== 'locked') {
-        await ctx.db.transaction().execute(async (trx) => {
-          const code = await issueCode(ctx, trx, user.id, channel === 'sms' ? 'reset_sms' : 'reset_email', destination);
-          await enqueueMessage(trx, ctx.clock, {
-            channel,
-            recipient: destination,
-            template: 'password_reset_code',
-            language: request.language,
-            brand: request.brand,
-            params: { code },
+        await ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            const code = await issueCode(
+              ctx,
+              trx,
+              user.id,
+              channel === 'sms' ? 'reset_sms' : 'reset_email',
+              destination,
+            );
+            await enqueueMessage(trx, ctx.clock, {
+              channel,
+              recipient: destination,
+              template: 'password_reset_code',
+              language: request.language,
+              brand: request.brand,
+              params: { code },
+            });
+          })
+          .catch((err: unknown) => {
+            // The account's own cooldown must not show through: the name's cooldown above is the answer.
+            if (!(err instanceof AppError && err.code === 'wait_before_retry')) throw err;
           });
-        }).catch((err: unknown) => {
-          // The account's own cooldown must not show through: the name's cooldown above is the answer.
-          if (!(err instanceof AppError && err.code === 'wait_before_retry')) throw err;
-        });
         nudgeOutbox();
       }
       return { destination: '', retryAfterSeconds: CODES.resendCooldownSeconds };
@@ -134,7 +190,14 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ct
 
   app.post(
     '/api/password/forgot/verify',
-    { schema: { tags: ['password'], summary: 'Check the reset code; returns a short-lived reset token', body: forgotPasswordVerifyInputSchema, response: { 200: resetTokenSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['password'],
+        summary: 'Check the reset code; returns a short-lived reset token',
+        body: forgotPasswordVerifyInputSchema,
+        response: { 200: resetTokenSchema, ...errors },
+      },
+    },
     async (request) => {
       const { username, channel, code } = request.body;
       const user = await findByUsername(ctx.db, username);
@@ -147,7 +210,14 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ct
 
   app.post(
     '/api/password/reset',
-    { schema: { tags: ['password'], summary: 'Set the new password; ends every session and trusted device', body: passwordResetInputSchema, response: { 200: okSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['password'],
+        summary: 'Set the new password; ends every session and trusted device',
+        body: passwordResetInputSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
     async (request) => {
       const link = await peekLink(ctx, request.body.resetToken, 'password_reset');
       const user = await findUserById(ctx.db, link.userId);
@@ -162,7 +232,12 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ct
         await revokeAccess(trx, user.id);
         await trx.deleteFrom('throttles').where('key', '=', `login:user:${user.id}`).execute();
         await queuePasswordChangedNotice(ctx, trx, user, request.language, request.brand);
-        await recordAudit(trx, ctx.clock, { action: 'password_reset', actorId: user.id, targetId: user.id, ip: request.ip });
+        await recordAudit(trx, ctx.clock, {
+          action: 'password_reset',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
       nudgeOutbox();
       return { ok: true as const };

@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelopeSchema, registrationInputSchema, registrationResultSchema } from '@hygie/domain';
+import {
+  errorEnvelopeSchema,
+  registrationInputSchema,
+  registrationResultSchema,
+} from '@hygie/domain';
 import { AppError } from '../../lib/app-error.js';
 import type { RouteDeps } from '../route-deps.js';
 import { Throttle } from '../throttle/service.js';
@@ -9,7 +13,10 @@ const HOUR = 60 * 60_000;
 /** Sign-ups per address per hour: "e-mail already used" is an answer the spec wants, so it is rate limited. */
 export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
 
-export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, nudgeOutbox }) => {
+export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, nudgeOutbox },
+) => {
   app.post(
     '/api/register',
     {
@@ -17,7 +24,12 @@ export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
         tags: ['registration'],
         summary: 'Sign up as a patient or a professional',
         body: registrationInputSchema,
-        response: { 201: registrationResultSchema, 400: errorEnvelopeSchema, 409: errorEnvelopeSchema, 429: errorEnvelopeSchema },
+        response: {
+          201: registrationResultSchema,
+          400: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
-import type { Brand, Language, RegistrationInput } from '@hygie/domain';
-import { normalizePassword, parseBirthDate, registrationInputSchema } from '@hygie/domain';
+import type { Brand, Language, RegistrationInput , registrationInputSchema } from '@hygie/domain';
+import { normalizePassword, parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -16,7 +16,11 @@ export type { RegistrationInput };
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e.message ?? '');
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint/.test(e.message ?? '')
+  );
 }
 
 /**
@@ -33,7 +37,11 @@ export async function register(
     first_name: input.firstName,
     last_name: input.lastName,
   });
-  const exists = await ctx.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+  const exists = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', input.email)
+    .executeTakeFirst();
   if (exists) throw new AppError('email_already_used');
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
@@ -80,7 +88,13 @@ export async function register(
         .execute();
       await trx
         .insertInto('consents')
-        .values({ id: newId(), user_id: id, version: settings.CGU_VERSION, accepted_at: now, ip: meta.ip })
+        .values({
+          id: newId(),
+          user_id: id,
+          version: settings.CGU_VERSION,
+          accepted_at: now,
+          ip: meta.ip,
+        })
         .execute();
       const code = await issueCode(ctx, trx, id, 'email_verification', input.email);
       await enqueueMessage(trx, ctx.clock, {
@@ -91,15 +105,30 @@ export async function register(
         brand: meta.brand,
         params: { code, link: verifyLink(ctx.config.publicUrl, input.email, code) },
       });
-      await recordAudit(trx, ctx.clock, { action: 'registered', actorId: id, targetId: id, ip: meta.ip, details: { profile: input.type } });
+      await recordAudit(trx, ctx.clock, {
+        action: 'registered',
+        actorId: id,
+        targetId: id,
+        ip: meta.ip,
+        details: { profile: input.type },
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) {
       // Two sign-ups raced on one address, or an identifier is already someone's.
-      const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+      const taken = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', input.email)
+        .executeTakeFirst();
       if (taken) throw new AppError('email_already_used');
       throw new AppError('validation_error', {
-        fields: [{ path: input.type === 'patient' ? 'socialSecurityNumber' : 'identifier.value', message: 'identifier_taken' }],
+        fields: [
+          {
+            path: input.type === 'patient' ? 'socialSecurityNumber' : 'identifier.value',
+            message: 'identifier_taken',
+          },
+        ],
       });
     }
     throw err;

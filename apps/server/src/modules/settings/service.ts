@@ -22,7 +22,11 @@ const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof AppSettings)[];
 
 /** The current settings (stored values over defaults). Read at sign-in, not on the hot path. */
 export async function loadSettings(db: Db): Promise<AppSettings> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', KEYS).execute();
+  const rows = await db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('key', 'in', KEYS)
+    .execute();
   const settings: AppSettings = { ...DEFAULT_SETTINGS };
   for (const row of rows) {
     try {
@@ -44,6 +48,10 @@ export async function saveSetting<K extends keyof AppSettings>(
   await db
     .insertInto('settings')
     .values({ key, value: JSON.stringify(value), updated_by: by, updated_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }))
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }),
+    )
     .execute();
 }

@@ -14,7 +14,10 @@ export const IP_WINDOW_MS = 10 * 60_000;
 /** Wait imposed after `failures` consecutive failures: none up to 5, then 60 s doubling to 15 min. */
 export function accountWaitMs(failures: number): number {
   if (failures < ACCOUNT_FREE_FAILURES) return 0;
-  return Math.min(ACCOUNT_FIRST_WAIT_MS * 2 ** (failures - ACCOUNT_FREE_FAILURES), ACCOUNT_MAX_WAIT_MS);
+  return Math.min(
+    ACCOUNT_FIRST_WAIT_MS * 2 ** (failures - ACCOUNT_FREE_FAILURES),
+    ACCOUNT_MAX_WAIT_MS,
+  );
 }
 
 /**
@@ -41,12 +44,20 @@ export class Throttle {
     const wait = (row.blocked_until ?? 0) - this.clock.now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      throw new AppError('too_many_attempts', { retryAfterSeconds: seconds }, { 'retry-after': String(seconds) });
+      throw new AppError(
+        'too_many_attempts',
+        { retryAfterSeconds: seconds },
+        { 'retry-after': String(seconds) },
+      );
     }
   }
 
   /** Counts a failure; `windowMs` makes the count restart after that long (per-IP windows). */
-  async fail(key: string, block: (failures: number, windowStart: number) => number | null, windowMs?: number) {
+  async fail(
+    key: string,
+    block: (failures: number, windowStart: number) => number | null,
+    windowMs?: number,
+  ) {
     const now = this.clock.now();
     const cutoff = windowMs === undefined ? Number.MIN_SAFE_INTEGER : now - windowMs;
     const row = await this.db

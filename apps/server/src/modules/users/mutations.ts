@@ -1,7 +1,11 @@
 import type { Db } from '../../db/connection.js';
 
 /** Ends every session and forgets every trusted device of a user (password change, reset, lock). */
-export async function revokeAccess(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
+export async function revokeAccess(
+  db: Db,
+  userId: string,
+  exceptSessionId?: string,
+): Promise<void> {
   await db
     .deleteFrom('sessions')
     .where('user_id', '=', userId)
@@ -18,7 +22,12 @@ export async function setPassword(
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, password_changed_at: now, must_create_password: 0, updated_at: now })
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: now,
+      must_create_password: 0,
+      updated_at: now,
+    })
     .where('id', '=', userId)
     .execute();
 }

@@ -26,7 +26,12 @@ import { findUserByEmail, findUserById } from '../users/repository.js';
 
 const EMAIL_STAGES = ['email_not_verified', COMPLETE];
 const PHONE_STAGES = ['mobile_phone_not_verified', COMPLETE];
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
 
 /** E-mail and mobile phone verification: as a sign-in stage, or from the e-mailed link (anonymous). */
 export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
@@ -40,7 +45,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.get(
     '/api/verification',
-    { schema: { tags: ['verification'], summary: 'What is verified for the signed-in user', response: { 200: verificationStatusSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'What is verified for the signed-in user',
+        response: { 200: verificationStatusSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request, [...EMAIL_STAGES, 'mobile_phone_not_verified']);
       return {
@@ -54,12 +65,24 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.post(
     '/api/verification/email/send',
-    { schema: { tags: ['verification'], summary: 'Send an e-mail verification code (again)', body: emailSendInputSchema, response: { 200: codeSentSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Send an e-mail verification code (again)',
+        body: emailSendInputSchema,
+        response: { 200: codeSentSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await optionalSession(request, EMAIL_STAGES);
       const email = session?.user.email ?? request.body.email;
-      if (!email) throw new AppError('validation_error', { fields: [{ path: 'email', message: 'field_required' }] });
-      const user = session ? await findUserById(ctx.db, session.user_id) : await findUserByEmail(ctx.db, email);
+      if (!email)
+        throw new AppError('validation_error', {
+          fields: [{ path: 'email', message: 'field_required' }],
+        });
+      const user = session
+        ? await findUserById(ctx.db, session.user_id)
+        : await findUserByEmail(ctx.db, email);
       // Anonymous callers get the same answer whether the address has an account or not.
       if (user && user.email_verified_at === null) {
         await ctx.db.transaction().execute(async (trx) => {
@@ -81,7 +104,14 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.post(
     '/api/verification/email/verify',
-    { schema: { tags: ['verification'], summary: 'Verify the e-mail address with its code', body: emailVerifyInputSchema, response: { 200: z.union([currentUserSchema, okSchema]), ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Verify the e-mail address with its code',
+        body: emailVerifyInputSchema,
+        response: { 200: z.union([currentUserSchema, okSchema]), ...errors },
+      },
+    },
     async (request, reply) => {
       const session = await optionalSession(request, EMAIL_STAGES);
       const user = session
@@ -93,17 +123,34 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
       if (user.email_verified_at === null) {
         await verifyCode(ctx, user.id, 'email_verification', request.body.code);
         const now = ctx.clock.now();
-        await ctx.db.updateTable('users').set({ email_verified_at: now, updated_at: now }).where('id', '=', user.id).execute();
+        await ctx.db
+          .updateTable('users')
+          .set({ email_verified_at: now, updated_at: now })
+          .where('id', '=', user.id)
+          .execute();
       }
       if (!session) return { ok: true as const };
-      const progress = await progressSession(ctx, session.id, session.user_id, requestMeta(request), { rotate: true });
+      const progress = await progressSession(
+        ctx,
+        session.id,
+        session.user_id,
+        requestMeta(request),
+        { rotate: true },
+      );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
 
   app.post(
     '/api/verification/mobile-phone/change',
-    { schema: { tags: ['verification'], summary: 'Set the mobile phone number and send it a code', body: phoneChangeInputSchema, response: { 200: codeSentSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Set the mobile phone number and send it a code',
+        body: phoneChangeInputSchema,
+        response: { 200: codeSentSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request, PHONE_STAGES);
       const phone = request.body.phone;
@@ -123,12 +170,25 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.post(
     '/api/verification/mobile-phone/send',
-    { schema: { tags: ['verification'], summary: 'Send the phone verification code again', response: { 200: codeSentSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Send the phone verification code again',
+        response: { 200: codeSentSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request, PHONE_STAGES);
       const phone = session.user.phone;
-      if (!phone) throw new AppError('validation_error', { fields: [{ path: 'phone', message: 'field_required' }] });
-      await ctx.db.transaction().execute((trx) => sendPhoneCode(trx, session.user_id, phone, request.language, request.brand));
+      if (!phone)
+        throw new AppError('validation_error', {
+          fields: [{ path: 'phone', message: 'field_required' }],
+        });
+      await ctx.db
+        .transaction()
+        .execute((trx) =>
+          sendPhoneCode(trx, session.user_id, phone, request.language, request.brand),
+        );
       nudgeOutbox();
       return { destination: maskPhone(phone), retryAfterSeconds: CODES.resendCooldownSeconds };
     },
@@ -136,10 +196,22 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.post(
     '/api/verification/mobile-phone/verify',
-    { schema: { tags: ['verification'], summary: 'Verify the mobile phone with its SMS code', body: phoneVerifyInputSchema, response: { 200: currentUserSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['verification'],
+        summary: 'Verify the mobile phone with its SMS code',
+        body: phoneVerifyInputSchema,
+        response: { 200: currentUserSchema, ...errors },
+      },
+    },
     async (request, reply) => {
       const session = await requireSession(request, PHONE_STAGES);
-      const { destination } = await verifyCode(ctx, session.user_id, 'phone_verification', request.body.code);
+      const { destination } = await verifyCode(
+        ctx,
+        session.user_id,
+        'phone_verification',
+        request.body.code,
+      );
       const now = ctx.clock.now();
       await ctx.db
         .updateTable('users')
@@ -147,7 +219,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
         .where('id', '=', session.user_id)
         .where('phone', '=', destination)
         .execute();
-      const progress = await progressSession(ctx, session.id, session.user_id, requestMeta(request), { rotate: true });
+      const progress = await progressSession(
+        ctx,
+        session.id,
+        session.user_id,
+        requestMeta(request),
+        { rotate: true },
+      );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
