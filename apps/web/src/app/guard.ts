@@ -1,0 +1,135 @@
+import { AccountState, isAdmin, type CurrentUser } from '@hygie/domain';
+import { safeInternalPath } from '../lib/safe-redirect';
+
+/** Marks a route can carry (spec §2). `anonymousOnly` implies `anonymous`. */
+export interface RouteMeta {
+  /** Open without a user. */
+  anonymous?: boolean;
+  /** Only for visitors without a user: a signed-in user is sent home. */
+  anonymousOnly?: boolean;
+  /** Only for admins. */
+  admin?: boolean;
+}
+
+export interface GuardLocation {
+  pathname: string;
+  /** `?a=b` or ''. */
+  search: string;
+}
+
+export interface GuardInput {
+  /** The first GET /api/me has not answered yet. */
+  loading: boolean;
+  state: AccountState;
+  /** The signed-in user, null unless the account state is LOGGED_IN. */
+  user: Pick<CurrentUser, 'roles'> | null;
+  /** The marks of the route being entered. */
+  route: RouteMeta;
+  biometricEnrolment: boolean;
+  /** The last location shown, null on the first navigation. */
+  from: GuardLocation | null;
+  to: GuardLocation;
+}
+
+export type GuardDecision =
+  { action: 'wait' } | { action: 'allow' } | { action: 'redirect'; to: string };
+
+export const HOME_PATH = '/';
+export const LOGIN_PATH = '/security/login';
+export const BIOMETRICS_PATH = '/security/biometrics';
+
+/** The screen each pending state forces (spec §4 rule 2). */
+export const PENDING_STATE_SCREENS: Partial<Record<AccountState, string>> = {
+  [AccountState.MFA_REQUIRED]: '/security/mfa',
+  [AccountState.PASSWORD_EXPIRED]: '/security/password-renewal',
+  [AccountState.PASSWORD_CREATION_REQUIRED]: '/security/password-renewal',
+  [AccountState.EMAIL_VERIFICATION_REQUIRED]: '/security/verify-email',
+  [AccountState.MOBILE_PHONE_VERIFICATION_REQUIRED]: '/security/verify-mobile-phone',
+  [AccountState.CGU_CONSENT_REQUIRED]: '/security/accept-cgu',
+};
+
+/**
+ * The query parameters that continue a sign-in flow (where to go once signed in). They are
+ * carried from one security screen to the next (rule 6).
+ */
+export const CARRIED_QUERY_PARAMS = ['target_uri', 'redirect'] as const;
+
+const WAIT: GuardDecision = { action: 'wait' };
+const ALLOW: GuardDecision = { action: 'allow' };
+const redirect = (to: string): GuardDecision => ({ action: 'redirect', to });
+
+function withParams(pathname: string, params: URLSearchParams): string {
+  const search = params.toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+function flowParams(location: GuardLocation): URLSearchParams {
+  const source = new URLSearchParams(location.search);
+  const params = new URLSearchParams();
+  for (const name of CARRIED_QUERY_PARAMS) {
+    const value = source.get(name);
+    if (value !== null) params.set(name, value);
+  }
+  return params;
+}
+
+/** `redirect=<requested page>` so the visitor comes back to it, unless it is the home page. */
+function requestedPage(location: GuardLocation): URLSearchParams {
+  const params = new URLSearchParams();
+  if (location.pathname !== HOME_PATH || location.search) {
+    params.set('redirect', location.pathname + location.search);
+  }
+  return params;
+}
+
+/**
+ * The navigation guard (spec §4), a pure function of the session and the navigation. The rules
+ * are applied in this order; the first that decides wins.
+ */
+export function guard(input: GuardInput): GuardDecision {
+  const { loading, state, user, route, biometricEnrolment, from, to } = input;
+  const anonymous = !!(route.anonymous || route.anonymousOnly);
+
+  // 1. Wait while loading.
+  if (loading) return WAIT;
+
+  // 2. A pending state forces its screen, keeping where the visitor was heading.
+  const forced = PENDING_STATE_SCREENS[state];
+  if (forced && to.pathname !== forced) {
+    const params = flowParams(to);
+    return redirect(
+      withParams(forced, [...params].length || anonymous ? params : requestedPage(to)),
+    );
+  }
+
+  // 3. A non-anonymous route without a user goes to login, remembering the requested page.
+  if (!anonymous && !user) return redirect(withParams(LOGIN_PATH, requestedPage(to)));
+
+  // 4. During a biometric enrolment, a signed-in user goes to the enrolment screen.
+  const enrolling = !!user && biometricEnrolment;
+  if (enrolling && to.pathname !== BIOMETRICS_PATH) {
+    return redirect(withParams(BIOMETRICS_PATH, flowParams(to)));
+  }
+
+  // 5. An anonymous-only route for a signed-in user goes home, or back to the requested page.
+  if (route.anonymousOnly && user && !enrolling) {
+    const back = safeInternalPath(new URLSearchParams(to.search).get('redirect'));
+    return redirect(back && back.split('?')[0] !== to.pathname ? back : HOME_PATH);
+  }
+
+  // 6. Flow parameters of the previous screen follow the visitor through the security screens.
+  if (route.anonymousOnly && from) {
+    const carried = flowParams(from);
+    const target = new URLSearchParams(to.search);
+    const missing = CARRIED_QUERY_PARAMS.every((name) => !target.has(name));
+    if (missing && [...carried].length) {
+      for (const [name, value] of carried) target.set(name, value);
+      return redirect(withParams(to.pathname, target));
+    }
+  }
+
+  // 7. Admin routes send non-admins home.
+  if (route.admin && !isAdmin(user)) return redirect(HOME_PATH);
+
+  return ALLOW;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createI18n } from './i18n';
+import { rememberLanguage } from '../lib/language';
+
+describe('i18n', () => {
+  it('uses the CLDR plural forms of Arabic (zero, one, two, few 3–10, many 11–99, other)', async () => {
+    const i18n = await createI18n('ar');
+    const say = (count: number) => i18n.t('errors:too_many_attempts_retry', { count });
+    expect(say(0)).toBe('محاولات كثيرة جدًا. يمكنك إعادة المحاولة الآن.');
+    expect(say(1)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد ثانية واحدة.');
+    expect(say(2)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد ثانيتين.');
+    expect(say(3)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 3 ثوانٍ.');
+    expect(say(10)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 10 ثوانٍ.');
+    expect(say(11)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 11 ثانية.');
+    expect(say(99)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 99 ثانية.');
+    expect(say(100)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 100 ثانية.');
+    // Each Arabic form comes from its own key.
+    const forms = [0, 1, 2, 3, 11, 100].map((count) => new Intl.PluralRules('ar').select(count));
+    expect(forms).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
+  });
+
+  it('uses French and English plurals', async () => {
+    const fr = await createI18n('fr');
+    expect(fr.t('errors:too_many_attempts_retry', { count: 1 })).toBe(
+      'Trop de tentatives. Réessayez dans 1 seconde.',
+    );
+    expect(fr.t('errors:too_many_attempts_retry', { count: 30 })).toBe(
+      'Trop de tentatives. Réessayez dans 30 secondes.',
+    );
+    const en = await createI18n('en');
+    expect(en.t('common:session.warning', { count: 1 })).toBe('Your session expires in 1 second.');
+    expect(en.t('common:session.warning', { count: 42 })).toBe(
+      'Your session expires in 42 seconds.',
+    );
+  });
+
+  it('mirrors the language on <html lang dir> and keeps a switch in localStorage', async () => {
+    const i18n = await createI18n('fr');
+    expect(document.documentElement.lang).toBe('fr');
+    expect(document.documentElement.dir).toBe('ltr');
+    rememberLanguage('ar');
+    await i18n.changeLanguage('ar');
+    expect(document.documentElement.lang).toBe('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(localStorage.getItem('lang')).toBe('ar');
+    expect(i18n.t('security:login.title')).toBe('تسجيل الدخول');
+  });
+});

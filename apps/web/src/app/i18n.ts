@@ -1,0 +1,65 @@
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LANGUAGES, type Language } from '@hygie/domain';
+import { applyDocumentLanguage } from '../lib/language';
+
+/** Translation files, one chunk per language and namespace, loaded on demand. */
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
+
+export const NAMESPACES = [
+  'common',
+  'errors',
+  'validation',
+  'security',
+  'account',
+  'oauth',
+] as const;
+
+const bundledBackend: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init() {},
+  read(language, namespace, callback) {
+    const load = loaders[`../locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(new Error(`No translations for ${language}/${namespace}`), false);
+      return;
+    }
+    load().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+    );
+  },
+};
+
+/** A new i18next instance; `<html lang dir>` follows every language change. */
+export function createI18nInstance(): I18n {
+  const instance = i18next.createInstance();
+  instance.on('languageChanged', (lng) => applyDocumentLanguage(lng));
+  return instance;
+}
+
+/** Loads `language` and makes the instance ready for React. */
+export async function initI18n(instance: I18n, language: Language): Promise<I18n> {
+  await instance
+    .use(bundledBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      supportedLngs: [...LANGUAGES],
+      // Every key exists in every language (locales.test.ts), so nothing falls back.
+      fallbackLng: false,
+      load: 'currentOnly',
+      ns: [...NAMESPACES],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+  return instance;
+}
+
+/** A ready instance (tests, and anywhere the language is known up front). */
+export function createI18n(language: Language): Promise<I18n> {
+  return initI18n(createI18nInstance(), language);
+}

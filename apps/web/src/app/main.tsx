@@ -1,0 +1,42 @@
+import '@fontsource/roboto/400.css';
+import '@fontsource/roboto/500.css';
+import '@fontsource/roboto/700.css';
+import '@fontsource/noto-sans-arabic/400.css';
+import '@fontsource/noto-sans-arabic/500.css';
+import '@fontsource/noto-sans-arabic/700.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { asLanguage } from '@hygie/domain';
+import { resolveBrandFromWindow } from '../lib/brand';
+import { configQueryOptions } from '../lib/config';
+import { meQueryOptions } from '../lib/current-user';
+import { detectLanguageFromWindow } from '../lib/language';
+import { App } from './app';
+import { createI18nInstance, initI18n } from './i18n';
+import { routes } from './routes';
+import { createAppServices } from './services';
+
+async function start(): Promise<void> {
+  const brand = resolveBrandFromWindow();
+  const language = detectLanguageFromWindow();
+  const i18n = createI18nInstance();
+  const services = createAppServices({
+    brand,
+    getLanguage: () => asLanguage(i18n.language) ?? language,
+  });
+  // Ask who the visitor is while the translations load.
+  void services.queryClient.prefetchQuery(meQueryOptions(services.api, services.accountState));
+  void services.queryClient.prefetchQuery(configQueryOptions(services));
+  await initI18n(i18n, language);
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <App services={services} i18n={i18n} router={createBrowserRouter(routes)} />
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation, useMatches, type UIMatch } from 'react-router';
+import { LoadingScreen } from '../components/loading-screen';
+import { useSession } from '../lib/current-user';
+import { useServices } from '../lib/services';
+import { useStore } from '../lib/store';
+import { clearChunkReload } from './chunk-reload';
+import { SessionTimer } from './session-timer';
+import { guard, type GuardLocation, type RouteMeta } from './guard';
+
+/** What a route of the table carries in `handle`. */
+export interface RouteHandle {
+  name?: string;
+  meta?: RouteMeta;
+}
+
+function isRouteHandle(value: unknown): value is RouteHandle {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The marks of the deepest matched route that declares some. */
+export function routeMetaOf(matches: readonly UIMatch[]): RouteMeta {
+  for (let index = matches.length - 1; index >= 0; index--) {
+    const handle = matches[index]?.handle;
+    if (isRouteHandle(handle) && handle.meta) return handle.meta;
+  }
+  return {};
+}
+
+/** Remembers the last location the guard let through: the `from` of the next navigation. */
+class NavigationMemory {
+  private last: GuardLocation | null = null;
+  get lastAllowed(): GuardLocation | null {
+    return this.last;
+  }
+  remember(location: GuardLocation): void {
+    this.last = location;
+  }
+}
+
+/** Root route: applies the navigation guard to every location (spec §4). */
+export function RootLayout() {
+  const location = useLocation();
+  const matches = useMatches();
+  const session = useSession();
+  const { biometricEnrolment } = useServices();
+  const enrolling = useStore(biometricEnrolment);
+  const [memory] = useState(() => new NavigationMemory());
+  const { pathname, search } = location;
+
+  const decision = guard({
+    loading: session.loading,
+    state: session.state,
+    user: session.user,
+    route: routeMetaOf(matches),
+    biometricEnrolment: enrolling,
+    from: memory.lastAllowed,
+    to: { pathname, search },
+  });
+  const allowed = decision.action === 'allow';
+
+  useEffect(() => {
+    if (!allowed) return;
+    memory.remember({ pathname, search });
+    clearChunkReload();
+  }, [allowed, memory, pathname, search]);
+
+  // Move focus to the new page's content after an in-app navigation (not on first load).
+  const firstLoad = location.key === 'default';
+  useEffect(() => {
+    if (!allowed || firstLoad) return;
+    document.getElementById('main-content')?.focus();
+  }, [allowed, firstLoad, pathname]);
+
+  if (decision.action === 'wait') return <LoadingScreen />;
+  if (decision.action === 'redirect') return <Navigate to={decision.to} replace />;
+  return (
+    <>
+      <Outlet />
+      <SessionTimer />
+    </>
+  );
+}

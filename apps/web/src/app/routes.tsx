@@ -1,0 +1,212 @@
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { LoadingScreen } from '../components/loading-screen';
+import { ChunkLoadError } from './chunk-reload';
+import type { RouteMeta } from './guard';
+import { RootLayout, type RouteHandle } from './root-layout';
+import { RouteError } from './route-error';
+
+type ComponentModule = { default: ComponentType };
+
+/** Lazily loaded component; a failed chunk load becomes a ChunkLoadError (reloads the target). */
+export function lazyComponent(load: () => Promise<ComponentModule>) {
+  return async () => {
+    try {
+      const module = await load();
+      return { Component: module.default };
+    } catch (error) {
+      throw new ChunkLoadError(error);
+    }
+  };
+}
+
+const ANONYMOUS_ONLY: RouteMeta = { anonymousOnly: true };
+const OPEN_TO_ALL: RouteMeta = { anonymous: true };
+const SIGNED_IN: RouteMeta = {};
+
+function handle(name: string, meta: RouteMeta): RouteHandle {
+  return { name, meta };
+}
+
+/** The screens of spec §2: path, name, marks and the lazily loaded page. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <LoadingScreen />,
+    children: [
+      {
+        path: '/',
+        lazy: lazyComponent(() => import('./layouts/main-layout')),
+        children: [
+          {
+            index: true,
+            handle: handle('home', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/dashboard/dashboard-page')),
+          },
+          {
+            path: 'app-settings',
+            handle: handle('appSettings', { admin: true }),
+            lazy: lazyComponent(() => import('../features/admin/app-settings-page')),
+          },
+          {
+            path: 'services',
+            handle: handle('services', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/services/services-page')),
+          },
+          {
+            path: 'profile',
+            handle: handle('profile', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/profile/profile-page')),
+          },
+          {
+            path: 'devices',
+            handle: handle('trusted-devices', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/devices/devices-page')),
+          },
+        ],
+      },
+      {
+        // The profile editor has its own layout; its empty child is the route named "update".
+        path: '/profile/update',
+        lazy: lazyComponent(() => import('./layouts/profile-edit-layout')),
+        children: [
+          {
+            index: true,
+            handle: handle('update', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/profile/profile-update-page')),
+          },
+        ],
+      },
+      {
+        path: '/security',
+        lazy: lazyComponent(() => import('./layouts/security-layout')),
+        children: [
+          {
+            index: true,
+            handle: handle('security', ANONYMOUS_ONLY),
+            element: <Navigate to="/security/login" replace />,
+          },
+          {
+            path: 'login',
+            handle: handle('login', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/auth/login-page')),
+          },
+          {
+            path: 'register',
+            handle: handle('register', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/registration/register-page')),
+          },
+          {
+            path: 'register/professional',
+            handle: handle('register-professional', ANONYMOUS_ONLY),
+            lazy: lazyComponent(
+              () => import('../features/registration/register-professional-page'),
+            ),
+          },
+          {
+            path: 'register/patient',
+            handle: handle('register-patient', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/registration/register-patient-page')),
+          },
+          {
+            path: 'register/success',
+            handle: handle('register-success', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/registration/register-success-page')),
+          },
+          {
+            path: 'password-renewal',
+            handle: handle('password-renewal', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/password/password-renewal-page')),
+          },
+          {
+            path: 'password-renewal/success',
+            handle: handle('password-renewal-success', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/password/password-renewal-success-page')),
+          },
+          {
+            path: 'verify-email',
+            handle: handle('verify-email', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/verification/verify-email-page')),
+          },
+          {
+            path: 'verify-mobile-phone',
+            handle: handle('verify-mobile-phone', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/verification/verify-mobile-phone-page')),
+          },
+          {
+            path: 'mfa',
+            handle: handle('mfa', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/mfa/mfa-page')),
+          },
+          {
+            path: 'forgot-password',
+            handle: handle('forgot-password', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/password/forgot-password-page')),
+          },
+          {
+            path: 'forgot-password/success',
+            handle: handle('forgot-password-success', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/password/forgot-password-success-page')),
+          },
+          {
+            path: 'accept-cgu',
+            handle: handle('accept-cgu', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/consent/accept-cgu-page')),
+          },
+          {
+            path: 'first-login',
+            handle: handle('first-login', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/password/first-login-page')),
+          },
+          {
+            path: 'biometrics',
+            handle: handle('biometrics', ANONYMOUS_ONLY),
+            lazy: lazyComponent(() => import('../features/biometrics/biometrics-page')),
+          },
+          {
+            path: 'lock-account',
+            handle: handle('lock-account', OPEN_TO_ALL),
+            lazy: lazyComponent(() => import('../features/lock/lock-account-page')),
+          },
+          {
+            path: 'account-locked',
+            handle: handle('account-locked', OPEN_TO_ALL),
+            lazy: lazyComponent(() => import('../features/lock/account-locked-page')),
+          },
+        ],
+      },
+      {
+        path: '/oauth-error',
+        handle: handle('oauth-error', OPEN_TO_ALL),
+        lazy: lazyComponent(() => import('../features/oauth-error/oauth-error-page')),
+      },
+      {
+        path: '*',
+        handle: handle('not-found', OPEN_TO_ALL),
+        element: <Navigate to="/" replace />,
+      },
+    ],
+  },
+];
+
+export interface RouteEntry {
+  path: string;
+  name: string;
+  meta: RouteMeta;
+}
+
+/** Every named screen with its full path (for tests and documentation). */
+export function routeEntries(tree: RouteObject[] = routes, parent = ''): RouteEntry[] {
+  return tree.flatMap((route) => {
+    const path = route.path?.startsWith('/')
+      ? route.path
+      : route.path
+        ? `${parent.replace(/\/$/, '')}/${route.path}`
+        : parent || '/';
+    const { name, meta } = (route.handle ?? {}) as RouteHandle;
+    const own: RouteEntry[] = name && meta ? [{ path, name, meta }] : [];
+    return [...own, ...routeEntries(route.children ?? [], path)];
+  });
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { BRAND_COLORS, BRANDS } from '@hygie/domain';
+import { createAppTheme, emotionCache } from './theme';
+
+function luminance(color: string): number {
+  const match = /^#([0-9a-f]{6})$/i.exec(color);
+  const rgba = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/.exec(color);
+  let channels: number[];
+  if (match?.[1]) {
+    channels = [0, 2, 4].map((i) => parseInt(match[1]!.slice(i, i + 2), 16));
+  } else if (rgba) {
+    // Alpha over white.
+    const alpha = rgba[4] === undefined ? 1 : Number(rgba[4]);
+    channels = [1, 2, 3].map((i) => Number(rgba[i]) * alpha + 255 * (1 - alpha));
+  } else {
+    throw new Error(`Unsupported colour ${color}`);
+  }
+  const [r = 0, g = 0, b = 0] = channels.map((value) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string): number {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+describe.each(BRANDS)('theme of %s', (brand) => {
+  const theme = createAppTheme(brand, 'ltr');
+
+  it('uses the brand colours of the spec', () => {
+    expect(theme.palette.primary.main).toBe(BRAND_COLORS[brand].primary);
+    expect(theme.palette.secondary.main).toBe(BRAND_COLORS[brand].secondary);
+  });
+
+  it('puts white text on the primary colour with AA contrast', () => {
+    expect(theme.palette.primary.contrastText).toBe('#FFFFFF');
+    expect(contrast(theme.palette.primary.main, '#FFFFFF')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('never puts white text on the secondary colour', () => {
+    expect(contrast(theme.palette.secondary.main, '#FFFFFF')).toBeLessThan(4.5);
+    expect(
+      contrast(theme.palette.secondary.main, theme.palette.secondary.contrastText),
+    ).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('keeps body and secondary text readable on the page background', () => {
+    for (const background of ['#FFFFFF', theme.palette.background.default]) {
+      expect(contrast(theme.palette.text.secondary, background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(theme.palette.primary.main, background)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+describe('right-to-left', () => {
+  it('mirrors the theme and uses the RTL emotion cache for Arabic', () => {
+    expect(createAppTheme('hygie', 'rtl').direction).toBe('rtl');
+    expect(createAppTheme('hygie', 'rtl').typography.fontFamily).toMatch(/^"Noto Sans Arabic"/);
+    expect(emotionCache('rtl').key).toBe('muirtl');
+    expect(emotionCache('ltr').key).toBe('mui');
+  });
+});

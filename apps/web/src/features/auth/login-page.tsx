@@ -1,0 +1,131 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { accountStateOf, PENDING_STATES } from '@hygie/domain';
+import { Page } from '../../components/page';
+import { PasswordField } from '../../components/password-field';
+import { ApiError } from '../../lib/api-client';
+import { usePublicConfig } from '../../lib/config';
+import { errorMessage } from '../../lib/error-message';
+import { validationMessage } from '../../lib/validation-message';
+import { useLogin } from './api/login';
+import { loginFormSchema, type LoginForm } from './login-form';
+
+/** True when the error only means "go to the next sign-in step" (the guard takes over). */
+function isPendingStage(error: unknown): boolean {
+  const state = error instanceof ApiError ? accountStateOf(error.code) : undefined;
+  return !!state && PENDING_STATES.includes(state);
+}
+
+export default function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const [params] = useSearchParams();
+  const config = usePublicConfig();
+  const login = useLogin(params.get('target_uri'));
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginForm>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { username: '', password: '' },
+  });
+  const username = register('username');
+  const password = register('password');
+
+  const failure =
+    login.isError && !isPendingStage(login.error)
+      ? errorMessage(i18n, login.error, { contactEmail: config?.contactEmail ?? '' })
+      : null;
+
+  const onSubmit = handleSubmit((values) => {
+    login.mutate(values);
+  });
+
+  return (
+    <Page title={t('security:login.title')}>
+      <Typography sx={{ mb: 3 }}>{t('security:login.intro')}</Typography>
+      {params.get('expired') === '1' && !failure && (
+        <Alert severity="info" role="status" sx={{ mb: 3 }} data-testid="session-expired">
+          {t('errors:session_expired')}
+        </Alert>
+      )}
+      {failure && (
+        <Alert severity="error" sx={{ mb: 3 }} data-testid="login-error">
+          {failure}
+        </Alert>
+      )}
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-labelledby="page-title"
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+      >
+        <TextField
+          id="login-username"
+          label={t('security:login.username')}
+          helperText={
+            validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
+          }
+          error={!!errors.username}
+          required
+          fullWidth
+          autoComplete="username"
+          name={username.name}
+          onChange={username.onChange}
+          onBlur={username.onBlur}
+          inputRef={username.ref}
+          slotProps={{
+            htmlInput: { autoCapitalize: 'none', spellCheck: false, maxLength: 180 },
+          }}
+        />
+        <PasswordField
+          id="login-password"
+          label={t('security:login.password')}
+          helperText={validationMessage(i18n, errors.password?.message)}
+          error={!!errors.password}
+          required
+          fullWidth
+          autoComplete="current-password"
+          name={password.name}
+          onChange={password.onChange}
+          onBlur={password.onBlur}
+          inputRef={password.ref}
+        />
+        <Link
+          component={RouterLink}
+          to="/security/forgot-password"
+          sx={{ alignSelf: 'flex-start' }}
+        >
+          {t('security:login.forgotPassword')}
+        </Link>
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          loading={login.isPending}
+          data-testid="login-submit"
+        >
+          {t('security:login.submit')}
+        </Button>
+      </Box>
+      <Divider sx={{ my: 3 }} />
+      <Typography>
+        {t('security:login.noAccount')}{' '}
+        <Link component={RouterLink} to="/security/register">
+          {t('security:login.register')}
+        </Link>
+      </Typography>
+    </Page>
+  );
+}

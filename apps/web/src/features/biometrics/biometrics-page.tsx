@@ -1,0 +1,10 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export default function BiometricsPage() {
+  return (
+    <PlaceholderPage
+      titleKey="security:biometrics.title"
+      descriptionKey="security:biometrics.description"
+    />
+  );
+}

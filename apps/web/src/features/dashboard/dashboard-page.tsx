@@ -1,0 +1,146 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { Page } from '../../components/page';
+import { displayName, useSession } from '../../lib/current-user';
+import { isolate } from '../../lib/error-message';
+
+interface Shortcut {
+  to: string;
+  titleKey: string;
+  descriptionKey: string;
+  admin?: boolean;
+}
+
+const SHORTCUTS: readonly Shortcut[] = [
+  {
+    to: '/services',
+    titleKey: 'common:nav.services',
+    descriptionKey: 'account:dashboard.shortcuts.services',
+  },
+  {
+    to: '/profile',
+    titleKey: 'common:nav.profile',
+    descriptionKey: 'account:dashboard.shortcuts.profile',
+  },
+  {
+    to: '/devices',
+    titleKey: 'common:nav.devices',
+    descriptionKey: 'account:dashboard.shortcuts.devices',
+  },
+  {
+    to: '/app-settings',
+    titleKey: 'common:nav.appSettings',
+    descriptionKey: 'account:dashboard.shortcuts.appSettings',
+    admin: true,
+  },
+];
+
+const STATUS_KEYS = {
+  active: 'account:status.active',
+  pending_validation: 'account:status.pending_validation',
+  locked: 'account:status.locked',
+} as const;
+
+const PROFILE_KEYS = {
+  patient: 'account:profileType.patient',
+  professional: 'account:profileType.professional',
+  none: 'account:profileType.none',
+} as const;
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const { user, admin } = useSession();
+  if (!user) return null;
+
+  return (
+    <Page title={t('account:dashboard.title')}>
+      <Typography variant="h5" component="p" sx={{ mb: 3 }} data-testid="greeting">
+        {t('account:dashboard.greeting', { name: isolate(displayName(user)) })}
+      </Typography>
+
+      <Paper
+        variant="outlined"
+        component="section"
+        aria-labelledby="account-summary"
+        sx={{ p: 3, mb: 4 }}
+      >
+        <Typography id="account-summary" variant="h6" component="h2" sx={{ mb: 2 }}>
+          {t('account:dashboard.accountTitle')}
+        </Typography>
+        <Box
+          component="dl"
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'max-content 1fr',
+            gap: 1,
+            columnGap: 3,
+            m: 0,
+          }}
+        >
+          <Typography component="dt" sx={{ fontWeight: 500 }}>
+            {t('account:dashboard.status')}
+          </Typography>
+          <Typography component="dd" sx={{ m: 0 }} data-testid="account-status">
+            {t(STATUS_KEYS[user.status])}
+          </Typography>
+          <Typography component="dt" sx={{ fontWeight: 500 }}>
+            {t('account:dashboard.profileType')}
+          </Typography>
+          <Typography component="dd" sx={{ m: 0 }} data-testid="profile-type">
+            {t(PROFILE_KEYS[user.profile ?? 'none'])}
+          </Typography>
+          <Typography component="dt" sx={{ fontWeight: 500 }}>
+            {t('account:dashboard.email')}
+          </Typography>
+          <Typography component="dd" sx={{ m: 0 }}>
+            <bdi>{user.email}</bdi>
+          </Typography>
+        </Box>
+      </Paper>
+
+      <Typography id="shortcuts" variant="h6" component="h2" sx={{ mb: 2 }}>
+        {t('account:dashboard.shortcutsTitle')}
+      </Typography>
+      <Box
+        component="ul"
+        aria-labelledby="shortcuts"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' },
+          gap: 2,
+          listStyle: 'none',
+          p: 0,
+          m: 0,
+        }}
+      >
+        {SHORTCUTS.filter((shortcut) => !shortcut.admin || admin).map((shortcut) => (
+          <li key={shortcut.to}>
+            <Card variant="outlined" sx={{ height: '100%' }}>
+              <CardActionArea component={RouterLink} to={shortcut.to} sx={{ height: '100%' }}>
+                <CardContent>
+                  <Typography
+                    variant="subtitle1"
+                    component="h3"
+                    color="primary"
+                    sx={{ fontWeight: 500 }}
+                  >
+                    {t(shortcut.titleKey)}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {t(shortcut.descriptionKey)}
+                  </Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </li>
+        ))}
+      </Box>
+    </Page>
+  );
+}

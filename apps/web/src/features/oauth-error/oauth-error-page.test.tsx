@@ -1,0 +1,33 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/factories';
+import { renderApp } from '../../test/render-app';
+
+describe('oauth error page', () => {
+  it('explains access_denied and links back home', async () => {
+    await renderApp({
+      path: '/oauth-error?error=access_denied&error_description=Platform%20disabled',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Accès refusé' });
+    expect(screen.getByTestId('oauth-error-explanation').textContent).toMatch(
+      /^Vous n’avez pas accès à ce service\./,
+    );
+    expect(screen.getByTestId('oauth-error-details').textContent).toBe(
+      'access_denied — Platform disabled',
+    );
+    expect(screen.getByRole('link', { name: 'Retour à l’accueil' }).getAttribute('href')).toBe('/');
+    expect(document.title).toBe('Accès refusé · Hygie');
+  });
+
+  it('gives a generic explanation for other errors, also to signed-in users', async () => {
+    await renderApp({
+      path: '/oauth-error?error=invalid_request',
+      user: makeUser(),
+      language: 'en',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Sign-in failed' });
+    expect(screen.getByTestId('oauth-error-explanation').textContent).toBe(
+      'The connection to the service could not be completed. Please try again later.',
+    );
+  });
+});

@@ -1,0 +1,69 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { BrandLogo } from '../../components/brand-logo';
+import { LanguageSwitcher } from '../../components/language-switcher';
+import { useDocumentTitle } from '../../lib/document-title';
+
+const MAX_DESCRIPTION_LENGTH = 200;
+
+/** Standalone page for a platform sign-in that failed (`/oauth-error?error=…&error_description=…`). */
+export default function OAuthErrorPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const error = params.get('error') ?? '';
+  const description = (params.get('error_description') ?? '').slice(0, MAX_DESCRIPTION_LENGTH);
+  const denied = error === 'access_denied';
+  const title = t(denied ? 'oauth:accessDenied.title' : 'oauth:generic.title');
+  useDocumentTitle(title);
+
+  return (
+    <Box
+      sx={{
+        minHeight: '100vh',
+        bgcolor: 'background.default',
+        borderTop: 4,
+        borderColor: 'primary.main',
+      }}
+    >
+      <Container maxWidth="sm" sx={{ py: { xs: 2, sm: 6 } }}>
+        <Box
+          component="header"
+          sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 3 }}
+        >
+          <BrandLogo />
+          <LanguageSwitcher />
+        </Box>
+        <Paper
+          component="main"
+          id="main-content"
+          tabIndex={-1}
+          elevation={2}
+          sx={{ p: { xs: 3, sm: 5 }, outline: 'none' }}
+        >
+          <Typography variant="h4" component="h1" sx={{ mb: 2 }}>
+            {title}
+          </Typography>
+          <Typography sx={{ mb: 2 }} data-testid="oauth-error-explanation">
+            {t(denied ? 'oauth:accessDenied.description' : 'oauth:generic.description')}
+          </Typography>
+          {(error || description) && (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+              {t('oauth:details')}{' '}
+              <bdi data-testid="oauth-error-details">
+                {[error, description].filter(Boolean).join(' — ')}
+              </bdi>
+            </Typography>
+          )}
+          <Button component={RouterLink} to="/" variant="contained">
+            {t('common:actions.backHome')}
+          </Button>
+        </Paper>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,10 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export default function RegisterPatientPage() {
+  return (
+    <PlaceholderPage
+      titleKey="security:registerPatient.title"
+      descriptionKey="security:registerPatient.description"
+    />
+  );
+}

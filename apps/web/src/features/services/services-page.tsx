@@ -1,0 +1,10 @@
+import { PlaceholderPage } from '../../components/placeholder-page';
+
+export default function ServicesPage() {
+  return (
+    <PlaceholderPage
+      titleKey="account:services.title"
+      descriptionKey="account:services.description"
+    />
+  );
+}

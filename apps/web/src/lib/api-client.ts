@@ -1,0 +1,146 @@
+import {
+  accountStateOf,
+  BRANDING_HEADER_NAME,
+  LANGUAGE_QUERY_PARAM,
+  XSRF_COOKIE_NAME,
+  XSRF_HEADER_NAME,
+  type AccountState,
+  type Brand,
+  type Language,
+} from '@hygie/domain';
+import type { z } from 'zod';
+import { readCookie } from './cookies';
+
+/** A failed call: `code` is the catalogue code (also the translation key) when the server sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly data: Record<string, unknown> | undefined;
+  /** The server's own (localised) message, used when the code has no translation. */
+  readonly serverMessage: string | undefined;
+
+  constructor(init: {
+    status: number;
+    code?: string | undefined;
+    message?: string | undefined;
+    data?: Record<string, unknown> | undefined;
+  }) {
+    super(init.message ?? init.code ?? `HTTP ${init.status}`);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.data = init.data;
+    this.serverMessage = init.message;
+  }
+}
+
+export interface ApiClientOptions {
+  /** Prefix of every call; the API lives on the same origin. */
+  baseUrl?: string;
+  getLanguage: () => Language;
+  /** The brand sent in `x-branding`, or null to send none. */
+  getBrand: () => Brand | null;
+  /** Called with the account state implied by any coded error response (spec §4). */
+  onAccountState: (state: AccountState, data: Record<string, unknown> | undefined) => void;
+  fetch?: typeof fetch;
+  readCookie?: (name: string) => string | null;
+}
+
+export interface RequestOptions<T> {
+  body?: unknown;
+  schema?: z.ZodType<T>;
+  query?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  request<T = unknown>(method: string, path: string, options?: RequestOptions<T>): Promise<T>;
+  get<T = unknown>(path: string, schema?: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<T>;
+  /** The anti-forgery cookie name comes from GET /api/config. */
+  setXsrfCookieName(name: string): void;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = options.baseUrl ?? '/api';
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const cookie = options.readCookie ?? ((name: string) => readCookie(name));
+  let xsrfCookieName = XSRF_COOKIE_NAME;
+
+  function buildUrl(path: string, query: Record<string, string> | undefined): string {
+    const [pathname = '', search = ''] = `${baseUrl}${path}`.split('?');
+    const params = new URLSearchParams(search);
+    for (const [key, value] of Object.entries(query ?? {})) params.set(key, value);
+    params.set(LANGUAGE_QUERY_PARAM, options.getLanguage());
+    return `${pathname}?${params.toString()}`;
+  }
+
+  async function request<T>(method: string, path: string, init: RequestOptions<T> = {}) {
+    const verb = method.toUpperCase();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const brand = options.getBrand();
+    if (brand) headers[BRANDING_HEADER_NAME] = brand;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (!SAFE_METHODS.has(verb)) {
+      const token = cookie(xsrfCookieName);
+      if (token) headers[XSRF_HEADER_NAME] = token;
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(buildUrl(path, init.query), {
+        method: verb,
+        headers,
+        credentials: 'include',
+        body: init.body === undefined ? null : JSON.stringify(init.body),
+        signal: init.signal ?? null,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      // Network failure: no code, the UI shows the generic message.
+      throw new ApiError({ status: 0 });
+    }
+
+    const payload = await readJson(response);
+    if (!response.ok) {
+      const code = isRecord(payload) && typeof payload.code === 'string' ? payload.code : undefined;
+      const message =
+        isRecord(payload) && typeof payload.message === 'string' ? payload.message : undefined;
+      const data = isRecord(payload) && isRecord(payload.data) ? payload.data : undefined;
+      const state = accountStateOf(code);
+      if (state) options.onAccountState(state, data);
+      throw new ApiError({ status: response.status, code, message, data });
+    }
+    if (!init.schema) return payload as T;
+    const parsed = init.schema.safeParse(payload);
+    if (!parsed.success) throw new ApiError({ status: response.status, code: 'unknown_error' });
+    return parsed.data;
+  }
+
+  return {
+    request,
+    get: (path, schema, signal) =>
+      request('GET', path, { ...(schema && { schema }), ...(signal && { signal }) }),
+    post: (path, body, schema) =>
+      request('POST', path, { body: body ?? {}, ...(schema && { schema }) }),
+    setXsrfCookieName(name) {
+      xsrfCookieName = name;
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { i18n as I18n } from 'i18next';
+
+/**
+ * The text of a field error. The domain's field schemas use VALIDATION_MESSAGES as messages, each
+ * a key of the `validation` namespace; anything else reads as the generic invalid-value text.
+ * (Checked against the translations rather than the domain list: importing that list would pull
+ * every validator, phone metadata included, into the login page.)
+ */
+export function validationMessage(i18n: I18n, message: string | undefined): string | undefined {
+  if (message === undefined) return undefined;
+  const key = `validation:${message}`;
+  return i18n.t(/^[a-z_]+$/.test(message) && i18n.exists(key) ? key : 'validation:field_invalid');
+}
