@@ -17,7 +17,10 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: [
     ['list'],
-    ['json'],
+    [
+      'json',
+      { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '../artefacts/results/e2e.json' },
+    ],
     ['html', { outputFolder: '../artefacts/playwright-report', open: 'never' }],
   ],
   use: {

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+
+export const ADMIN = { email: 'admin@hygie.test', password: 'Correct-Horse-42' };
+export const LANGUAGES = ['fr', 'en', 'ar'] as const;
+export const BRANDS = ['hygie', 'telecare'] as const;
+export const PRIMARY = { hygie: 'rgb(25, 118, 210)', telecare: 'rgb(19, 53, 77)' } as const;
+
+const ARTEFACTS = path.resolve(import.meta.dirname, '..', '..', 'artefacts', 'screenshots');
+
+/** Runs axe-core (WCAG 2.1 A/AA) and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  const summary = blocking.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Saves a screenshot under artefacts/screenshots (not committed) for reviewers. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTEFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The code of the newest message to `to` queued after `since`, read from the dev outbox. */
+export async function codeFor(
+  request: APIRequestContext,
+  to: string,
+  since: number,
+): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+    const messages = (await res.json()) as {
+      createdAt: string;
+      text: string;
+      sms: string;
+      channel: string;
+    }[];
+    const fresh = messages.find((m) => Date.parse(m.createdAt) >= since - 1000);
+    const match = fresh && /\b(\d{6})\b/.exec(fresh.channel === 'sms' ? fresh.sms : fresh.text);
+    if (match?.[1]) return match[1];
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no code for ${to} in the dev outbox`);
+}
+
+/** The newest message of a template to `to`, from the dev outbox. */
+export async function messageFor(request: APIRequestContext, to: string, template: string) {
+  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+  const messages = (await res.json()) as { template: string; text: string }[];
+  const found = messages.find((m) => m.template === template);
+  if (!found) throw new Error(`no ${template} message for ${to}`);
+  return found;
+}
+
+/** Types a code into the six digit fields (as a paste, like a password manager or an SMS autofill). */
+export async function enterCode(page: Page, code: string): Promise<void> {
+  const first = page.getByTestId('code-input').locator('input').first();
+  await first.focus();
+  await page.evaluate((text) => {
+    const target = document.activeElement;
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    target?.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, code);
+  await expect(page.getByTestId('code-input').locator('input').last()).toHaveValue(code.slice(-1));
+}
+
+/** Chooses the interface language the way a user does: stored in localStorage `lang`. */
+export async function useLanguage(page: Page, language: string): Promise<void> {
+  await page.addInitScript((lang) => {
+    if (!sessionStorage.getItem('e2e-lang-set')) {
+      localStorage.setItem('lang', lang);
+      sessionStorage.setItem('e2e-lang-set', '1');
+    }
+  }, language);
+}
+
+export const LOGIN_LABELS = {
+  fr: {
+    username: 'Adresse e-mail, téléphone, INS ou RPPS',
+    password: 'Mot de passe',
+    submit: 'Se connecter',
+  },
+  en: { username: 'Email, phone, INS or RPPS', password: 'Password', submit: 'Sign in' },
+  ar: {
+    username: 'البريد الإلكتروني أو الهاتف أو INS أو RPPS',
+    password: 'كلمة المرور',
+    submit: 'دخول',
+  },
+} as const;
+
+/** Password step on the login page, in the page's language. */
+export async function submitLogin(
+  page: Page,
+  language: keyof typeof LOGIN_LABELS,
+  username: string,
+  password: string,
+) {
+  const labels = LOGIN_LABELS[language];
+  await page.getByLabel(labels.username).fill(username);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByTestId('login-submit').click();
+}
