@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-e2e-'));
+// The config is evaluated again in each worker: the data directory is made once and inherited.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({

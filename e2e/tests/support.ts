@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -113,4 +114,21 @@ export async function submitLogin(
   await page.getByLabel(labels.username).fill(username);
   await page.getByLabel(labels.password, { exact: true }).fill(password);
   await page.getByTestId('login-submit').click();
+}
+
+/** Runs an operator command of the built server against the suite's database. */
+export function cli(...args: string[]): string {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  return execFileSync(process.execPath, [path.join(root, 'apps/server/dist/cli.js'), ...args], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent', PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 3210}` },
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** The link (first `http…` URL) in the newest message of a template to `to`. */
+export async function linkIn(request: APIRequestContext, to: string, template: string): Promise<string> {
+  const message = await messageFor(request, to, template);
+  const url = /https?:\/\/\S+/.exec(message.text)?.[0];
+  if (!url) throw new Error(`no link in ${template} to ${to}`);
+  return url;
 }

@@ -134,6 +134,41 @@ export interface OutboxTable {
   sent_at: number | null;
 }
 
+export interface PlatformTable {
+  id: string;
+  client_id: string;
+  client_secret_hash: string | null;
+  name: string;
+  description: string | null;
+  url: string;
+  logo_url: string | null;
+  redirect_uris: string; // JSON array
+  post_logout_redirect_uris: string; // JSON array
+  access_policy: 'open' | 'on_request' | 'admin';
+  first_party: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PlatformAccessTable {
+  user_id: string;
+  platform_id: string;
+  status: 'enabled' | 'disabled' | 'requested';
+  changed_by: string | null;
+  changed_at: number;
+}
+
+export interface OidcStoreTable {
+  id: string;
+  model: string;
+  payload: string; // JSON
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -145,6 +180,9 @@ export interface Database {
   link_tokens: LinkTokenTable;
   consents: ConsentTable;
   throttles: ThrottleTable;
+  platforms: PlatformTable;
+  platform_access: PlatformAccessTable;
+  oidc_store: OidcStoreTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,0 +1,43 @@
+import type { Db } from '../../db/connection.js';
+import type { PlatformRow } from './types.js';
+
+export function findPlatformByClientId(db: Db, clientId: string): Promise<PlatformRow | undefined> {
+  return db.selectFrom('platforms').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+export function findPlatformById(db: Db, id: string): Promise<PlatformRow | undefined> {
+  return db.selectFrom('platforms').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listPlatforms(db: Db): Promise<PlatformRow[]> {
+  return db.selectFrom('platforms').selectAll().orderBy('name').execute();
+}
+
+/** The user's access row for a platform (primary key lookup), if any. */
+export async function accessOf(db: Db, userId: string, platformId: string) {
+  const row = await db
+    .selectFrom('platform_access')
+    .select('status')
+    .where('user_id', '=', userId)
+    .where('platform_id', '=', platformId)
+    .executeTakeFirst();
+  return row?.status ?? null;
+}
+
+/** Sets a user's access to a platform (insert or update). */
+export async function setAccess(
+  db: Db,
+  userId: string,
+  platformId: string,
+  status: 'enabled' | 'disabled' | 'requested',
+  by: string | null,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('platform_access')
+    .values({ user_id: userId, platform_id: platformId, status, changed_by: by, changed_at: now })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'platform_id']).doUpdateSet({ status, changed_by: by, changed_at: now }),
+    )
+    .execute();
+}
