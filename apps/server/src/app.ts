@@ -46,6 +46,11 @@ import { passwordRoutes } from './modules/password/routes.js';
 import { firstLoginRoutes } from './modules/first-login/routes.js';
 import { lockRoutes } from './modules/lock/routes.js';
 import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
+import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
+import { adminUsersRoutes } from './modules/admin/users-routes.js';
+import { profileRoutes } from './modules/profile/routes.js';
+import { deviceRoutes } from './modules/devices/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -158,6 +163,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       firstLoginRoutes,
       lockRoutes,
       adminAccountsRoutes,
+      adminSettingsRoutes,
+      adminUsersRoutes,
+      profileRoutes,
+      deviceRoutes,
+      dashboardRoutes,
     ]) {
       await app.register(routes, routeDeps);
     }

@@ -37,6 +37,22 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   CONTACT_EMAIL: z.email().default('support@hygie.local'),
+  SUPPORT_NAME: z.string().default('Hygie support'),
+  SUPPORT_PHONE: z.string().optional(),
+  SUPPORT_WEBSITE: z.url().optional(),
+  SUPPORT_HEAD_OFFICE: z.string().optional(),
+  SUPPORT_LINKS: z
+    .string()
+    .transform((v, ctx) => {
+      try {
+        const links = z.array(z.object({ label: z.string(), url: z.url() })).parse(JSON.parse(v));
+        return links;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"label","url"}' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -76,6 +92,13 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   admin: { email: string; password: string } | undefined;
   contactEmail: string;
+  support: {
+    name: string;
+    phone: string | null;
+    website: string | null;
+    headOffice: string | null;
+    links: { label: string; url: string }[];
+  };
   smtp: { url: string; from: string } | undefined;
   sms: { url: string; token: string | undefined; sender: string } | undefined;
   outboxPollMs: number;
@@ -138,6 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
         : undefined,
     contactEmail: e.CONTACT_EMAIL,
+    support: {
+      name: e.SUPPORT_NAME,
+      phone: e.SUPPORT_PHONE ?? null,
+      website: e.SUPPORT_WEBSITE ?? null,
+      headOffice: e.SUPPORT_HEAD_OFFICE ?? null,
+      links: e.SUPPORT_LINKS ?? [],
+    },
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     sms: e.SMS_GATEWAY_URL
       ? { url: e.SMS_GATEWAY_URL, token: e.SMS_GATEWAY_TOKEN, sender: e.SMS_SENDER }

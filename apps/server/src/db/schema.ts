@@ -34,6 +34,9 @@ export interface UserTable {
   job: string | null;
   specialty: string | null;
   cgu_version: string | null;
+  pending_email: string | null;
+  pending_phone: string | null;
+  search_name: string | null;
 }
 
 export interface SessionTable {

@@ -12,6 +12,8 @@ const PARAMS = {
   date: '2026-11-21 10:00 UTC',
   ip: '192.0.2.7',
   device: 'Chrome / Linux',
+  newEmail: 'new@hygie.test',
+  newPhone: '+33611111111',
 };
 
 const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
@@ -24,6 +26,8 @@ const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
   account_validated: ['loginUrl'],
   account_rejected: ['contactEmail'],
   password_changed: ['date', 'lockUrl'],
+  email_changed: ['newEmail', 'date', 'lockUrl'],
+  phone_changed: ['newPhone', 'date', 'lockUrl'],
 };
 
 describe('message templates', () => {

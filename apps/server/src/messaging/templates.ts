@@ -292,6 +292,64 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: تم تغيير كلمة المرور. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
+  email_changed: {
+    fr: {
+      subject: (p) => `${p.brand} : l’adresse e-mail de votre compte a changé`,
+      lines: (p) => [
+        'Bonjour,',
+        `L’adresse e-mail de votre compte a été remplacée par ${ltr(p.newEmail)} le ${ltr(p.date)}.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : adresse e-mail modifiée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account e-mail address changed`,
+      lines: (p) => [
+        'Hello,',
+        `Your account e-mail address was replaced by ${ltr(p.newEmail)} on ${ltr(p.date)}.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: e-mail address changed. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم تغيير البريد الإلكتروني لحسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `تم استبدال البريد الإلكتروني لحسابك بـ ${ltr(p.newEmail)} في ${ltr(p.date)}.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: تم تغيير البريد الإلكتروني. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
+  phone_changed: {
+    fr: {
+      subject: (p) => `${p.brand} : le numéro de téléphone de votre compte a changé`,
+      lines: (p) => [
+        'Bonjour,',
+        `Le numéro de téléphone mobile de votre compte a été remplacé par ${ltr(p.newPhone)} le ${ltr(p.date)}.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : numéro de téléphone modifié. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account phone number changed`,
+      lines: (p) => [
+        'Hello,',
+        `Your account mobile number was replaced by ${ltr(p.newPhone)} on ${ltr(p.date)}.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: phone number changed. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم تغيير رقم هاتف حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `تم استبدال رقم الهاتف المحمول لحسابك بـ ${ltr(p.newPhone)} في ${ltr(p.date)}.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: تم تغيير رقم الهاتف. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;

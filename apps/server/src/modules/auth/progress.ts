@@ -39,7 +39,7 @@ export async function progressSession(
   const [user, session, settings] = await Promise.all([
     findUserById(ctx.db, userId),
     ctx.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst(),
-    loadSettings(ctx.db),
+    loadSettings(ctx),
   ]);
   if (!user || !session) throw new Error('session or user vanished during sign-in');
   const stage = nextStage(user, session, settings, now);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
+import { loadSettings } from '../settings/service.js';
 
 /** What a code is for: it only works in that flow, for that user and destination. */
 export type CodePurpose =
@@ -13,7 +14,9 @@ export type CodePurpose =
   | 'mfa_email'
   | 'mfa_sms'
   | 'reset_email'
-  | 'reset_sms';
+  | 'reset_sms'
+  | 'email_change'
+  | 'phone_change';
 
 const HOUR = 60 * 60_000;
 
@@ -92,6 +95,7 @@ export async function issueCode(
     .where('superseded_at', 'is', null)
     .execute();
   const code = generateCode();
+  const { CODE_TTL } = await loadSettings(ctx, db);
   await db
     .insertInto('one_time_codes')
     .values({
@@ -102,7 +106,7 @@ export async function issueCode(
       code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
       attempts: 0,
       created_at: now,
-      expires_at: now + CODES.ttlSeconds * 1000,
+      expires_at: now + CODE_TTL * 1000,
       consumed_at: null,
       superseded_at: null,
     })

@@ -32,7 +32,7 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const settings = await loadSettings(ctx.db);
+      const settings = await loadSettings(ctx);
       const session = await currentSession(
         ctx,
         request,
@@ -59,7 +59,7 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request, reply) => {
       const session = await requireSession(request, ['cgu_not_accepted', COMPLETE]);
-      const settings = await loadSettings(ctx.db);
+      const settings = await loadSettings(ctx);
       if (request.body.version !== settings.CGU_VERSION) {
         // The page showed an older version than the one in force: show the new one.
         throw new AppError('validation_error', {

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueLink } from '../links/service.js';
+import { searchKey } from '../users/search-key.js';
 
 export interface Invitation {
   email: string;
@@ -79,6 +80,7 @@ export async function inviteUser(
         job: null,
         specialty: null,
         cgu_version: null,
+        search_name: searchKey(invitation.firstName, invitation.lastName),
       })
       .execute();
     const code = await issueLink(ctx, trx, userId, 'first_login');

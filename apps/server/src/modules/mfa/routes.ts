@@ -109,7 +109,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       await ctx.db.transaction().execute(async (trx) => {
         let deviceId: string | null = null;
         if (trust) {
-          const settings = await loadSettings(trx);
+          const settings = await loadSettings(ctx, trx);
           const device = await trustDevice(
             ctx,
             trx,

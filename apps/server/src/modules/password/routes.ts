@@ -26,6 +26,7 @@ import { progressSession } from '../auth/progress.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import { issueCode, verifyCode } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
+import { queueSecurityNotice } from '../users/notices.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUserById } from '../users/repository.js';
 import { revokeAccess, setPassword } from '../users/mutations.js';
@@ -56,28 +57,14 @@ export function assertAcceptablePassword(
 }
 
 /** Queues the "your password was changed — not you? lock your account" notice. */
-export async function queuePasswordChangedNotice(
+export function queuePasswordChangedNotice(
   ctx: AppContext,
   trx: Db,
   user: Pick<UserRow, 'id' | 'email'>,
   language: Language,
   brand: Brand,
 ): Promise<void> {
-  const token = await issueLink(ctx, trx, user.id, 'lock_account');
-  const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
-  lockUrl.searchParams.set('email', user.email);
-  lockUrl.searchParams.set('code', token);
-  await enqueueMessage(trx, ctx.clock, {
-    channel: 'email',
-    recipient: user.email,
-    template: 'password_changed',
-    language,
-    brand,
-    params: {
-      date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
-      lockUrl: lockUrl.href,
-    },
-  });
+  return queueSecurityNotice(ctx, trx, user, 'password_changed', { language, brand });
 }
 
 /** Password renewal (sign-in stage), forgotten password (by e-mail or SMS code), reset. */

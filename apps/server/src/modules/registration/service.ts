@@ -10,6 +10,7 @@ import { issueCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/routes.js';
 import { loadSettings } from '../settings/service.js';
 import { verifyLink } from '../verification/routes.js';
+import { searchKey } from '../users/search-key.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
@@ -45,7 +46,7 @@ export async function register(
   if (exists) throw new AppError('email_already_used');
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
-  const settings = await loadSettings(ctx.db);
+  const settings = await loadSettings(ctx);
   const now = ctx.clock.now();
   const id = newId();
   const status = input.type === 'professional' ? 'pending_validation' : 'active';
@@ -84,6 +85,7 @@ export async function register(
           job: input.type === 'professional' ? input.job : null,
           specialty: input.type === 'professional' ? (input.specialty ?? null) : null,
           cgu_version: settings.CGU_VERSION,
+          search_name: searchKey(input.firstName, input.lastName),
         })
         .execute();
       await trx

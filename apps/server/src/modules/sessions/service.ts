@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { loadSettings } from '../settings/service.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
@@ -32,8 +33,9 @@ export async function openSession(
 ): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
   const token = randomToken();
-  const absoluteExpiresAt = now + ctx.config.session.absoluteSeconds * 1000;
-  const idleExpiresAt = Math.min(now + ctx.config.session.idleSeconds * 1000, absoluteExpiresAt);
+  const settings = await loadSettings(ctx);
+  const absoluteExpiresAt = now + settings.SESSION_ABSOLUTE_TIMEOUT * 1000;
+  const idleExpiresAt = Math.min(now + settings.SESSION_IDLE_TIMEOUT * 1000, absoluteExpiresAt);
   const id = newId();
   await insertSession(ctx.db, {
     id,
@@ -93,7 +95,8 @@ async function lookup(ctx: AppContext, token: string | undefined): Promise<Sessi
 
 /** Moves the idle expiry to now + idle timeout, never past the absolute expiry. */
 export async function slide(ctx: AppContext, session: SessionWithUser, now: number): Promise<void> {
-  const idle = Math.min(now + ctx.config.session.idleSeconds * 1000, session.absolute_expires_at);
+  const { SESSION_IDLE_TIMEOUT } = await loadSettings(ctx);
+  const idle = Math.min(now + SESSION_IDLE_TIMEOUT * 1000, session.absolute_expires_at);
   await touchSession(ctx.db, session.id, now, idle);
   session.last_seen_at = now;
   session.idle_expires_at = idle;

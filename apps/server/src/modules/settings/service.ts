@@ -1,33 +1,63 @@
+import type { Setting, SettingKey } from '@hygie/domain';
+import { CODES, SETTING_KEYS } from '@hygie/domain';
+import type { Config } from '../../config.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 
-/** Application settings an admin edits (issue "admin settings"); defaults apply until then. */
+/** Application settings: stored values over defaults (the environment's, or the product's). */
 export interface AppSettings {
   /** Password lifetime in seconds; null: passwords never expire (the default). */
   PASSWORD_EXPIRATION_DELAY: number | null;
-  /** The terms version users must have accepted. */
-  CGU_VERSION: string;
-  CGU_PUBLISHED_AT: string;
   /** Trusted-device lifetime, days. */
   TRUSTED_DEVICE_DAYS: number;
+  SESSION_IDLE_TIMEOUT: number;
+  SESSION_ABSOLUTE_TIMEOUT: number;
+  /** One-time code lifetime, seconds. */
+  CODE_TTL: number;
+  /** The terms version users must have accepted (published with `npm run cgu:publish`). */
+  CGU_VERSION: string;
+  CGU_PUBLISHED_AT: string;
 }
 
-export const DEFAULT_SETTINGS: AppSettings = {
-  PASSWORD_EXPIRATION_DELAY: null,
-  CGU_VERSION: '2026-01',
-  CGU_PUBLISHED_AT: '2026-01-01',
-  TRUSTED_DEVICE_DAYS: 30,
+interface Bounds {
+  unit: 'seconds' | 'days';
+  min: number;
+  max: number;
+  nullable: boolean;
+}
+
+const DAY = 24 * 3600;
+/** What an admin may set, within which bounds (admin settings screen). */
+export const SETTING_BOUNDS: Record<SettingKey, Bounds> = {
+  PASSWORD_EXPIRATION_DELAY: { unit: 'seconds', min: 3600, max: 10 * 365 * DAY, nullable: true },
+  TRUSTED_DEVICE_DAYS: { unit: 'days', min: 1, max: 365, nullable: false },
+  SESSION_IDLE_TIMEOUT: { unit: 'seconds', min: 5 * 60, max: DAY, nullable: false },
+  SESSION_ABSOLUTE_TIMEOUT: { unit: 'seconds', min: 15 * 60, max: 30 * DAY, nullable: false },
+  CODE_TTL: { unit: 'seconds', min: 60, max: 3600, nullable: false },
 };
 
-const KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof AppSettings)[];
+/** The defaults: the environment's session timeouts, the product's other values. */
+export function defaultSettings(config: Pick<Config, 'session'>): AppSettings {
+  return {
+    PASSWORD_EXPIRATION_DELAY: null,
+    TRUSTED_DEVICE_DAYS: 30,
+    SESSION_IDLE_TIMEOUT: config.session.idleSeconds,
+    SESSION_ABSOLUTE_TIMEOUT: config.session.absoluteSeconds,
+    CODE_TTL: CODES.ttlSeconds,
+    CGU_VERSION: '2026-01',
+    CGU_PUBLISHED_AT: '2026-01-01',
+  };
+}
 
-/** The current settings (stored values over defaults). Read at sign-in, not on the hot path. */
-export async function loadSettings(db: Db): Promise<AppSettings> {
-  const rows = await db
-    .selectFrom('settings')
-    .select(['key', 'value'])
-    .where('key', 'in', KEYS)
-    .execute();
-  const settings: AppSettings = { ...DEFAULT_SETTINGS };
+const ALL_KEYS = Object.keys(defaultSettings({ session: { idleSeconds: 0, absoluteSeconds: 0 } }));
+
+/**
+ * The settings in force. Read where they are used (sign-in, the once-a-minute session slide), never
+ * on the per-request hot path, so a change applies on every node without a cache to invalidate.
+ */
+export async function loadSettings(ctx: Pick<AppContext, 'db' | 'config'>, db: Db = ctx.db): Promise<AppSettings> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ALL_KEYS).execute();
+  const settings = defaultSettings(ctx.config);
   for (const row of rows) {
     try {
       (settings as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value) as unknown;
@@ -48,10 +78,33 @@ export async function saveSetting<K extends keyof AppSettings>(
   await db
     .insertInto('settings')
     .values({ key, value: JSON.stringify(value), updated_by: by, updated_at: now })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }),
-    )
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }))
     .execute();
+}
+
+export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}
+
+/** The admin view of every editable setting. */
+export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<Setting[]> {
+  const rows = await ctx.db
+    .selectFrom('settings')
+    .leftJoin('users', 'users.id', 'settings.updated_by')
+    .select(['settings.key', 'settings.updated_at', 'users.email'])
+    .where('settings.key', 'in', [...SETTING_KEYS])
+    .execute();
+  const current = await loadSettings(ctx);
+  const defaults = defaultSettings(ctx.config);
+  return SETTING_KEYS.map((key) => {
+    const row = rows.find((r) => r.key === key);
+    return {
+      key,
+      value: current[key],
+      defaultValue: defaults[key],
+      ...SETTING_BOUNDS[key],
+      updatedAt: row ? new Date(row.updated_at).toISOString() : null,
+      updatedBy: row?.email ?? null,
+    };
+  });
 }

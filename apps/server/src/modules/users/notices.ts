@@ -1,0 +1,37 @@
+import type { Brand, Language } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import type { UserRow } from '../../db/schema.js';
+import { enqueueMessage } from '../../messaging/outbox.js';
+import type { TemplateName } from '../../messaging/templates.js';
+import { issueLink } from '../links/service.js';
+
+/**
+ * Queues a "this changed on your account — not you? lock it" e-mail (security.md: every sensitive
+ * change sends one), with a fresh single-use lock link, in the caller's transaction.
+ */
+export async function queueSecurityNotice(
+  ctx: AppContext,
+  trx: Db,
+  user: Pick<UserRow, 'id' | 'email'>,
+  template: Extract<TemplateName, 'password_changed' | 'email_changed' | 'phone_changed'>,
+  request: { language: Language; brand: Brand },
+  params: Record<string, string> = {},
+): Promise<void> {
+  const token = await issueLink(ctx, trx, user.id, 'lock_account');
+  const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
+  lockUrl.searchParams.set('email', user.email);
+  lockUrl.searchParams.set('code', token);
+  await enqueueMessage(trx, ctx.clock, {
+    channel: 'email',
+    recipient: user.email,
+    template,
+    language: request.language,
+    brand: request.brand,
+    params: {
+      date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      lockUrl: lockUrl.href,
+      ...params,
+    },
+  });
+}

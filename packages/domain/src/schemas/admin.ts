@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { emailSchema, firstNameSchema, lastNameSchema } from './fields.js';
+
+// Administration (spec §2 "Settings", "Disable access to a platform"; admin issue).
+
+/** Settings an admin edits; durations are seconds (PASSWORD_EXPIRATION_DELAY null = disabled). */
+export const SETTING_KEYS = [
+  'PASSWORD_EXPIRATION_DELAY',
+  'TRUSTED_DEVICE_DAYS',
+  'SESSION_IDLE_TIMEOUT',
+  'SESSION_ABSOLUTE_TIMEOUT',
+  'CODE_TTL',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export const settingSchema = z.object({
+  key: z.enum(SETTING_KEYS),
+  value: z.number().int().nullable(),
+  defaultValue: z.number().int().nullable(),
+  /** Unit of `value`: seconds, or days for TRUSTED_DEVICE_DAYS. */
+  unit: z.enum(['seconds', 'days']),
+  min: z.number().int(),
+  max: z.number().int(),
+  nullable: z.boolean(),
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export const settingListSchema = z.array(settingSchema);
+export type Setting = z.infer<typeof settingSchema>;
+
+/** PUT /api/admin/settings/:key — null disables (PASSWORD_EXPIRATION_DELAY only). */
+export const settingUpdateSchema = z.object({ value: z.number().int().nullable() });
+
+/** Duration units the settings screen offers (spec §3). */
+export const DURATION_UNITS = {
+  years: 365 * 24 * 3600,
+  months: 30 * 24 * 3600,
+  days: 24 * 3600,
+  hours: 3600,
+  minutes: 60,
+  seconds: 1,
+} as const;
+export type DurationUnit = keyof typeof DURATION_UNITS;
+
+/** The largest unit that divides a number of seconds exactly (for display). */
+export function splitDuration(seconds: number): { amount: number; unit: DurationUnit } {
+  for (const unit of Object.keys(DURATION_UNITS) as DurationUnit[]) {
+    const size = DURATION_UNITS[unit];
+    if (seconds % size === 0 && seconds >= size) return { amount: seconds / size, unit };
+  }
+  return { amount: seconds, unit: 'seconds' };
+}
+
+/** GET /api/admin/users?q=&status=&page=&pageSize= */
+export const userSearchQuerySchema = z.object({
+  q: z.string().trim().max(180).default(''),
+  status: z.enum(['pending_validation', 'active', 'locked']).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  type: z.enum(['patient', 'professional']).nullable(),
+  status: z.enum(['pending_validation', 'active', 'locked']),
+  identifier: z.string().nullable(),
+  createdAt: z.string(),
+  platforms: z.array(
+    z.object({
+      platformId: z.string(),
+      name: z.string(),
+      usable: z.boolean(),
+      status: z.enum(['enabled', 'disabled', 'requested']).nullable(),
+    }),
+  ),
+});
+export const userSearchResultSchema = z.object({
+  items: z.array(adminUserSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** PUT /api/admin/users/:id/platforms/:platformId */
+export const platformAccessUpdateSchema = z.object({ enabled: z.boolean() });
+
+/** POST /api/admin/invitations */
+export const invitationInputSchema = z.object({
+  email: emailSchema,
+  firstName: firstNameSchema.optional(),
+  lastName: lastNameSchema.optional(),
+  profile: z.enum(['patient', 'professional']).nullable().optional(),
+  admin: z.boolean().optional(),
+});
+export const invitationResultSchema = z.object({ userId: z.string() });
