@@ -46,6 +46,7 @@ import { passwordRoutes } from './modules/password/routes.js';
 import { firstLoginRoutes } from './modules/first-login/routes.js';
 import { lockRoutes } from './modules/lock/routes.js';
 import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
+import { requireAdmin } from './modules/admin/guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -139,6 +140,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
     const requireSession = sessionGuard(ctx, cookies);
+    // Admin routes refuse non-admins before anything else (even before the body is read).
+    app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/api/admin/')) await requireAdmin(requireSession, request);
+    });
     const lifecycle: Lifecycle = { draining: false };
     app.addHook('onSend', async (_request, reply, payload) => {
       if (lifecycle.draining) reply.header('connection', 'close');

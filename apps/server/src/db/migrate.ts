@@ -4,6 +4,7 @@ import type { DbHandle } from './connection.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-security-flows.js';
 import * as m0003 from './migrations/0003-platforms.js';
+import * as m0004 from './migrations/0004-oidc.js';
 import * as m0005 from './migrations/0005-account-area.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-security-flows': m0002,
   '0003-platforms': m0003,
+  '0004-oidc': m0004,
   '0005-account-area': m0005,
 };
 

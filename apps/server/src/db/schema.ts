@@ -170,6 +170,7 @@ export interface OidcStoreTable {
   uid: string | null;
   expires_at: number | null;
   consumed_at: number | null;
+  account_id: string | null; // the user (accountId) of sessions, grants and tokens
 }
 
 export interface Database {

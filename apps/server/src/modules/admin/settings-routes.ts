@@ -1,20 +1,46 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelopeSchema, SETTING_KEYS, settingListSchema, settingSchema, settingUpdateSchema } from '@hygie/domain';
+import {
+  errorEnvelopeSchema,
+  SETTING_KEYS,
+  settingListSchema,
+  settingSchema,
+  settingUpdateSchema,
+} from '@hygie/domain';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { listSettings, loadSettings, resetSetting, saveSetting, SETTING_BOUNDS } from '../settings/service.js';
+import {
+  listSettings,
+  loadSettings,
+  resetSetting,
+  saveSetting,
+  SETTING_BOUNDS,
+} from '../settings/service.js';
 import { requireAdmin } from './guard.js';
 
 const params = z.object({ key: z.enum(SETTING_KEYS) });
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+};
 
 /** Application settings (admin): read, update within bounds, reset to the default; every change audited. */
-export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, requireSession }) => {
+export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, requireSession },
+) => {
   app.get(
     '/api/admin/settings',
-    { schema: { tags: ['admin'], summary: 'Application settings', response: { 200: settingListSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Application settings',
+        response: { 200: settingListSchema, ...errors },
+      },
+    },
     async (request) => {
       await requireAdmin(requireSession, request);
       return listSettings(ctx);
@@ -38,13 +64,26 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app,
       const { value } = request.body;
       const bounds = SETTING_BOUNDS[key];
       if (value === null ? !bounds.nullable : value < bounds.min || value > bounds.max) {
-        throw new AppError('settings_update_failed', { key, min: bounds.min, max: bounds.max, nullable: bounds.nullable });
+        throw new AppError('settings_update_failed', {
+          key,
+          min: bounds.min,
+          max: bounds.max,
+          nullable: bounds.nullable,
+        });
       }
       const before = await loadSettings(ctx);
-      if (key === 'SESSION_IDLE_TIMEOUT' && value !== null && value > before.SESSION_ABSOLUTE_TIMEOUT) {
+      if (
+        key === 'SESSION_IDLE_TIMEOUT' &&
+        value !== null &&
+        value > before.SESSION_ABSOLUTE_TIMEOUT
+      ) {
         throw new AppError('settings_update_failed', { key, max: before.SESSION_ABSOLUTE_TIMEOUT });
       }
-      if (key === 'SESSION_ABSOLUTE_TIMEOUT' && value !== null && value < before.SESSION_IDLE_TIMEOUT) {
+      if (
+        key === 'SESSION_ABSOLUTE_TIMEOUT' &&
+        value !== null &&
+        value < before.SESSION_IDLE_TIMEOUT
+      ) {
         throw new AppError('settings_update_failed', { key, min: before.SESSION_IDLE_TIMEOUT });
       }
       const now = ctx.clock.now();

@@ -19,18 +19,28 @@ import { findUserById } from '../users/repository.js';
 import { normalizeSearch } from '../users/search-key.js';
 import { requireAdmin } from './guard.js';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
 // The largest character that sorts after any search key: `[q, q + END)` is a prefix range.
 const END = '\uffff';
 
 /** Admin: find users (indexed prefix searches, paginated), invite, unlock. */
-export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, requireSession, nudgeOutbox }) => {
+export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, requireSession, nudgeOutbox },
+) => {
   app.get(
     '/api/admin/users',
     {
       schema: {
         tags: ['admin'],
-        summary: 'Search users by name, e-mail or identifier (prefix), with their access per platform',
+        summary:
+          'Search users by name, e-mail or identifier (prefix), with their access per platform',
         querystring: userSearchQuerySchema,
         response: { 200: userSearchResultSchema, ...errors },
       },
@@ -44,14 +54,34 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
       // Every branch is an index range or equality: email, search_name, ins, (type, id), phone.
       const rows = await ctx.db
         .selectFrom('users')
-        .select(['id', 'email', 'first_name', 'last_name', 'profile', 'status', 'ins', 'professional_id', 'created_at'])
+        .select([
+          'id',
+          'email',
+          'first_name',
+          'last_name',
+          'profile',
+          'status',
+          'ins',
+          'professional_id',
+          'created_at',
+        ])
         .$if(term !== '', (qb) =>
           qb.where((eb) =>
             eb.or([
               eb.and([eb('email', '>=', term), eb('email', '<', term + END)]),
               eb.and([eb('search_name', '>=', term), eb('search_name', '<', term + END)]),
               eb('ins', '=', compact.toUpperCase()),
-              eb.and([eb('professional_id_type', 'in', ['RPPS', 'ADELI', 'FINESS', 'SIRET', 'SIREN', 'DRASS']), eb('professional_id', '=', compact)]),
+              eb.and([
+                eb('professional_id_type', 'in', [
+                  'RPPS',
+                  'ADELI',
+                  'FINESS',
+                  'SIRET',
+                  'SIREN',
+                  'DRASS',
+                ]),
+                eb('professional_id', '=', compact),
+              ]),
               ...(phone ? [eb('phone', '=', phone)] : []),
             ]),
           ),
@@ -65,9 +95,17 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
       const items = rows.slice(0, pageSize);
       const ids = items.map((r) => r.id);
       const [platforms, access] = await Promise.all([
-        ctx.db.selectFrom('platforms').select(['id', 'name', 'access_policy']).orderBy('name').execute(),
+        ctx.db
+          .selectFrom('platforms')
+          .select(['id', 'name', 'access_policy'])
+          .orderBy('name')
+          .execute(),
         ids.length
-          ? ctx.db.selectFrom('platform_access').select(['user_id', 'platform_id', 'status']).where('user_id', 'in', ids).execute()
+          ? ctx.db
+              .selectFrom('platform_access')
+              .select(['user_id', 'platform_id', 'status'])
+              .where('user_id', 'in', ids)
+              .execute()
           : Promise.resolve([]),
       ]);
       const result: AdminUser[] = items.map((r) => ({
@@ -79,8 +117,14 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
         identifier: r.ins ?? r.professional_id,
         createdAt: new Date(r.created_at).toISOString(),
         platforms: platforms.map((p) => {
-          const status = access.find((a) => a.user_id === r.id && a.platform_id === p.id)?.status ?? null;
-          return { platformId: p.id, name: p.name, usable: canUsePlatform(p.access_policy, status), status };
+          const status =
+            access.find((a) => a.user_id === r.id && a.platform_id === p.id)?.status ?? null;
+          return {
+            platformId: p.id,
+            name: p.name,
+            usable: canUsePlatform(p.access_policy, status),
+            status,
+          };
         }),
       }));
       return { items: result, page, pageSize, hasMore: rows.length > pageSize };
@@ -102,9 +146,18 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
       const user = await findUserById(ctx.db, request.params.id);
       if (!user || user.status !== 'locked') throw new AppError('not_found');
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ status: 'active', updated_at: ctx.clock.now() }).where('id', '=', user.id).execute();
+        await trx
+          .updateTable('users')
+          .set({ status: 'active', updated_at: ctx.clock.now() })
+          .where('id', '=', user.id)
+          .execute();
         await trx.deleteFrom('throttles').where('key', '=', `login:user:${user.id}`).execute();
-        await recordAudit(trx, ctx.clock, { action: 'account_unlocked', actorId: admin.user_id, targetId: user.id, ip: request.ip });
+        await recordAudit(trx, ctx.clock, {
+          action: 'account_unlocked',
+          actorId: admin.user_id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
       return { ok: true as const };
     },

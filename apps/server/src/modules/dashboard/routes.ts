@@ -11,10 +11,19 @@ import { findUserById } from '../users/repository.js';
 const PASSWORD_WARNING_MS = 14 * 24 * 60 * 60_000;
 
 /** The dashboard's "needs your attention" and the support contact (from configuration). */
-export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, requireSession }) => {
+export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, requireSession },
+) => {
   app.get(
     '/api/dashboard',
-    { schema: { tags: ['account'], summary: 'What needs my attention', response: { 200: dashboardSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema } } },
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'What needs my attention',
+        response: { 200: dashboardSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+      },
+    },
     async (request): Promise<Dashboard> => {
       const session = await requireSession(request);
       const [user, settings, devices] = await Promise.all([
@@ -29,9 +38,13 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { c
       ]);
       if (!user) throw new AppError('not_logged_in');
       const attention: Dashboard['attention'] = [];
-      if (!phoneRequired(user) && user.phone_verified_at === null) attention.push({ kind: 'phone_unverified' });
+      if (!phoneRequired(user) && user.phone_verified_at === null)
+        attention.push({ kind: 'phone_unverified' });
       const delay = settings.PASSWORD_EXPIRATION_DELAY;
-      const expiresAt = delay !== null && user.password_changed_at !== null ? user.password_changed_at + delay * 1000 : null;
+      const expiresAt =
+        delay !== null && user.password_changed_at !== null
+          ? user.password_changed_at + delay * 1000
+          : null;
       if (expiresAt !== null && expiresAt - ctx.clock.now() < PASSWORD_WARNING_MS) {
         attention.push({ kind: 'password_expiring', at: new Date(expiresAt).toISOString() });
       }
@@ -46,7 +59,13 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { c
 
   app.get(
     '/api/support',
-    { schema: { tags: ['account'], summary: 'The support contact (public)', response: { 200: supportSchema } } },
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'The support contact (public)',
+        response: { 200: supportSchema },
+      },
+    },
     async () => ({
       contact: ctx.config.support.name,
       phone: ctx.config.support.phone,

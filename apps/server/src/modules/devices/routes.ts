@@ -10,10 +10,19 @@ import type { RouteDeps } from '../route-deps.js';
 const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 
 /** My devices: the user's own trusted devices only (another user's id answers 404). */
-export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, cookies, requireSession }) => {
+export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, cookies, requireSession },
+) => {
   app.get(
     '/api/devices',
-    { schema: { tags: ['devices'], summary: 'My trusted devices', response: { 200: trustedDeviceListSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'My trusted devices',
+        response: { 200: trustedDeviceListSchema, ...errors },
+      },
+    },
     async (request) => {
       const session = await requireSession(request);
       const rows = await ctx.db

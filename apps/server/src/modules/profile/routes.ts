@@ -41,7 +41,9 @@ const errors = {
 export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
   const { ctx, requireSession, nudgeOutbox } = deps;
 
-  async function currentUser(request: FastifyRequest): Promise<{ user: UserRow; sessionId: string }> {
+  async function currentUser(
+    request: FastifyRequest,
+  ): Promise<{ user: UserRow; sessionId: string }> {
     const session = await requireSession(request);
     const user = await findUserById(ctx.db, session.user_id);
     if (!user) throw new AppError('not_logged_in');
@@ -57,7 +59,13 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
 
   app.get(
     '/api/profile',
-    { schema: { tags: ['profile'], summary: 'My profile', response: { 200: profileSchema, ...errors } } },
+    {
+      schema: {
+        tags: ['profile'],
+        summary: 'My profile',
+        response: { 200: profileSchema, ...errors },
+      },
+    },
     async (request) => presentProfile((await currentUser(request)).user),
   );
 
@@ -106,7 +114,9 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
             actorId: user.id,
             targetId: user.id,
             ip: request.ip,
-            details: { fields: Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name') },
+            details: {
+              fields: Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name'),
+            },
           });
         });
       } catch (err) {
@@ -129,7 +139,8 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
     {
       schema: {
         tags: ['profile'],
-        summary: 'Change my e-mail: a code goes to the new address, which replaces the old once verified',
+        summary:
+          'Change my e-mail: a code goes to the new address, which replaces the old once verified',
         body: emailChangeInputSchema,
         response: { 200: codeSentSchema, ...errors },
       },
@@ -138,10 +149,18 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
       const { user } = await currentUser(request);
       await checkCurrentPassword(user, request.body.currentPassword);
       const email = request.body.email;
-      const taken = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const taken = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
       if (taken) throw new AppError('email_already_used');
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ pending_email: email }).where('id', '=', user.id).execute();
+        await trx
+          .updateTable('users')
+          .set({ pending_email: email })
+          .where('id', '=', user.id)
+          .execute();
         const code = await issueCode(ctx, trx, user.id, 'email_change', email);
         await enqueueMessage(trx, ctx.clock, {
           channel: 'email',
@@ -177,15 +196,31 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
         await ctx.db.transaction().execute(async (trx) => {
           await trx
             .updateTable('users')
-            .set({ email: destination, email_verified_at: now, pending_email: null, updated_at: now })
+            .set({
+              email: destination,
+              email_verified_at: now,
+              pending_email: null,
+              updated_at: now,
+            })
             .where('id', '=', user.id)
             .execute();
           // The notice goes to the OLD address: that is where an intruder's change is noticed.
-          await queueSecurityNotice(ctx, trx, user, 'email_changed', request, { newEmail: destination });
-          await recordAudit(trx, ctx.clock, { action: 'email_changed', actorId: user.id, targetId: user.id, ip: request.ip });
+          await queueSecurityNotice(ctx, trx, user, 'email_changed', request, {
+            newEmail: destination,
+          });
+          await recordAudit(trx, ctx.clock, {
+            action: 'email_changed',
+            actorId: user.id,
+            targetId: user.id,
+            ip: request.ip,
+          });
         });
       } catch (err) {
-        if (/UNIQUE|23505/.test(String((err as { code?: string }).code) + String((err as Error).message))) {
+        if (
+          /UNIQUE|23505/.test(
+            String((err as { code?: string }).code) + String((err as Error).message),
+          )
+        ) {
           throw new AppError('email_already_used');
         }
         throw err;
@@ -201,7 +236,8 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
     {
       schema: {
         tags: ['profile'],
-        summary: 'Change my mobile phone: an SMS code confirms the new number before it replaces the old',
+        summary:
+          'Change my mobile phone: an SMS code confirms the new number before it replaces the old',
         body: phoneChangeRequestSchema,
         response: { 200: codeSentSchema, ...errors },
       },
@@ -211,7 +247,11 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
       await checkCurrentPassword(user, request.body.currentPassword);
       const phone = request.body.phone;
       await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ pending_phone: phone }).where('id', '=', user.id).execute();
+        await trx
+          .updateTable('users')
+          .set({ pending_phone: phone })
+          .where('id', '=', user.id)
+          .execute();
         const code = await issueCode(ctx, trx, user.id, 'phone_change', phone);
         await enqueueMessage(trx, ctx.clock, {
           channel: 'sms',
@@ -249,8 +289,15 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
           .set({ phone: destination, phone_verified_at: now, pending_phone: null, updated_at: now })
           .where('id', '=', user.id)
           .execute();
-        await queueSecurityNotice(ctx, trx, user, 'phone_changed', request, { newPhone: destination });
-        await recordAudit(trx, ctx.clock, { action: 'phone_changed', actorId: user.id, targetId: user.id, ip: request.ip });
+        await queueSecurityNotice(ctx, trx, user, 'phone_changed', request, {
+          newPhone: destination,
+        });
+        await recordAudit(trx, ctx.clock, {
+          action: 'phone_changed',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
       nudgeOutbox();
       const updated = await findUserById(ctx.db, user.id);
@@ -263,7 +310,8 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
     {
       schema: {
         tags: ['profile'],
-        summary: 'Change my password (the current one is required); ends my other sessions and trusted devices',
+        summary:
+          'Change my password (the current one is required); ends my other sessions and trusted devices',
         body: passwordChangeInputSchema,
         response: { 200: okSchema, ...errors },
       },
@@ -273,14 +321,24 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
       await checkCurrentPassword(user, request.body.currentPassword);
       const password = normalizePassword(request.body.password);
       assertAcceptablePassword(password, user);
-      if (await ctx.passwords.verify(user.password_hash, password)) throw new AppError('password_must_differ');
+      if (await ctx.passwords.verify(user.password_hash, password))
+        throw new AppError('password_must_differ');
       const hash = await ctx.passwords.hash(password);
       await ctx.db.transaction().execute(async (trx) => {
         await setPassword(trx, user.id, hash, ctx.clock.now());
         await revokeAccess(trx, user.id, sessionId);
-        await trx.updateTable('sessions').set({ trusted_device_id: null }).where('id', '=', sessionId).execute();
+        await trx
+          .updateTable('sessions')
+          .set({ trusted_device_id: null })
+          .where('id', '=', sessionId)
+          .execute();
         await queueSecurityNotice(ctx, trx, user, 'password_changed', request);
-        await recordAudit(trx, ctx.clock, { action: 'password_changed', actorId: user.id, targetId: user.id, ip: request.ip });
+        await recordAudit(trx, ctx.clock, {
+          action: 'password_changed',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
       });
       nudgeOutbox();
       return { ok: true as const };

@@ -55,8 +55,15 @@ const ALL_KEYS = Object.keys(defaultSettings({ session: { idleSeconds: 0, absolu
  * The settings in force. Read where they are used (sign-in, the once-a-minute session slide), never
  * on the per-request hot path, so a change applies on every node without a cache to invalidate.
  */
-export async function loadSettings(ctx: Pick<AppContext, 'db' | 'config'>, db: Db = ctx.db): Promise<AppSettings> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ALL_KEYS).execute();
+export async function loadSettings(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  db: Db = ctx.db,
+): Promise<AppSettings> {
+  const rows = await db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('key', 'in', ALL_KEYS)
+    .execute();
   const settings = defaultSettings(ctx.config);
   for (const row of rows) {
     try {
@@ -78,7 +85,11 @@ export async function saveSetting<K extends keyof AppSettings>(
   await db
     .insertInto('settings')
     .values({ key, value: JSON.stringify(value), updated_by: by, updated_at: now })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }))
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }),
+    )
     .execute();
 }
 

@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/helpers.js';
+import {
+  createTestApp,
+  createUser,
+  DIALECTS,
+  lastCode,
+  messagesTo,
+  signIn,
+  TestClient,
+} from '../../test/helpers.js';
+
+describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  async function signedIn(email: string, phone: string, options: { trustDevice?: boolean } = {}) {
+    await createUser(t, { email, password: 'Profile-Passw0rd-1', phone });
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client, email, 'Profile-Passw0rd-1', options)).statusCode).toBe(200);
+    return client;
+  }
+
+  it('shows every person field and edits them, refusing bad values field by field', async () => {
+    const client = await signedIn('profile@hygie.test', '+33655000001');
+    const profile = await client.get('/api/profile');
+    expect(profile.json()).toMatchObject({
+      email: 'profile@hygie.test',
+      firstName: 'Jeanne',
+      lastName: 'Martin',
+      birthDate: '17/05/1980',
+      birthPlaceInsee: '75056',
+      sex: 'female',
+      profile: 'patient',
+    });
+    const bad = await client.request({
+      method: 'PATCH',
+      url: '/api/profile',
+      payload: { firstName: '', birthPlaceInsee: '96001', ins: '295109912611199' },
+    });
+    expect(bad.statusCode).toBe(400);
+    const fields = (bad.json() as { data: { fields: { path: string; message: string }[] } }).data
+      .fields;
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        { path: 'firstName', message: 'field_required' },
+        { path: 'birthPlaceInsee', message: 'insee_invalid' },
+        { path: 'ins', message: 'ins_invalid' },
+      ]),
+    );
+    expect((await client.get('/api/profile')).json()).toMatchObject({ firstName: 'Jeanne' });
+    const ok = await client.request({
+      method: 'PATCH',
+      url: '/api/profile',
+      payload: {
+        firstName: 'Jeanne-Marie',
+        birthDate: '00/05/1980',
+        ins: '295109912611193',
+        language: 'ar',
+        roles: ['admin'],
+      },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      firstName: 'Jeanne-Marie',
+      birthDate: '00/05/1980',
+      ins: '295109912611193',
+      language: 'ar',
+    });
+    const row = await t.ctx.db
+      .selectFrom('users')
+      .select(['roles', 'search_name'])
+      .where('email', '=', 'profile@hygie.test')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ roles: '[]', search_name: 'martin jeanne-marie' });
+  });
+
+  it('changes the e-mail only once the code sent to the new address is entered, and warns the old one', async () => {
+    const client = await signedIn('old-mail@hygie.test', '+33655000002');
+    const wrong = await client.post('/api/profile/email', {
+      email: 'new-mail@hygie.test',
+      currentPassword: 'Wrong-Passw0rd-1',
+    });
+    expect(wrong.json()).toMatchObject({
+      code: 'wrong_current_password',
+      message: 'Modifications non enregistrées, veuillez vérifier votre mot de passe.',
+    });
+    const taken = await client.post('/api/profile/email', {
+      email: 'profile@hygie.test',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect(taken.json()).toMatchObject({ code: 'email_already_used' });
+    const sent = await client.post('/api/profile/email', {
+      email: 'New-Mail@hygie.test',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect(sent.json()).toMatchObject({ retryAfterSeconds: 60 });
+    expect((await client.get('/api/profile')).json()).toMatchObject({
+      email: 'old-mail@hygie.test',
+      pendingEmail: 'new-mail@hygie.test',
+    });
+    const done = await client.post('/api/profile/email/verify', {
+      code: await lastCode(t, 'new-mail@hygie.test'),
+    });
+    expect(done.json()).toMatchObject({
+      email: 'new-mail@hygie.test',
+      emailVerified: true,
+      pendingEmail: null,
+    });
+    expect((await messagesTo(t, 'old-mail@hygie.test'))[0]).toMatchObject({
+      template: 'email_changed',
+      params: { newEmail: 'new-mail@hygie.test' },
+    });
+  });
+
+  it('changes the phone only once the SMS code to the new number is entered', async () => {
+    const client = await signedIn('phone-change@hygie.test', '+33655000003');
+    await client.post('/api/profile/phone', {
+      phone: '06 55 00 00 99',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect((await client.get('/api/profile')).json()).toMatchObject({
+      phone: '+33655000003',
+      pendingPhone: '+33655000099',
+    });
+    const code = await lastCode(t, '+33655000099');
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await client.post('/api/profile/phone/verify', { code: wrong })).json()).toMatchObject({
+      code: 'wrong_code',
+    });
+    const done = await client.post('/api/profile/phone/verify', { code });
+    expect(done.json()).toMatchObject({
+      phone: '+33655000099',
+      phoneVerified: true,
+      pendingPhone: null,
+    });
+  });
+
+  it('changes the password with the current one, ending other sessions and trusted devices', async () => {
+    const client = await signedIn('pw-change@hygie.test', '+33655000004', { trustDevice: true });
+    const other = new TestClient(t.app);
+    await signIn(t, other, 'pw-change@hygie.test', 'Profile-Passw0rd-1');
+    const wrong = await client.post('/api/profile/password', {
+      currentPassword: 'Nope-Passw0rd-1',
+      password: 'Brisk-Lantern-58',
+      passwordConfirmation: 'Brisk-Lantern-58',
+    });
+    expect(wrong.json()).toMatchObject({ code: 'wrong_current_password' });
+    const same = await client.post('/api/profile/password', {
+      currentPassword: 'Profile-Passw0rd-1',
+      password: 'Profile-Passw0rd-1',
+      passwordConfirmation: 'Profile-Passw0rd-1',
+    });
+    expect(same.json()).toMatchObject({ code: 'password_must_differ' });
+    const ok = await client.post('/api/profile/password', {
+      currentPassword: 'Profile-Passw0rd-1',
+      password: 'Brisk-Lantern-58',
+      passwordConfirmation: 'Brisk-Lantern-58',
+    });
+    expect(ok.json()).toEqual({ ok: true });
+    expect((await client.get('/api/me')).statusCode).toBe(200);
+    expect((await other.get('/api/me')).statusCode).toBe(401);
+    expect((await client.get('/api/devices')).json()).toEqual([]);
+    expect((await messagesTo(t, 'pw-change@hygie.test'))[0]).toMatchObject({
+      template: 'password_changed',
+    });
+  });
+
+  it('lists my trusted devices with the current one marked, and deletes only my own (IDOR)', async () => {
+    const mine = await signedIn('devices@hygie.test', '+33655000005', { trustDevice: true });
+    const theirs = await signedIn('devices-other@hygie.test', '+33655000006', {
+      trustDevice: true,
+    });
+    const list = (await mine.get('/api/devices')).json() as {
+      id: string;
+      current: boolean;
+      label: string;
+      userAgent: string | null;
+    }[];
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ current: true });
+    const theirList = (await theirs.get('/api/devices')).json() as { id: string }[];
+    const theirId = theirList[0]?.id ?? '';
+    const attempt = await mine.request({ method: 'DELETE', url: `/api/devices/${theirId}` });
+    expect(attempt.statusCode).toBe(404);
+    expect((await theirs.get('/api/devices')).json()).toHaveLength(1);
+    const own = await mine.request({ method: 'DELETE', url: `/api/devices/${list[0]?.id ?? ''}` });
+    expect(own.json()).toEqual({ ok: true });
+    expect((await mine.get('/api/devices')).json()).toEqual([]);
+    // forgotten device: the next sign-in asks for the second factor again
+    expect((await mine.login('devices@hygie.test', 'Profile-Passw0rd-1')).json()).toMatchObject({
+      code: 'two_factor_authentication_required',
+    });
+  });
+
+  it('answers the dashboard and the public support contact', async () => {
+    const client = await signedIn('dash@hygie.test', '+33655000007');
+    expect((await client.get('/api/dashboard')).json()).toEqual({
+      attention: [],
+      trustedDevices: 0,
+      passwordExpiresAt: null,
+    });
+    const support = await new TestClient(t.app).get('/api/support');
+    expect(support.json()).toMatchObject({ mail: 'support@hygie.local', usefulLinks: [] });
+  });
+});
