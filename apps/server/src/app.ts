@@ -52,6 +52,7 @@ import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { biometricsRoutes } from './modules/biometrics/routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -173,6 +174,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       profileRoutes,
       deviceRoutes,
       dashboardRoutes,
+      biometricsRoutes,
     ]) {
       await app.register(routes, routeDeps);
     }

@@ -5,6 +5,8 @@ export * from './schemas/api.js';
 export * from './schemas/security.js';
 export * from './schemas/account.js';
 export * from './schemas/admin.js';
+export * from './schemas/biometrics.js';
 export * from './schemas/fields.js';
+export * from './schemas/platforms.js';
 export * from './redirects.js';
 export * from './validation/index.js';

@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002-security-flows.js';
 import * as m0003 from './migrations/0003-platforms.js';
 import * as m0004 from './migrations/0004-oidc.js';
 import * as m0005 from './migrations/0005-account-area.js';
+import * as m0006 from './migrations/0006-biometrics.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-platforms': m0003,
   '0004-oidc': m0004,
   '0005-account-area': m0005,
+  '0006-biometrics': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

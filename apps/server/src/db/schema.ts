@@ -173,6 +173,31 @@ export interface OidcStoreTable {
   account_id: string | null; // the user (accountId) of sessions, grants and tokens
 }
 
+export interface CredentialTable {
+  id: string;
+  user_id: string;
+  kind: 'webauthn' | 'native';
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string | null;
+  device_name: string;
+  user_verifying: number;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface BiometricChallengeTable {
+  id: string;
+  user_id: string | null;
+  purpose: 'webauthn_register' | 'webauthn_login' | 'native_enrol' | 'native_login';
+  challenge: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
 export interface Database {
   users: UserTable;
   sessions: SessionTable;
@@ -187,6 +212,8 @@ export interface Database {
   platforms: PlatformTable;
   platform_access: PlatformAccessTable;
   oidc_store: OidcStoreTable;
+  credentials: CredentialTable;
+  biometric_challenges: BiometricChallengeTable;
 }
 
 export type UserRow = Selectable<UserTable>;

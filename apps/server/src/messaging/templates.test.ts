@@ -28,6 +28,7 @@ const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
   password_changed: ['date', 'lockUrl'],
   email_changed: ['newEmail', 'date', 'lockUrl'],
   phone_changed: ['newPhone', 'date', 'lockUrl'],
+  biometric_added: ['device', 'date', 'lockUrl'],
 };
 
 describe('message templates', () => {

@@ -350,6 +350,35 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: تم تغيير رقم الهاتف. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
+  biometric_added: {
+    fr: {
+      subject: (p) => `${p.brand} : une connexion biométrique a été ajoutée`,
+      lines: (p) => [
+        'Bonjour,',
+        `Une clé de connexion biométrique a été ajoutée à votre compte le ${ltr(p.date)} (${ltr(p.device)}).`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : connexion biométrique ajoutée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: a biometric sign-in was added`,
+      lines: (p) => [
+        'Hello,',
+        `A biometric sign-in key was added to your account on ${ltr(p.date)} (${ltr(p.device)}).`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: biometric sign-in added. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تمت إضافة تسجيل دخول بيومتري`,
+      lines: (p) => [
+        'مرحبًا،',
+        `تمت إضافة مفتاح تسجيل دخول بيومتري إلى حسابك في ${ltr(p.date)} (${ltr(p.device)}).`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: تمت إضافة تسجيل دخول بيومتري. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;

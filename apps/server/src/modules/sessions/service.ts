@@ -30,6 +30,7 @@ export async function openSession(
   stage: string,
   meta: SessionMeta,
   trustedDeviceId: string | null = null,
+  mfaVerifiedAt: number | null = null,
 ): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
   const token = randomToken();
@@ -48,7 +49,7 @@ export async function openSession(
     absolute_expires_at: absoluteExpiresAt,
     ip: meta.ip,
     user_agent: meta.userAgent?.slice(0, 512) ?? null,
-    mfa_verified_at: null,
+    mfa_verified_at: mfaVerifiedAt,
     trusted_device_id: trustedDeviceId,
   });
   return { id, token, idleExpiresAt, absoluteExpiresAt };
