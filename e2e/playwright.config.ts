@@ -27,6 +27,8 @@ export default defineConfig({
   ],
   use: {
     baseURL,
+    // French users' browsers: the portal's default language is also the browser's.
+    locale: 'fr-FR',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {

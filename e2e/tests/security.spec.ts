@@ -21,7 +21,10 @@ const PATIENT = {
   e164: '+33612345678',
 };
 
-test('a patient signs up, verifies e-mail and phone, passes the second factor, accepts new terms', async ({ page, request }) => {
+test('a patient signs up, verifies e-mail and phone, passes the second factor, accepts new terms', async ({
+  page,
+  request,
+}) => {
   await page.goto('/security/login');
   await page.getByRole('link', { name: 'Créer un compte' }).click();
   await expect(page).toHaveURL(/\/security\/register$/);
@@ -36,14 +39,20 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   await page.locator('#register-last-name').fill('Bernard');
   await page.locator('#register-birth-date').fill('17/05/1980');
   await page.locator('#register-birth-place').fill('75056');
-  await page.locator('#register-sex').selectOption?.('female').catch(async () => {
-    await page.locator('#register-sex').click();
-    await page.getByRole('option').first().click();
-  });
+  await page
+    .locator('#register-sex')
+    .selectOption?.('female')
+    .catch(async () => {
+      await page.locator('#register-sex').click();
+      await page.getByRole('option').first().click();
+    });
   await page.locator('#register-phone').fill(PATIENT.phone);
   await page.getByTestId('register-submit').click();
   // Confirmation differs and the terms are not ticked: the form says so and sends nothing.
-  await expect(page.locator('#register-password-confirmation')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#register-password-confirmation')).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
   await expectAccessible(page, 'register patient with errors');
   await page.locator('#register-password-confirmation').fill(PATIENT.password);
   await page.locator('#register-cgu').check();
@@ -95,7 +104,10 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   await screenshot(page, 'dashboard-patient-fr-hygie');
 });
 
-test('a trusted browser skips the second factor, another browser does not', async ({ browser, request }) => {
+test('a trusted browser skips the second factor, another browser does not', async ({
+  browser,
+  request,
+}) => {
   const trusted = await browser.newContext();
   const page = await trusted.newPage();
   await page.goto('/security/login');
@@ -154,7 +166,10 @@ test('forgot password by SMS, in Arabic and the telecare brand', async ({ page, 
   await screenshot(page, 'mfa-ar-telecare');
 });
 
-test('an invited person creates a password from the first-login link, then signs in', async ({ page, request }) => {
+test('an invited person creates a password from the first-login link, then signs in', async ({
+  page,
+  request,
+}) => {
   const email = `invited-${Date.now()}@hygie.test`;
   const link = cli('invite', '--email', email, '--first-name', 'Inès');
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
@@ -176,7 +191,10 @@ test('an invited person creates a password from the first-login link, then signs
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('the account owner locks the account from the sign-in notice link', async ({ page, request }) => {
+test('the account owner locks the account from the sign-in notice link', async ({
+  page,
+  request,
+}) => {
   const lockUrl = await linkIn(request, PATIENT.email, 'sign_in_notice');
   await page.goto(lockUrl.replace(/^https?:\/\/[^/]+/, ''));
   await expectAccessible(page, 'lock account');

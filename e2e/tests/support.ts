@@ -111,8 +111,12 @@ export async function submitLogin(
   password: string,
 ) {
   const labels = LOGIN_LABELS[language];
-  await page.getByLabel(labels.username).fill(username);
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  // The fields are found by their accessible names (which must be the translated labels).
+  await expect(page.locator('#login-username')).toHaveAccessibleName(
+    new RegExp(`^${labels.username}`),
+  );
+  await page.locator('#login-username').fill(username);
+  await page.locator('#login-password').fill(password);
   await page.getByTestId('login-submit').click();
 }
 
@@ -120,13 +124,22 @@ export async function submitLogin(
 export function cli(...args: string[]): string {
   const root = path.resolve(import.meta.dirname, '..', '..');
   return execFileSync(process.execPath, [path.join(root, 'apps/server/dist/cli.js'), ...args], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent', PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 3210}` },
+    env: {
+      ...process.env,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 3210}`,
+    },
     encoding: 'utf8',
   }).trim();
 }
 
 /** The link (first `http…` URL) in the newest message of a template to `to`. */
-export async function linkIn(request: APIRequestContext, to: string, template: string): Promise<string> {
+export async function linkIn(
+  request: APIRequestContext,
+  to: string,
+  template: string,
+): Promise<string> {
   const message = await messageFor(request, to, template);
   const url = /https?:\/\/\S+/.exec(message.text)?.[0];
   if (!url) throw new Error(`no link in ${template} to ${to}`);

@@ -52,6 +52,8 @@ import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { platformRoutes } from './modules/platforms/routes.js';
+import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
 
 export interface AppDeps {
@@ -175,6 +177,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       deviceRoutes,
       dashboardRoutes,
       biometricsRoutes,
+      platformRoutes,
+      oidcRoutes,
     ]) {
       await app.register(routes, routeDeps);
     }

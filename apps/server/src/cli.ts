@@ -7,12 +7,14 @@ import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './lib/app-error.js';
 import { inviteUser } from './modules/first-login/invite.js';
+import { addPlatformCommand } from './modules/platforms/command.js';
 import { saveSetting } from './modules/settings/service.js';
 
 const USAGE = `usage:
   cli migrate
   cli invite --email ADDRESS [--admin] [--first-name NAME] [--last-name NAME] [--profile patient|professional] [--language fr|en|ar]
-  cli cgu:publish --version VERSION [--date YYYY-MM-DD]`;
+  cli cgu:publish --version VERSION [--date YYYY-MM-DD]
+  cli platform:add --name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--policy open|on_request|admin] [--public] [--third-party] [--description TEXT] [--logo-url URL]`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -27,6 +29,15 @@ async function main(argv: string[]): Promise<void> {
       language: { type: 'string' },
       version: { type: 'string' },
       date: { type: 'string' },
+      name: { type: 'string' },
+      url: { type: 'string' },
+      description: { type: 'string' },
+      'logo-url': { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'post-logout-uri': { type: 'string', multiple: true },
+      policy: { type: 'string' },
+      public: { type: 'boolean', default: false },
+      'third-party': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -64,6 +75,13 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(
         `terms version ${values.version} in force: every user accepts it at the next sign-in\n`,
       );
+      return;
+    }
+    if (command === 'platform:add') {
+      if (!values.name || !values.url || !values['redirect-uri']) {
+        throw new UsageError('--name, --url and --redirect-uri are required');
+      }
+      process.stdout.write(`${await addPlatformCommand(ctx, values)}\n`);
       return;
     }
     throw new UsageError(`unknown command: ${command ?? '(none)'}`);

@@ -18,11 +18,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('platforms_client_id_uq').on('platforms').column('client_id').unique().execute();
+  await db.schema
+    .createIndex('platforms_client_id_uq')
+    .on('platforms')
+    .column('client_id')
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('platform_access')
-    .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'varchar(36)', (c) =>
+      c.notNull().references('users.id').onDelete('cascade'),
+    )
     .addColumn('platform_id', 'varchar(36)', (c) =>
       c.notNull().references('platforms.id').onDelete('cascade'),
     )
@@ -51,6 +58,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('oidc_store_grant_idx').on('oidc_store').column('grant_id').execute();
   await db.schema.createIndex('oidc_store_uid_idx').on('oidc_store').column('uid').execute();
-  await db.schema.createIndex('oidc_store_user_code_idx').on('oidc_store').column('user_code').execute();
-  await db.schema.createIndex('oidc_store_expires_idx').on('oidc_store').column('expires_at').execute();
+  await db.schema
+    .createIndex('oidc_store_user_code_idx')
+    .on('oidc_store')
+    .column('user_code')
+    .execute();
+  await db.schema
+    .createIndex('oidc_store_expires_idx')
+    .on('oidc_store')
+    .column('expires_at')
+    .execute();
 }

@@ -7,7 +7,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('users').addColumn('pending_phone', 'varchar(20)').execute();
   // "last first", lower-case without accents: prefix searches use its index on both databases.
   await db.schema.alterTable('users').addColumn('search_name', 'varchar(210)').execute();
-  await sql`update users set search_name = lower(coalesce(last_name, '') || ' ' || coalesce(first_name, ''))`.execute(db);
+  await sql`update users set search_name = lower(coalesce(last_name, '') || ' ' || coalesce(first_name, ''))`.execute(
+    db,
+  );
   await db.schema.createIndex('users_search_name_idx').on('users').column('search_name').execute();
   await db.schema.createIndex('users_created_at_idx').on('users').column('created_at').execute();
 }

@@ -1,17 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  currentUserSchema,
-  errorEnvelopeSchema,
-  loginInputSchema,
-  safeTargetUri,
-} from '@hygie/domain';
+import { currentUserSchema, errorEnvelopeSchema, loginInputSchema } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { presentUser } from '../users/present.js';
 import { closeSession, slide } from '../sessions/service.js';
+import { endPortalAndProviderSessions, logoutTarget } from '../oidc/logout.js';
 import { login } from './service.js';
 import { replyWithProgress, requestMeta } from './respond.js';
 
@@ -101,19 +97,16 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
       schema: {
         tags: ['auth'],
         summary:
-          'Browser navigation: ends the session, then redirects (target_uri of the API origin only)',
+          'Browser navigation: ends the session and its OIDC sessions, then redirects (target_uri of the API origin or a registered post-logout URI only)',
         querystring: z.object({ target_uri: z.string().optional() }),
       },
     },
     async (request, reply) => {
-      const token = request.cookies[cookies.sessionCookie];
-      if (token) await closeSession(ctx, token);
+      // Single sign-out: the portal session and the user's sessions with the platforms' provider.
+      await endPortalAndProviderSessions(ctx, request, request.cookies[cookies.sessionCookie]);
       cookies.clearSession(reply);
       issueXsrf(reply, cookies, ctx.secret, undefined);
-      const target =
-        safeTargetUri(request.query.target_uri, ctx.config.publicUrl.origin) ??
-        new URL('/security/login', ctx.config.publicUrl).href;
-      return reply.redirect(target, 303);
+      return reply.redirect(await logoutTarget(ctx, request.query.target_uri), 303);
     },
   );
 };

@@ -33,6 +33,7 @@ declare module 'oidc-provider' {
     clientAuthMethod: string;
     redirectUris: string[];
     postLogoutRedirectUris: string[];
+    clientSecret?: string;
     compareClientSecret(actual: string): Promise<boolean> | boolean;
   }
 
@@ -40,6 +41,7 @@ declare module 'oidc-provider' {
     accountId?: string;
     uid: string;
     jti: string;
+    grantIdFor(clientId: string): string | undefined;
   }
 
   export interface GrantInstance {
@@ -88,7 +90,7 @@ declare module 'oidc-provider' {
     route: string;
     client?: ClientInstance;
     session?: SessionInstance;
-    params?: Record<string, unknown>;
+    params?: Record<string, unknown> & { logout?: string; ui_locales?: string };
     result?: InteractionResults;
     requestParamOIDCScopes: Set<string>;
     requestParamClaims?: Set<string>;
@@ -130,27 +132,31 @@ declare module 'oidc-provider' {
     ): Promise<Record<string, unknown> & { sub: string }>;
   }
 
-  export class Check {
-    constructor(
+  export interface CheckInstance {
+    reason: string;
+  }
+
+  export interface CheckConstructor {
+    new (
       reason: string,
       description: string,
       error: string,
       check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>,
-    );
-    static REQUEST_PROMPT: true;
-    static NO_NEED_TO_PROMPT: false;
+    ): CheckInstance;
+    REQUEST_PROMPT: true;
+    NO_NEED_TO_PROMPT: false;
   }
 
   export interface Prompt {
     name: string;
-    checks: { add(check: Check): void; clear(): void } & Iterable<Check>;
+    checks: CheckInstance[] & { add(check: CheckInstance, index?: number): void };
   }
 
   export interface Policy extends Array<Prompt> {
     get(name: string): Prompt | undefined;
   }
 
-  export const interactionPolicy: { Check: typeof Check; base(): Policy };
+  export const interactionPolicy: { Check: CheckConstructor; base(): Policy };
 
   export const errors: {
     InvalidGrant: new (description?: string) => Error;
@@ -184,7 +190,10 @@ declare module 'oidc-provider' {
     proxy: boolean;
     readonly issuer: string;
     readonly Grant: GrantConstructor;
-    readonly Client: { prototype: ClientInstance; find(id: string): Promise<ClientInstance | undefined> };
+    readonly Client: {
+      prototype: ClientInstance;
+      find(id: string): Promise<ClientInstance | undefined>;
+    };
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;

@@ -11,7 +11,10 @@ export type AccessStatus = PlatformAccessTable['status'];
  * - `admin`: only when an admin granted it.
  * An admin's `disabled` always wins.
  */
-export function canUsePlatform(policy: AccessPolicy, status: AccessStatus | null | undefined): boolean {
+export function canUsePlatform(
+  policy: AccessPolicy,
+  status: AccessStatus | null | undefined,
+): boolean {
   if (status === 'disabled') return false;
   if (policy === 'open') return true;
   return status === 'enabled';

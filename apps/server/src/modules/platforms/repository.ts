@@ -2,7 +2,11 @@ import type { Db } from '../../db/connection.js';
 import type { PlatformRow } from './types.js';
 
 export function findPlatformByClientId(db: Db, clientId: string): Promise<PlatformRow | undefined> {
-  return db.selectFrom('platforms').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  return db
+    .selectFrom('platforms')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
 }
 
 export function findPlatformById(db: Db, id: string): Promise<PlatformRow | undefined> {
@@ -37,7 +41,35 @@ export async function setAccess(
     .insertInto('platform_access')
     .values({ user_id: userId, platform_id: platformId, status, changed_by: by, changed_at: now })
     .onConflict((oc) =>
-      oc.columns(['user_id', 'platform_id']).doUpdateSet({ status, changed_by: by, changed_at: now }),
+      oc
+        .columns(['user_id', 'platform_id'])
+        .doUpdateSet({ status, changed_by: by, changed_at: now }),
     )
+    .execute();
+}
+
+export async function insertPlatform(db: Db, row: PlatformRow): Promise<void> {
+  await db.insertInto('platforms').values(row).execute();
+}
+
+export async function updatePlatformRow(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<PlatformRow, 'id' | 'client_id' | 'created_at'>>,
+): Promise<void> {
+  await db.updateTable('platforms').set(changes).where('id', '=', id).execute();
+}
+
+export async function deletePlatformRow(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('platforms').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every access row of a user (the primary key's leading column). */
+export function accessRowsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('platform_access')
+    .select(['platform_id', 'status'])
+    .where('user_id', '=', userId)
     .execute();
 }

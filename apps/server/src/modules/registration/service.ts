@@ -1,4 +1,4 @@
-import type { Brand, Language, RegistrationInput , registrationInputSchema } from '@hygie/domain';
+import type { Brand, Language, RegistrationInput, registrationInputSchema } from '@hygie/domain';
 import { normalizePassword, parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';

@@ -14,7 +14,10 @@ export async function queueSecurityNotice(
   ctx: AppContext,
   trx: Db,
   user: Pick<UserRow, 'id' | 'email'>,
-  template: Extract<TemplateName, 'password_changed' | 'email_changed' | 'phone_changed' | 'biometric_added'>,
+  template: Extract<
+    TemplateName,
+    'password_changed' | 'email_changed' | 'phone_changed' | 'biometric_added'
+  >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},
 ): Promise<void> {

@@ -1,0 +1,172 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { Db } from '../../db/connection.js';
+import { findPlatformByClientId } from '../platforms/repository.js';
+import { clientMetadataOf } from './client-metadata.js';
+
+// Models whose rows belong to a grant: a replayed code or refresh token revokes all of them.
+const GRANTABLE = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
+
+/**
+ * The provider's time is the system's (it stamps `iat`/`exp` with Date.now()), so expiry here is
+ * too — never the app clock tests move.
+ */
+const now = () => Date.now();
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, 255) : null;
+}
+
+/**
+ * oidc-provider's storage on the portal's database (`oidc_store`, one row per artefact), shared by
+ * every node. Rows past their expiry are invisible and purged by `purgeExpired`.
+ */
+export class KyselyAdapter implements Adapter {
+  constructor(
+    private readonly db: Db,
+    private readonly model: string,
+  ) {}
+
+  private key(id: string): string {
+    return `${this.model}:${id}`;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const row = {
+      payload: JSON.stringify(payload),
+      grant_id: stringOrNull(payload.grantId),
+      user_code: stringOrNull(payload.userCode),
+      uid: stringOrNull(payload.uid),
+      account_id: stringOrNull(payload.accountId),
+      expires_at: expiresIn > 0 ? now() + expiresIn * 1000 : null,
+    };
+    await this.db
+      .insertInto('oidc_store')
+      .values({ id: this.key(id), model: this.model, consumed_at: null, ...row })
+      .onConflict((oc) => oc.column('id').doUpdateSet(row))
+      .execute();
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db
+      .selectFrom('oidc_store')
+      .select(['payload', 'expires_at', 'consumed_at'])
+      .where('id', '=', this.key(id))
+      .executeTakeFirst();
+    return this.present(row);
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db
+      .selectFrom('oidc_store')
+      .select(['payload', 'expires_at', 'consumed_at'])
+      .where('uid', '=', uid)
+      .where('model', '=', this.model)
+      .executeTakeFirst();
+    return this.present(row);
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db
+      .selectFrom('oidc_store')
+      .select(['payload', 'expires_at', 'consumed_at'])
+      .where('user_code', '=', userCode)
+      .where('model', '=', this.model)
+      .executeTakeFirst();
+    return this.present(row);
+  }
+
+  /**
+   * Marks a code or refresh token used — one conditional UPDATE, so of two concurrent exchanges of
+   * the same code exactly one gets tokens; the other is refused and the grant revoked, as a replay.
+   */
+  async consume(id: string): Promise<void> {
+    const result = await this.db
+      .updateTable('oidc_store')
+      .set({ consumed_at: now() })
+      .where('id', '=', this.key(id))
+      .where('consumed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return;
+    const row = await this.db
+      .selectFrom('oidc_store')
+      .select('grant_id')
+      .where('id', '=', this.key(id))
+      .executeTakeFirst();
+    if (row?.grant_id) await this.revokeByGrantId(row.grant_id);
+    throw new errors.InvalidGrant('grant already used');
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.deleteFrom('oidc_store').where('id', '=', this.key(id)).execute();
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db
+      .deleteFrom('oidc_store')
+      .where('grant_id', '=', grantId)
+      .where('model', 'in', [...GRANTABLE])
+      .execute();
+  }
+
+  private present(
+    row: { payload: string; expires_at: number | null; consumed_at: number | null } | undefined,
+  ): AdapterPayload | undefined {
+    if (!row || (row.expires_at !== null && row.expires_at <= now())) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    // The provider expects `consumed` as epoch seconds.
+    if (row.consumed_at !== null) payload.consumed = Math.floor(row.consumed_at / 1000);
+    return payload;
+  }
+}
+
+/** The Client model: platforms are the clients, read from the registry on every lookup. */
+export class PlatformClientAdapter implements Adapter {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    if (id.length === 0 || id.length > 64) return undefined;
+    const platform = await findPlatformByClientId(this.db, id);
+    return platform ? clientMetadataOf(platform) : undefined;
+  }
+
+  // Clients are managed through the registry (admin API, CLI), never by the provider.
+  async upsert(): Promise<void> {}
+  async findByUid(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async consume(): Promise<void> {}
+  async destroy(): Promise<void> {}
+  async revokeByGrantId(): Promise<void> {}
+}
+
+/** The adapter factory oidc-provider calls once per model. */
+export function adapterFactory(db: Db) {
+  return function OidcAdapter(model: string): Adapter {
+    return model === 'Client' ? new PlatformClientAdapter(db) : new KyselyAdapter(db, model);
+  };
+}
+
+/** Deletes artefacts past their expiry (any node may run it; it is idempotent). */
+export async function purgeExpired(db: Db, at = now()): Promise<number> {
+  const result = await db.deleteFrom('oidc_store').where('expires_at', '<', at).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Ends a user's provider sessions on every node (portal sign-out). */
+export async function deleteSessionsOfAccount(db: Db, accountId: string): Promise<void> {
+  await db
+    .deleteFrom('oidc_store')
+    .where('account_id', '=', accountId)
+    .where('model', '=', 'Session')
+    .execute();
+}

@@ -1,0 +1,77 @@
+import type { UserRow } from '../../db/schema.js';
+
+/** The scopes platforms may ask for. */
+export const SCOPES = ['openid', 'offline_access', 'email', 'phone', 'profile', 'health'];
+
+/** Which claims each scope releases (the provider masks everything else). */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+  profile: ['given_name', 'family_name', 'birthdate', 'gender', 'profile_type'],
+  health: ['ins', 'ins_oid', 'professional_id', 'professional_id_type'],
+} as const;
+
+/**
+ * OpenID `birthdate` from a stored date whose unknown day or month is `00`: a full date when it
+ * is complete, else the year alone (the format OpenID allows) — never an invented day or month.
+ */
+export function birthdateClaim(stored: string | null): string | undefined {
+  const match = stored ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(stored) : null;
+  if (!match) return undefined;
+  const [, year, month, day] = match;
+  if (month === '00' || day === '00') return year === '0000' ? undefined : year;
+  return stored ?? undefined;
+}
+
+export type Claims = Record<string, unknown> & { sub: string };
+
+/** Every claim of a user; the provider keeps the ones the granted scopes release. */
+export function claimsOf(
+  user: Pick<
+    UserRow,
+    | 'id'
+    | 'email'
+    | 'email_verified_at'
+    | 'phone'
+    | 'phone_verified_at'
+    | 'first_name'
+    | 'last_name'
+    | 'birth_date'
+    | 'sex'
+    | 'profile'
+    | 'ins'
+    | 'ins_oid'
+    | 'professional_id'
+    | 'professional_id_type'
+  >,
+): Claims {
+  const claims: Claims = {
+    sub: user.id,
+    email: user.email,
+    email_verified: user.email_verified_at !== null,
+  };
+  if (user.phone) {
+    claims.phone_number = user.phone;
+    claims.phone_number_verified = user.phone_verified_at !== null;
+  }
+  // Absent values are left out rather than sent as null (OpenID Connect Core §5.3.2).
+  const optional: Record<string, string | null | undefined> = {
+    given_name: user.first_name,
+    family_name: user.last_name,
+    birthdate: birthdateClaim(user.birth_date),
+    gender: user.sex,
+    profile_type: user.profile,
+  };
+  if (user.profile === 'patient') {
+    optional.ins = user.ins;
+    optional.ins_oid = user.ins ? user.ins_oid : null;
+  } else if (user.profile === 'professional') {
+    optional.professional_id = user.professional_id;
+    optional.professional_id_type = user.professional_id ? user.professional_id_type : null;
+  }
+  for (const [name, value] of Object.entries(optional)) {
+    if (value !== null && value !== undefined && value !== '') claims[name] = value;
+  }
+  return claims;
+}

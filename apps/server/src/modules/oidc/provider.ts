@@ -1,0 +1,232 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import Provider, { interactionPolicy } from 'oidc-provider';
+import type { ClientInstance, FindAccount, GrantInstance, KoaContextWithOIDC } from 'oidc-provider';
+import { BRAND_NAMES, DEFAULT_BRAND } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
+import type { RequireSession } from '../../plugins/authenticate.js';
+import type { CookiePolicy } from '../../plugins/cookies.js';
+import { platformAccessForClient } from '../platforms/service.js';
+import { findUserById } from '../users/repository.js';
+import { adapterFactory } from './adapter.js';
+import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
+import { loadSigningKeys } from './keys.js';
+import { logoutPage, pageLanguage } from './pages.js';
+import { completeSession, endPortalAndProviderSessions, portalUserId } from './portal.js';
+
+/** Where the provider is mounted: the issuer is `${PUBLIC_URL}/oidc`. */
+export const OIDC_PREFIX = '/oidc';
+
+export interface OidcDeps {
+  ctx: AppContext;
+  cookies: CookiePolicy;
+  requireSession: RequireSession;
+  log: FastifyBaseLogger;
+}
+
+export interface OidcProvider {
+  provider: Provider;
+  /** The Fastify request behind a raw request handed to the provider (portal session lookups). */
+  requests: WeakMap<IncomingMessage, FastifyRequest>;
+}
+
+/** The portal's page for an OAuth error the browser sees (the SPA's /oauth-error). */
+export function oauthErrorUrl(publicUrl: URL, params: Record<string, string>): string {
+  const url = new URL('/oauth-error', publicUrl);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.href;
+}
+
+/**
+ * The OpenID Connect provider: authorization code + PKCE (S256) only, exact redirect URIs,
+ * rotating refresh tokens, RP-initiated logout; storage, clients and keys in the database.
+ */
+export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> {
+  const { ctx, cookies, requireSession, log } = deps;
+  const { db, config } = ctx;
+  const requests = new WeakMap<IncomingMessage, FastifyRequest>();
+  const keys = await loadSigningKeys(db, ctx.clock.now());
+
+  // A portal session that is complete and belongs to the provider session's user.
+  async function portalUser(koa: KoaContextWithOIDC): Promise<string | null> {
+    const request = requests.get(koa.req);
+    const session = request ? await completeSession(requireSession, request) : null;
+    return session?.user_id ?? null;
+  }
+
+  async function mayUse(clientId: string, userId: string): Promise<boolean> {
+    return (await platformAccessForClient(ctx, clientId, userId))?.usable ?? false;
+  }
+
+  const findAccount: FindAccount = async (koa, sub, token) => {
+    const user = await findUserById(db, sub);
+    if (!user || user.status !== 'active') return undefined;
+    // With a token (code exchange, refresh, userinfo) the access rule is checked again: an admin's
+    // "disabled" stops the platform's next request, not only the next sign-in.
+    const clientId = token?.clientId ?? koa.oidc.client?.clientId;
+    if (token && (!clientId || !(await mayUse(clientId, sub)))) return undefined;
+    return { accountId: sub, claims: async () => claimsOf(user) };
+  };
+
+  // Every authorization asks the portal: unless the portal session is complete, is the provider
+  // session's user and may use this platform, the interaction runs (and sends the browser to the
+  // portal's sign-in or to /oauth-error). Only the resume of an interaction just decided passes.
+  const policy = interactionPolicy.base();
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check(
+      'portal_session',
+      'the portal session and the platform access rule decide',
+      'login_required',
+      async (koa) => {
+        if (koa.oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        const accountId = koa.oidc.session?.accountId;
+        const clientId = koa.oidc.client?.clientId;
+        const userId = await portalUser(koa);
+        if (!userId || userId !== accountId || !clientId || !(await mayUse(clientId, userId))) {
+          return interactionPolicy.Check.REQUEST_PROMPT;
+        }
+        return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      },
+    ),
+    0,
+  );
+
+  // First-party platforms get what they ask for without a consent screen.
+  async function loadExistingGrant(koa: KoaContextWithOIDC): Promise<GrantInstance | undefined> {
+    const { oidc } = koa;
+    const clientId = oidc.client?.clientId;
+    const accountId = oidc.session?.accountId;
+    if (!clientId || !accountId) return undefined;
+    const grantId = oidc.result?.consent?.grantId ?? oidc.session?.grantIdFor(clientId);
+    let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+    if (grant && (grant.accountId !== accountId || grant.clientId !== clientId)) grant = undefined;
+    const access = await platformAccessForClient(ctx, clientId, accountId);
+    if (!access || access.platform.first_party !== 1) return grant;
+    grant ??= new oidc.provider.Grant({ accountId, clientId });
+    const scope = [...oidc.requestParamOIDCScopes].join(' ');
+    if (scope) grant.addOIDCScope(scope);
+    if (oidc.requestParamClaims?.size) grant.addOIDCClaims([...oidc.requestParamClaims]);
+    await grant.save();
+    return grant;
+  }
+
+  const provider = new Provider(new URL(OIDC_PREFIX, config.publicUrl).href, {
+    adapter: adapterFactory(db),
+    clients: [],
+    findAccount,
+    jwks: { keys },
+    scopes: SCOPES,
+    claims: { acr: null, auth_time: null, sid: null, iss: null, ...SCOPE_CLAIMS },
+    responseTypes: ['code'],
+    pkce: { methods: ['S256'], required: () => true },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256'],
+      userinfoSigningAlgValues: ['RS256'],
+      introspectionSigningAlgValues: ['RS256'],
+      authorizationSigningAlgValues: ['RS256'],
+    },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    // Browser-based platforms (public clients) may call the token endpoint from their own origin.
+    clientBasedCORS: (_koa: KoaContextWithOIDC, origin: string, client: ClientInstance) =>
+      client.redirectUris.some((uri) => new URL(uri).origin === origin),
+    // Every code exchange gets a refresh token; without offline_access it dies with the session.
+    issueRefreshToken: async (
+      _koa: KoaContextWithOIDC,
+      client: { grantTypeAllowed(t: string): boolean },
+    ) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: 900,
+      IdToken: 3600,
+      Interaction: 3600,
+      Grant: 14 * 24 * 3600,
+      RefreshToken: 14 * 24 * 3600,
+      Session: config.session.absoluteSeconds,
+    },
+    cookies: {
+      names: {
+        session: 'hygie_oidc_session',
+        interaction: 'hygie_oidc_interaction',
+        resume: 'hygie_oidc_resume',
+      },
+      keys: [hmac(ctx.secret, 'oidc-provider cookies')],
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    interactions: {
+      policy,
+      url: async (_koa: KoaContextWithOIDC, interaction: { uid: string }) =>
+        `${OIDC_PREFIX}/interaction/${interaction.uid}`,
+    },
+    loadExistingGrant,
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (koa: KoaContextWithOIDC, form: string) => {
+          const language = pageLanguage(koa.oidc.params?.ui_locales, koa.get('accept-language'));
+          koa.type = 'html';
+          koa.body = logoutPage(language, BRAND_NAMES[DEFAULT_BRAND], form);
+        },
+        postLogoutSuccessSource: async (koa: KoaContextWithOIDC) => {
+          koa.status = 303;
+          koa.redirect(new URL('/security/login', config.publicUrl).href);
+        },
+      },
+    },
+    // Errors a browser sees go to the portal's translated page, never a provider page.
+    renderError: async (koa: KoaContextWithOIDC, out: Record<string, string>) => {
+      const params: Record<string, string> = { error: out.error ?? 'server_error' };
+      if (out.error_description) params.error_description = out.error_description.slice(0, 200);
+      koa.status = 303;
+      koa.redirect(oauthErrorUrl(config.publicUrl, params));
+    },
+  });
+  provider.proxy = true;
+
+  // Secrets are stored as SHA-256; the presented secret is hashed and compared in constant time.
+  const compare = (stored: string | undefined, presented: unknown) =>
+    typeof stored === 'string' &&
+    typeof presented === 'string' &&
+    safeEqual(hashToken(presented), stored);
+  provider.Client.prototype.compareClientSecret = function (this: ClientInstance, actual) {
+    return compare(this.clientSecret, actual);
+  };
+
+  // RP-initiated logout signs the user out of the portal too (single sign-out) — when the provider
+  // session it ended is the portal user's. (The provider also ends a session this way when another
+  // user signed in to the portal in the same browser: that user stays signed in.)
+  provider.use(async (koa, next) => {
+    await next();
+    const ended =
+      koa.oidc?.route === 'end_session_confirm' && koa.oidc.params?.logout && koa.status === 303;
+    const request = ended ? requests.get(koa.req) : undefined;
+    const accountId = koa.oidc?.session?.accountId;
+    if (!request || !accountId) return;
+    const token = request.cookies[cookies.sessionCookie];
+    if ((await portalUserId(ctx, request, token)) !== accountId) return;
+    await endPortalAndProviderSessions(ctx, request, token);
+    koa.cookies.set(cookies.sessionCookie, null, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: cookies.secure,
+      signed: false,
+      overwrite: true,
+    });
+  });
+
+  provider.on('server_error', (_koa: unknown, err: unknown) =>
+    log.error({ err }, 'oidc provider error'),
+  );
+  provider.on('grant.revoked', (_koa: unknown, grantId: unknown) =>
+    log.info({ grantId }, 'oidc grant revoked'),
+  );
+  return { provider, requests };
+}

@@ -1,0 +1,249 @@
+import type {
+  AdminPlatform,
+  CreatedPlatform,
+  PlatformAccess,
+  PlatformCreateInput,
+  PlatformUpdateInput,
+  Service,
+} from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { newId } from '../../lib/ids.js';
+import { hashToken, randomToken } from '../../lib/tokens.js';
+import { recordAudit } from '../audit/service.js';
+import { findUserById } from '../users/repository.js';
+import type { AccessStatus } from './access.js';
+import { canUsePlatform, nextUserAction } from './access.js';
+import { parseUriList, presentAdminPlatform, presentService } from './present.js';
+import {
+  accessOf,
+  accessRowsOfUser,
+  deletePlatformRow,
+  findPlatformByClientId,
+  findPlatformById,
+  insertPlatform,
+  listPlatforms,
+  setAccess,
+  updatePlatformRow,
+} from './repository.js';
+import type { PlatformRow } from './types.js';
+
+/** Who acts, for the audit trail (null: an operator at the command line). */
+export interface Actor {
+  userId: string | null;
+  ip: string | null;
+}
+
+/**
+ * A client secret: 256 random bits. Only its SHA-256 is stored — enough for a secret this long
+ * (nothing to brute-force), and cheap to check on every token request.
+ */
+export function newClientSecret(): { secret: string; hash: string } {
+  const secret = randomToken(32);
+  return { secret, hash: hashToken(secret) };
+}
+
+export async function listAdminPlatforms(ctx: AppContext): Promise<AdminPlatform[]> {
+  return (await listPlatforms(ctx.db)).map(presentAdminPlatform);
+}
+
+export async function getAdminPlatform(ctx: AppContext, id: string): Promise<AdminPlatform> {
+  const row = await findPlatformById(ctx.db, id);
+  if (!row) throw new AppError('not_found');
+  return presentAdminPlatform(row);
+}
+
+/** Registers a platform as an OIDC client; the answer carries the secret, shown this once. */
+export async function createPlatform(
+  ctx: AppContext,
+  input: PlatformCreateInput,
+  actor: Actor,
+): Promise<CreatedPlatform> {
+  const now = ctx.clock.now();
+  const credentials = input.public ? null : newClientSecret();
+  const row: PlatformRow = {
+    id: newId(),
+    client_id: randomToken(18),
+    client_secret_hash: credentials?.hash ?? null,
+    name: input.name,
+    description: input.description ?? null,
+    url: input.url,
+    logo_url: input.logoUrl ?? null,
+    redirect_uris: JSON.stringify(unique(input.redirectUris)),
+    post_logout_redirect_uris: JSON.stringify(unique(input.postLogoutRedirectUris ?? [])),
+    access_policy: input.accessPolicy ?? 'open',
+    first_party: input.firstParty === false ? 0 : 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertPlatform(trx, row);
+    await recordAudit(trx, ctx.clock, {
+      action: 'platform_created',
+      actorId: actor.userId,
+      targetId: row.id,
+      ip: actor.ip,
+      details: { name: row.name, clientId: row.client_id, public: credentials === null },
+    });
+  });
+  return { ...presentAdminPlatform(row), clientSecret: credentials?.secret ?? null };
+}
+
+export async function updatePlatform(
+  ctx: AppContext,
+  id: string,
+  input: PlatformUpdateInput,
+  actor: Actor,
+): Promise<AdminPlatform> {
+  const changes: Partial<PlatformRow> = { updated_at: ctx.clock.now() };
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.url !== undefined) changes.url = input.url;
+  if (input.logoUrl !== undefined) changes.logo_url = input.logoUrl;
+  if (input.redirectUris !== undefined)
+    changes.redirect_uris = JSON.stringify(unique(input.redirectUris));
+  if (input.postLogoutRedirectUris !== undefined)
+    changes.post_logout_redirect_uris = JSON.stringify(unique(input.postLogoutRedirectUris));
+  if (input.accessPolicy !== undefined) changes.access_policy = input.accessPolicy;
+  if (input.firstParty !== undefined) changes.first_party = input.firstParty ? 1 : 0;
+  const updated = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await findPlatformById(trx, id))) return undefined;
+    await updatePlatformRow(trx, id, changes);
+    await recordAudit(trx, ctx.clock, {
+      action: 'platform_updated',
+      actorId: actor.userId,
+      targetId: id,
+      ip: actor.ip,
+      details: { fields: Object.keys(input) },
+    });
+    return findPlatformById(trx, id);
+  });
+  if (!updated) throw new AppError('not_found');
+  return presentAdminPlatform(updated);
+}
+
+/** Removes a platform: its client stops working at once (its tokens no longer resolve a client). */
+export async function deletePlatform(ctx: AppContext, id: string, actor: Actor): Promise<void> {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const row = await findPlatformById(trx, id);
+    if (!row || !(await deletePlatformRow(trx, id))) return false;
+    await recordAudit(trx, ctx.clock, {
+      action: 'platform_deleted',
+      actorId: actor.userId,
+      targetId: id,
+      ip: actor.ip,
+      details: { name: row.name, clientId: row.client_id },
+    });
+    return true;
+  });
+  if (!deleted) throw new AppError('not_found');
+}
+
+/** "My services": every platform, with what the access rule lets this user do about it. */
+export async function listServices(ctx: AppContext, userId: string): Promise<Service[]> {
+  const [platforms, access] = await Promise.all([
+    listPlatforms(ctx.db),
+    accessRowsOfUser(ctx.db, userId),
+  ]);
+  const statusOf = new Map(access.map((a) => [a.platform_id, a.status]));
+  return platforms.map((p) => presentService(p, statusOf.get(p.id) ?? null));
+}
+
+function accessAnswer(
+  row: PlatformRow,
+  userId: string,
+  status: AccessStatus | null,
+): PlatformAccess {
+  return {
+    platformId: row.id,
+    userId,
+    status,
+    usable: canUsePlatform(row.access_policy, status),
+    action: nextUserAction(row.access_policy, status),
+  };
+}
+
+/**
+ * The user's own step on "My services": under `on_request` they enable the platform; under `admin`
+ * they ask for it (an admin decides). An admin's `disabled` is never undone here.
+ */
+export async function enableService(
+  ctx: AppContext,
+  userId: string,
+  platformId: string,
+  actor: Actor,
+): Promise<PlatformAccess> {
+  const row = await findPlatformById(ctx.db, platformId);
+  if (!row) throw new AppError('not_found');
+  const current = await accessOf(ctx.db, userId, platformId);
+  const action = nextUserAction(row.access_policy, current);
+  if (action === 'none') throw new AppError('access_denied');
+  if (action === 'open' || action === 'pending') return accessAnswer(row, userId, current);
+  const status = action === 'enable' ? 'enabled' : 'requested';
+  await ctx.db.transaction().execute(async (trx) => {
+    await setAccess(trx, userId, platformId, status, userId, ctx.clock.now());
+    await recordAudit(trx, ctx.clock, {
+      action: status === 'enabled' ? 'platform_enabled_by_user' : 'platform_access_requested',
+      actorId: actor.userId,
+      targetId: userId,
+      ip: actor.ip,
+      details: { platformId },
+    });
+  });
+  return accessAnswer(row, userId, status);
+}
+
+/**
+ * An admin lets a user in or cuts their access. It takes effect at the user's next request to the
+ * platform: the provider checks the rule at every authorization and every token use.
+ */
+export async function setUserPlatformAccess(
+  ctx: AppContext,
+  userId: string,
+  platformId: string,
+  enabled: boolean,
+  actor: Actor,
+): Promise<PlatformAccess> {
+  const [user, row] = await Promise.all([
+    findUserById(ctx.db, userId),
+    findPlatformById(ctx.db, platformId),
+  ]);
+  if (!user || !row) throw new AppError('not_found');
+  const status = enabled ? 'enabled' : 'disabled';
+  await ctx.db.transaction().execute(async (trx) => {
+    await setAccess(trx, userId, platformId, status, actor.userId, ctx.clock.now());
+    await recordAudit(trx, ctx.clock, {
+      action: enabled ? 'platform_access_enabled' : 'platform_access_disabled',
+      actorId: actor.userId,
+      targetId: userId,
+      ip: actor.ip,
+      details: { platformId },
+    });
+  });
+  return accessAnswer(row, userId, status);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** The platform behind an OIDC client, and whether this user may use it now (the access rule). */
+export async function platformAccessForClient(
+  ctx: Pick<AppContext, 'db'>,
+  clientId: string,
+  userId: string,
+): Promise<{ platform: PlatformRow; usable: boolean } | undefined> {
+  const platform = await findPlatformByClientId(ctx.db, clientId);
+  if (!platform) return undefined;
+  const status = await accessOf(ctx.db, userId, platform.id);
+  return { platform, usable: canUsePlatform(platform.access_policy, status) };
+}
+
+/** True when `uri` is a post-logout redirect URI some platform registered (exact match). */
+export async function isRegisteredPostLogoutUri(
+  ctx: Pick<AppContext, 'db'>,
+  uri: string,
+): Promise<boolean> {
+  const platforms = await listPlatforms(ctx.db);
+  return platforms.some((p) => parseUriList(p.post_logout_redirect_uris).includes(uri));
+}
