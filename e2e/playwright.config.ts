@@ -15,7 +15,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // Some journeys wait out the 60 s code-resend cooldown like a person would.
+  timeout: 120_000,
   expect: { timeout: 7_000 },
   reporter: [
     ['list'],

@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test';
 import {
+  passSecondFactor,
   ADMIN,
   BRANDS,
-  codeFor,
-  enterCode,
   expectAccessible,
   LANGUAGES,
   PRIMARY,
@@ -64,13 +63,10 @@ test('an admin signs in with the second factor, sees the dashboard, stays signed
   await submitLogin(page, 'fr', ADMIN.email, 'Wrong-Password-1');
   await expect(page.getByTestId('login-error')).toContainText('Identifiants incorrects');
 
-  const since = Date.now();
   await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/security\/mfa/);
   await expectAccessible(page, 'mfa');
-  await page.getByTestId('mfa-provider-email').check();
-  await page.getByTestId('mfa-send').click();
-  await enterCode(page, await codeFor(request, ADMIN.email, since));
+  await passSecondFactor(page, request, ADMIN.email);
   await page.getByTestId('mfa-submit').click();
 
   // First sign-in: the terms in force must be accepted.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import { ADMIN, cli, codeFor, enterCode, expectAccessible, screenshot } from './support.js';
+import { ADMIN, cli, expectAccessible, passSecondFactor, screenshot } from './support.js';
 
 // A platform's relying party: a tiny server on 127.0.0.1 using openid-client, with one client per
 // path prefix (`/open/…` may be used, `/restricted/…` is under the admin policy nobody granted).
@@ -116,14 +116,11 @@ test('a platform sends the user to the portal, who signs in with the second fact
   const target = new URL(page.url()).searchParams.get('target_uri') ?? '';
   expect(target).toMatch(new RegExp(`^${baseURL}/oidc/interaction/`));
 
-  const since = Date.now();
   await page.locator('#login-username').fill(ADMIN.email);
   await page.locator('#login-password').fill(ADMIN.password);
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(/\/security\/mfa/);
-  await page.getByTestId('mfa-provider-email').check();
-  await page.getByTestId('mfa-send').click();
-  await enterCode(page, await codeFor(request, ADMIN.email, since));
+  await passSecondFactor(page, request, ADMIN.email);
   await page.getByTestId('mfa-submit').click();
 
   // The admin's first sign-in (when this file runs alone) also asks for the terms in force.

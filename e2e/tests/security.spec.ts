@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  passSecondFactor,
   cli,
   codeFor,
   enterCode,
@@ -75,13 +76,10 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   cli('cgu:publish', '--version', '2026-11', '--date', '2026-11-21');
 
   await page.goto('/security/login');
-  const mfaSince = Date.now();
   await submitLogin(page, 'fr', PATIENT.email, PATIENT.password);
   await expect(page).toHaveURL(/\/security\/mfa/);
   await expect(page.getByTestId('mfa-provider-sms')).toBeDisabled();
-  await page.getByTestId('mfa-provider-email').check();
-  await page.getByTestId('mfa-send').click();
-  await enterCode(page, await codeFor(request, PATIENT.email, mfaSince));
+  await passSecondFactor(page, request, PATIENT.email);
   await page.locator('#mfa-trust-device').check();
   await expectAccessible(page, 'mfa with code');
   await page.getByTestId('mfa-submit').click();
@@ -111,11 +109,8 @@ test('a trusted browser skips the second factor, another browser does not', asyn
   const trusted = await browser.newContext();
   const page = await trusted.newPage();
   await page.goto('/security/login');
-  const since = Date.now();
   await submitLogin(page, 'fr', PATIENT.email, PATIENT.password);
-  await page.getByTestId('mfa-provider-email').check();
-  await page.getByTestId('mfa-send').click();
-  await enterCode(page, await codeFor(request, PATIENT.email, since));
+  await passSecondFactor(page, request, PATIENT.email);
   await page.locator('#mfa-trust-device').check();
   await page.getByTestId('mfa-submit').click();
   await expect(page).toHaveURL(/\/$/);
@@ -179,11 +174,8 @@ test('an invited person creates a password from the first-login link, then signs
   await page.locator('#first-login-password-confirmation').fill('Bright-Meadow-58');
   await page.getByTestId('first-login-submit').click();
   await expect(page).toHaveURL(/\/security\/login/);
-  const since = Date.now();
   await submitLogin(page, 'fr', email, 'Bright-Meadow-58');
-  await page.getByTestId('mfa-provider-email').check();
-  await page.getByTestId('mfa-send').click();
-  await enterCode(page, await codeFor(request, email, since));
+  await passSecondFactor(page, request, email);
   await page.getByTestId('mfa-submit').click();
   await expect(page).toHaveURL(/\/security\/accept-cgu/);
   await page.locator('#cgu-accept').check();

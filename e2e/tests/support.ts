@@ -32,13 +32,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
 }
 
-/** The code of the newest message to `to` queued after `since`, read from the dev outbox. */
-export async function codeFor(
+/** The code of the newest message to `to` queued after `since`, or null after `timeoutMs`. */
+export async function tryCodeFor(
   request: APIRequestContext,
   to: string,
   since: number,
-): Promise<string> {
-  const deadline = Date.now() + 10_000;
+  timeoutMs = 10_000,
+): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
     const messages = (await res.json()) as {
@@ -52,7 +53,50 @@ export async function codeFor(
     if (match?.[1]) return match[1];
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no code for ${to} in the dev outbox`);
+  return null;
+}
+
+/** The code of the newest message to `to` queued after `since`, read from the dev outbox. */
+export async function codeFor(
+  request: APIRequestContext,
+  to: string,
+  since: number,
+): Promise<string> {
+  const code = await tryCodeFor(request, to, since);
+  if (!code) throw new Error(`no code for ${to} in the dev outbox`);
+  return code;
+}
+
+/**
+ * Asks for a second-factor code and types it, as a person would: when the portal says to wait
+ * (a code was sent less than 60 s ago), wait for the countdown and ask again.
+ */
+export async function passSecondFactor(
+  page: Page,
+  request: APIRequestContext,
+  to: string,
+  provider: 'email' | 'sms' = 'email',
+): Promise<void> {
+  await page.getByTestId(`mfa-provider-${provider}`).check();
+  const deadline = Date.now() + 80_000;
+  let since = Date.now();
+  await page.getByTestId('mfa-send').click();
+  for (;;) {
+    const code = await tryCodeFor(request, to, since, 2_000);
+    if (code) {
+      await enterCode(page, code);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no second-factor code for ${to}`);
+    for (const id of ['mfa-send', 'mfa-resend']) {
+      const button = page.getByTestId(id);
+      if ((await button.isVisible()) && (await button.isEnabled())) {
+        since = Date.now();
+        await button.click();
+        break;
+      }
+    }
+  }
 }
 
 /** The newest message of a template to `to`, from the dev outbox. */
