@@ -1,5 +1,8 @@
 import { AccountState, isAdmin, type CurrentUser } from '@hygie/domain';
+import { CARRIED_QUERY_PARAMS, flowParams as flowParamsOf } from '../lib/flow-params';
 import { safeInternalPath } from '../lib/safe-redirect';
+
+export { CARRIED_QUERY_PARAMS };
 
 /** Marks a route can carry (spec §2). `anonymousOnly` implies `anonymous`. */
 export interface RouteMeta {
@@ -48,12 +51,6 @@ export const PENDING_STATE_SCREENS: Partial<Record<AccountState, string>> = {
   [AccountState.CGU_CONSENT_REQUIRED]: '/security/accept-cgu',
 };
 
-/**
- * The query parameters that continue a sign-in flow (where to go once signed in). They are
- * carried from one security screen to the next (rule 6).
- */
-export const CARRIED_QUERY_PARAMS = ['target_uri', 'redirect'] as const;
-
 const WAIT: GuardDecision = { action: 'wait' };
 const ALLOW: GuardDecision = { action: 'allow' };
 const redirect = (to: string): GuardDecision => ({ action: 'redirect', to });
@@ -64,13 +61,7 @@ function withParams(pathname: string, params: URLSearchParams): string {
 }
 
 function flowParams(location: GuardLocation): URLSearchParams {
-  const source = new URLSearchParams(location.search);
-  const params = new URLSearchParams();
-  for (const name of CARRIED_QUERY_PARAMS) {
-    const value = source.get(name);
-    if (value !== null) params.set(name, value);
-  }
-  return params;
+  return flowParamsOf(location.search);
 }
 
 /** `redirect=<requested page>` so the visitor comes back to it, unless it is the home page. */

@@ -47,6 +47,23 @@ describe.each(BRANDS)('theme of %s', (brand) => {
     ).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('keeps text and outlined buttons readable on their hover background', () => {
+    // MUI tints the hover background with the primary colour at the hover opacity.
+    const tint = (channel: number) =>
+      Math.round(255 - (255 - channel) * theme.palette.action.hoverOpacity);
+    const main = theme.palette.primary.main;
+    const [r, g, b] = [1, 3, 5].map((i) => tint(parseInt(main.slice(i, i + 2), 16)));
+    const hover = `rgb(${r}, ${g}, ${b})`;
+    const overrides = theme.components?.MuiButton?.styleOverrides?.root as (arg: {
+      theme: typeof theme;
+    }) => { variants: { props: { variant: string }; style: { '&:hover': { color: string } } }[] };
+    const variants = overrides({ theme }).variants;
+    expect(variants.map((variant) => variant.props.variant)).toEqual(['text', 'outlined']);
+    for (const variant of variants) {
+      expect(contrast(variant.style['&:hover'].color, hover)).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('keeps body and secondary text readable on the page background', () => {
     for (const background of ['#FFFFFF', theme.palette.background.default]) {
       expect(contrast(theme.palette.text.secondary, background)).toBeGreaterThanOrEqual(4.5);

@@ -34,7 +34,15 @@ export function createAppTheme(brand: Brand, direction: 'ltr' | 'rtl'): Theme {
       },
       MuiButton: {
         styleOverrides: {
-          root: { textTransform: 'none' },
+          root: ({ theme }) => ({
+            textTransform: 'none',
+            // Text and outlined buttons get a primary-tinted background on hover, on which the
+            // Hygie blue falls just under AA (4.38:1): the text darkens with it.
+            variants: (['text', 'outlined'] as const).map((variant) => ({
+              props: { variant, color: 'primary' as const },
+              style: { '&:hover': { color: theme.palette.primary.dark } },
+            })),
+          }),
           contained: ({ theme }) => ({
             '&.Mui-focusVisible': { outlineColor: theme.palette.primary.main },
           }),

@@ -63,4 +63,42 @@ describe('error messages', () => {
   it('explains a network failure', () => {
     expect(errorMessage(i18n, new ApiError({ status: 0 }))).toMatch(/joindre le serveur/);
   });
+  it('says how long to wait from the seconds of wait_before_retry', () => {
+    const error = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds: 42 } });
+    expect(errorMessage(i18n, error)).toBe('Veuillez patienter 42 secondes avant de réessayer.');
+    const one = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds: 1 } });
+    expect(errorMessage(i18n, one)).toBe('Veuillez patienter 1 seconde avant de réessayer.');
+  });
+
+  it('counts the tries left after a wrong code', () => {
+    const error = new ApiError({ status: 400, code: 'wrong_code', data: { remainingAttempts: 2 } });
+    expect(errorMessage(i18n, error)).toBe('Code incorrect. Il vous reste 2 essais.');
+    expect(errorMessage(i18n, new ApiError({ status: 400, code: 'wrong_code' }))).toBe(
+      'Code incorrect.',
+    );
+  });
+
+  it.each([
+    [1, 'الرمز غير صحيح. تبقّت لديك محاولة واحدة.'],
+    [2, 'الرمز غير صحيح. تبقّت لديك محاولتان.'],
+    [4, 'الرمز غير صحيح. تبقّت لديك 4 محاولات.'],
+  ])('uses the Arabic plural for %i tries left', async (count, text) => {
+    const arabic = await createI18n('ar');
+    const error = new ApiError({
+      status: 400,
+      code: 'wrong_code',
+      data: { remainingAttempts: count },
+    });
+    expect(errorMessage(arabic, error)).toBe(text);
+  });
+
+  it.each([
+    [2, 'يرجى الانتظار ثانيتين قبل إعادة المحاولة.'],
+    [5, 'يرجى الانتظار 5 ثوانٍ قبل إعادة المحاولة.'],
+    [42, 'يرجى الانتظار 42 ثانية قبل إعادة المحاولة.'],
+  ])('says "wait %i seconds" in Arabic', async (seconds, text) => {
+    const arabic = await createI18n('ar');
+    const error = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds } });
+    expect(errorMessage(arabic, error)).toBe(text);
+  });
 });

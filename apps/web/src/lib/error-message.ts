@@ -1,7 +1,10 @@
 import type { i18n as I18n } from 'i18next';
 import { ApiError } from './api-client';
 
-/** Codes whose `data.retryAfterSeconds` turns the message into "try again in {{count}} seconds". */
+/**
+ * Codes whose wait (`data.retryAfterSeconds`, or `data.seconds` of wait_before_retry) turns the
+ * message into "try again in {{count}} seconds" (the `<code>_retry` plural key).
+ */
 const RETRY_CODES = new Set([
   'too_many_attempts',
   'wait_before_retry',
@@ -38,12 +41,16 @@ export function errorMessage(
   if (error instanceof ApiError) {
     const { code, data } = error;
     if (code) {
-      const seconds = data?.retryAfterSeconds;
+      const seconds = data?.retryAfterSeconds ?? data?.seconds;
       if (RETRY_CODES.has(code) && typeof seconds === 'number' && seconds >= 0) {
         const key = `errors:${code}_retry`;
         if (i18n.exists(key, { count: Math.ceil(seconds) })) {
           return i18n.t(key, { count: Math.ceil(seconds) });
         }
+      }
+      const remaining = data?.remainingAttempts;
+      if (code === 'wrong_code' && typeof remaining === 'number' && remaining >= 0) {
+        return i18n.t('errors:wrong_code_remaining', { count: remaining });
       }
       const key = `errors:${code}`;
       if (i18n.exists(key)) return i18n.t(key, interpolationValues(data, defaults));

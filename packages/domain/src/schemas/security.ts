@@ -137,10 +137,12 @@ export const cguStatusSchema = z.object({
 /** POST /api/cgu/accept. */
 export const cguAcceptInputSchema = z.object({ version: z.string().min(1).max(40) });
 
-/** POST /api/password/renew — expired (current password required) or creation required. */
+/**
+ * POST /api/password/renew — the password expired or must be created. The session reached this
+ * stage by checking the current password moments ago, so it is not asked again.
+ */
 export const passwordRenewInputSchema = z
   .object({
-    currentPassword: z.string().max(LIMITS.passwordMax).optional(),
     password: passwordSchema,
     passwordConfirmation: required(),
   })

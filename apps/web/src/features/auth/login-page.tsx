@@ -9,27 +9,20 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { accountStateOf, PENDING_STATES } from '@hygie/domain';
 import { Page } from '../../components/page';
 import { PasswordField } from '../../components/password-field';
-import { ApiError } from '../../lib/api-client';
 import { usePublicConfig } from '../../lib/config';
 import { errorMessage } from '../../lib/error-message';
+import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
 import { loginFormSchema, type LoginForm } from './login-form';
-
-/** True when the error only means "go to the next sign-in step" (the guard takes over). */
-function isPendingStage(error: unknown): boolean {
-  const state = error instanceof ApiError ? accountStateOf(error.code) : undefined;
-  return !!state && PENDING_STATES.includes(state);
-}
 
 export default function LoginPage() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
   const config = usePublicConfig();
-  const login = useLogin(params.get('target_uri'));
+  const login = useLogin();
   const {
     register,
     handleSubmit,

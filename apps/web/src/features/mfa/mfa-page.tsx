@@ -1,7 +1,288 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState, type InputHTMLAttributes } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Typography from '@mui/material/Typography';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { AccountState, type CodeSent, type MfaData, type MfaProvider } from '@hygie/domain';
+import { CodeInput } from '../../components/code-input';
+import { FormError, FormStatus } from '../../components/form-error';
+import { Page } from '../../components/page';
+import { ResendButton } from '../../components/resend-button';
+import { SignInStepMissing } from '../../components/sign-in-step-missing';
+import { StepHeading } from '../../components/step-heading';
+import { useCountdown } from '../../lib/countdown';
+import { useSession } from '../../lib/current-user';
+import { errorMessage, isolate } from '../../lib/error-message';
+import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
+import { codeField } from '../../lib/form-schemas';
+import { isPendingStage } from '../../lib/sign-in';
+import { validationMessage } from '../../lib/validation-message';
+import { useMfaData } from './api/get-mfa';
+import { useSendMfaCode } from './api/send-mfa-code';
+import { useVerifyMfaCode } from './api/verify-mfa-code';
 
-export default function MfaPage() {
+const codeFormSchema = z.object({ code: codeField, trustDevice: z.boolean() });
+type CodeForm = z.input<typeof codeFormSchema>;
+
+/** The MFA data the login error carried, when it has the expected shape. */
+function mfaDataOf(data: Record<string, unknown> | undefined): MfaData | undefined {
+  return data && typeof data.email_hint === 'string' && Array.isArray(data.two_factor_providers)
+    ? (data as unknown as MfaData)
+    : undefined;
+}
+
+function smsAvailable(data: MfaData): boolean {
+  return data.sms_enabled && data.two_factor_providers.includes('sms') && !!data.sms_hint;
+}
+
+const inputTestId = (id: string) =>
+  ({ 'data-testid': id }) as InputHTMLAttributes<HTMLInputElement>;
+
+function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
+  const { t, i18n } = useTranslation();
+  const query = useMfaData(true);
+  const data = query.data ?? initialData;
+  const send = useSendMfaCode();
+  const verify = useVerifyMfaCode();
+  const countdown = useCountdown();
+  const [step, setStep] = useState<'choose' | 'code'>('choose');
+  const [provider, setProvider] = useState<MfaProvider>('email');
+  const [sent, setSent] = useState<{ result: CodeSent; again: boolean } | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const { control, handleSubmit, setError, setValue, setFocus } = useForm<CodeForm>({
+    resolver: zodResolver(codeFormSchema),
+    defaultValues: { code: '', trustDevice: false },
+  });
+
+  if (!data) {
+    if (query.isError && !isPendingStage(query.error)) {
+      return <FormError>{errorMessage(i18n, query.error)}</FormError>;
+    }
+    return <Typography role="status">{t('common:loading')}</Typography>;
+  }
+  const sms = smsAvailable(data);
+  const chosen: MfaProvider = provider === 'sms' && !sms ? 'email' : provider;
+
+  const sendCode = (again: boolean) => {
+    setFailure(null);
+    setSent(null);
+    send.mutate(chosen, {
+      onSuccess: (result) => {
+        setSent({ result, again });
+        countdown.start(result.retryAfterSeconds);
+        setStep('code');
+      },
+      onError: (error) => {
+        if (isPendingStage(error)) return;
+        const wait = retryAfterOf(error);
+        if (wait) {
+          // A code was sent moments ago: it can still be typed.
+          countdown.start(wait);
+          setStep('code');
+        }
+        setFailure(error);
+      },
+    });
+  };
+
+  const onSubmit = handleSubmit((values) => {
+    setFailure(null);
+    verify.mutate(
+      { provider: chosen, code: values.code, trustDevice: values.trustDevice },
+      {
+        onError: (error) => {
+          if (isPendingStage(error)) return;
+          if (applyServerErrors(error, setError, ['code'])) return;
+          setFailure(error);
+          if (isCodeError(error)) {
+            setValue('code', '');
+            setFocus('code');
+          }
+        },
+      },
+    );
+  });
+
+  const failureText = failure ? errorMessage(i18n, failure) : null;
+
+  if (step === 'choose') {
+    return (
+      <>
+        <Typography sx={{ mb: 3 }}>{t('security:mfa.intro')}</Typography>
+        <FormError>{failureText}</FormError>
+        <FormControl component="fieldset" sx={{ mb: 3 }}>
+          <FormLabel component="legend" sx={{ mb: 1 }}>
+            {t('security:mfa.providerLabel')}
+          </FormLabel>
+          <RadioGroup
+            name="mfa-provider"
+            value={chosen}
+            onChange={(_event, value) => setProvider(value === 'sms' ? 'sms' : 'email')}
+          >
+            <FormControlLabel
+              value="email"
+              control={<Radio slotProps={{ input: inputTestId('mfa-provider-email') }} />}
+              label={t('security:mfa.byEmail', { hint: isolate(data.email_hint) })}
+            />
+            <FormControlLabel
+              value="sms"
+              disabled={!sms}
+              control={
+                <Radio
+                  slotProps={{
+                    input: {
+                      ...inputTestId('mfa-provider-sms'),
+                      'aria-describedby': sms ? undefined : 'mfa-sms-unavailable',
+                    },
+                  }}
+                />
+              }
+              label={
+                sms && data.sms_hint
+                  ? t('security:mfa.bySms', { hint: isolate(data.sms_hint) })
+                  : t('security:mfa.bySmsPlain')
+              }
+            />
+          </RadioGroup>
+          {!sms && (
+            <FormHelperText id="mfa-sms-unavailable" sx={{ mx: 0 }}>
+              {t('security:mfa.smsUnavailable')}
+            </FormHelperText>
+          )}
+        </FormControl>
+        <Button
+          variant="contained"
+          size="large"
+          fullWidth
+          loading={send.isPending}
+          onClick={() => sendCode(false)}
+          data-testid="mfa-send"
+        >
+          {t('security:mfa.send')}
+        </Button>
+      </>
+    );
+  }
+
   return (
-    <PlaceholderPage titleKey="security:mfa.title" descriptionKey="security:mfa.description" />
+    <>
+      <StepHeading focusOnMount>{t('security:mfa.codeTitle')}</StepHeading>
+      <FormStatus>
+        {sent &&
+          t(sent.again ? 'common:code.sentAgainTo' : 'common:code.sentTo', {
+            destination: isolate(sent.result.destination),
+          })}
+      </FormStatus>
+      <FormError>{failureText}</FormError>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-label={t('security:mfa.codeTitle')}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+      >
+        <Controller
+          name="code"
+          control={control}
+          render={({ field, fieldState }) => (
+            <CodeInput
+              label={t('common:code.label')}
+              helperText={t('common:code.help')}
+              error={validationMessage(i18n, fieldState.error?.message)}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+            />
+          )}
+        />
+        <Controller
+          name="trustDevice"
+          control={control}
+          render={({ field }) => (
+            <Box>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    id="mfa-trust-device"
+                    checked={field.value}
+                    onChange={(_event, checked) => field.onChange(checked)}
+                    onBlur={field.onBlur}
+                    slotProps={{
+                      input: { ref: field.ref, 'aria-describedby': 'mfa-trust-device-help' },
+                    }}
+                  />
+                }
+                label={t('security:mfa.trustDevice')}
+              />
+              <FormHelperText id="mfa-trust-device-help" sx={{ mx: 0 }}>
+                {t('security:mfa.trustDeviceHelp')}
+              </FormHelperText>
+            </Box>
+          )}
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          loading={verify.isPending}
+          data-testid="mfa-submit"
+        >
+          {t('security:mfa.submit')}
+        </Button>
+      </Box>
+      <Box
+        component="section"
+        aria-labelledby="mfa-not-received"
+        sx={{ mt: 4, pt: 3, borderTop: 1, borderColor: 'divider' }}
+      >
+        <Typography id="mfa-not-received" component="h3" variant="subtitle1" sx={{ mb: 1 }}>
+          {t('security:mfa.notReceived')}
+        </Typography>
+        <Typography variant="body2" sx={{ mb: 2 }}>
+          {t(chosen === 'sms' ? 'security:mfa.notReceivedSms' : 'security:mfa.notReceivedEmail')}
+        </Typography>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
+          <ResendButton
+            onClick={() => sendCode(true)}
+            seconds={countdown.seconds}
+            loading={send.isPending}
+            data-testid="mfa-resend"
+          />
+          <Button
+            onClick={() => {
+              setFailure(null);
+              setSent(null);
+              setStep('choose');
+            }}
+          >
+            {t('security:mfa.otherMethod')}
+          </Button>
+        </Box>
+      </Box>
+    </>
+  );
+}
+
+/** Second factor (sign-in stage 1): choose e-mail or SMS, receive a code, type it. */
+export default function MfaPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const active = session.state === AccountState.MFA_REQUIRED;
+  return (
+    <Page title={t('security:mfa.title')}>
+      {active ? <MfaSteps initialData={mfaDataOf(session.stateData)} /> : <SignInStepMissing />}
+    </Page>
   );
 }

@@ -1,10 +1,5 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { RegistrationForm } from './registration-form';
 
 export default function RegisterPatientPage() {
-  return (
-    <PlaceholderPage
-      titleKey="security:registerPatient.title"
-      descriptionKey="security:registerPatient.description"
-    />
-  );
+  return <RegistrationForm type="patient" />;
 }

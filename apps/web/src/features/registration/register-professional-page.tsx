@@ -1,10 +1,5 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { RegistrationForm } from './registration-form';
 
 export default function RegisterProfessionalPage() {
-  return (
-    <PlaceholderPage
-      titleKey="security:registerProfessional.title"
-      descriptionKey="security:registerProfessional.description"
-    />
-  );
+  return <RegistrationForm type="professional" />;
 }

@@ -1,27 +1,18 @@
 import { useMutation } from '@tanstack/react-query';
-import { AccountState, currentUserSchema, type CurrentUser, type LoginInput } from '@hygie/domain';
-import { browser } from '../../../lib/browser';
-import { ME_QUERY_KEY } from '../../../lib/current-user';
-import { safeTargetUri } from '../../../lib/safe-redirect';
+import { currentUserSchema, type CurrentUser, type LoginInput } from '@hygie/domain';
 import { useServices } from '../../../lib/services';
+import { useCompleteSignIn } from '../../../lib/sign-in';
 
 /**
- * POST /api/login. On success: follow a same-origin `target_uri` (a full navigation, e.g. back to
- * an OIDC interaction), else become LOGGED_IN and let the guard send the user on (to `redirect`
- * or home). A pending-stage code moves the account state, and the guard shows its screen.
+ * POST /api/login. On success the sign-in is complete (lib/sign-in: a same-origin `target_uri`
+ * is followed, else LOGGED_IN and the guard sends the user on). A pending-stage code moves the
+ * account state, and the guard shows its screen.
  */
-export function useLogin(targetUri: string | null) {
-  const { api, queryClient, accountState } = useServices();
+export function useLogin() {
+  const { api } = useServices();
+  const complete = useCompleteSignIn();
   return useMutation({
     mutationFn: (input: LoginInput) => api.post('/login', input, currentUserSchema),
-    onSuccess: (user: CurrentUser) => {
-      const target = safeTargetUri(targetUri, window.location.origin);
-      if (target) {
-        browser.assign(target);
-        return;
-      }
-      queryClient.setQueryData(ME_QUERY_KEY, user);
-      accountState.set({ state: AccountState.LOGGED_IN });
-    },
+    onSuccess: (user: CurrentUser) => complete(user),
   });
 }

@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import { useServices } from '../../../lib/services';
+import type { FirstLoginLink } from './get-first-login';
+
+/** POST /api/first-login: the invited person's first password (the link proves the address). */
+export function useCreateFirstPassword() {
+  const { api } = useServices();
+  return useMutation({
+    mutationFn: (input: FirstLoginLink & { password: string; passwordConfirmation: string }) =>
+      api.post<{ ok: true }>('/first-login', input),
+  });
+}

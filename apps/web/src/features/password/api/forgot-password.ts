@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import type { CodeSent, MfaProvider } from '@hygie/domain';
+import { useServices } from '../../../lib/services';
+
+export interface ForgotPasswordInput {
+  /** E-mail, mobile phone, INS or RPPS. */
+  username: string;
+  channel: MfaProvider;
+}
+
+/** POST /api/password/forgot: sends a reset code — the same answer whether the account exists. */
+export function useForgotPassword() {
+  const { api } = useServices();
+  return useMutation({
+    mutationFn: (input: ForgotPasswordInput) => api.post<CodeSent>('/password/forgot', input),
+  });
+}

@@ -1,0 +1,112 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AccountState } from '@hygie/domain';
+import { makeUser } from '../../test/factories';
+import { apiError, json, type FakeHandler } from '../../test/fake-api';
+import { renderApp } from '../../test/render-app';
+import { pendingMe } from '../../test/stages';
+
+const PASSWORD = /^Nouveau mot de passe/;
+const CONFIRMATION = /^Confirmer le mot de passe/;
+
+async function openRenewal(code = 'password_expired', renew?: FakeHandler, path?: string) {
+  const rendered = await renderApp({
+    path: path ?? '/security/password-renewal',
+    me: pendingMe(code),
+    handlers: { 'POST /api/password/renew': renew ?? (() => json(200, makeUser())) },
+  });
+  return { ...rendered, user: userEvent.setup() };
+}
+
+async function fill(user: ReturnType<typeof userEvent.setup>, password = 'Nouveau2025x') {
+  await user.type(await screen.findByLabelText(PASSWORD), password);
+  await user.type(screen.getByLabelText(CONFIRMATION), password);
+  await user.click(screen.getByTestId('renewal-submit'));
+}
+
+describe('password renewal', () => {
+  it('explains an expired password', async () => {
+    await openRenewal('password_expired');
+    await screen.findByRole('heading', { level: 1, name: 'Renouvellement du mot de passe' });
+    expect(screen.getByText(/^Votre mot de passe a expiré\./)).toBeTruthy();
+    expect(document.getElementById('renewal-password')?.getAttribute('autocomplete')).toBe(
+      'new-password',
+    );
+    expect(
+      screen.getByText('Au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.'),
+    ).toBeTruthy();
+  });
+
+  it('explains a password to create', async () => {
+    await openRenewal('password_creation_required');
+    await screen.findByRole('heading', { level: 1, name: 'Création du mot de passe' });
+    expect(
+      screen.getByText(/^Votre compte n’a pas encore de mot de passe personnel\./),
+    ).toBeTruthy();
+  });
+
+  it('sends the new password, says so, and signs in to the requested page', async () => {
+    const { user, calls, router, services } = await openRenewal(
+      'password_expired',
+      undefined,
+      '/devices',
+    );
+    await fill(user);
+    await screen.findByRole('heading', { level: 1, name: 'Mes appareils' });
+    expect(
+      calls.filter((c) => c.url.pathname === '/api/password/renew').map((c) => c.body),
+    ).toEqual([{ password: 'Nouveau2025x', passwordConfirmation: 'Nouveau2025x' }]);
+    expect(router.state.location.pathname).toBe('/devices');
+    expect(services.accountState.get().state).toBe(AccountState.LOGGED_IN);
+    expect(await screen.findByText('Votre mot de passe a été enregistré.')).toBeTruthy();
+  });
+
+  it('checks the rule and the confirmation before calling the server', async () => {
+    const { user, calls } = await openRenewal();
+    await user.type(await screen.findByLabelText(PASSWORD), 'short');
+    await user.type(screen.getByLabelText(CONFIRMATION), 'other');
+    await user.click(screen.getByTestId('renewal-submit'));
+    expect(
+      await screen.findByText(
+        'Le mot de passe doit contenir au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('Les mots de passe ne correspondent pas.')).toBeTruthy();
+    expect(calls.some((c) => c.url.pathname === '/api/password/renew')).toBe(false);
+  });
+
+  it.each([
+    ['password_must_differ', 'Le nouveau mot de passe doit être différent de l’ancien.'],
+    ['password_too_common', 'Ce mot de passe est trop courant. Choisissez-en un autre.'],
+  ])('shows %s on the password field', async (code, message) => {
+    const { user } = await openRenewal('password_expired', () => apiError(400, code));
+    await fill(user);
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(screen.getByLabelText(PASSWORD).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByTestId('form-error')).toBeNull();
+  });
+
+  it('shows a personal-information refusal on the password field', async () => {
+    const { user } = await openRenewal('password_expired', () =>
+      apiError(400, 'validation_error', {
+        fields: [{ path: 'password', message: 'password_personal_info' }],
+      }),
+    );
+    await fill(user);
+    expect(
+      await screen.findByText(
+        'Le mot de passe ne doit contenir ni votre nom ni votre adresse e-mail.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('moves on to the next stage the server names', async () => {
+    const { user, router } = await openRenewal('password_expired', () =>
+      apiError(403, 'cgu_not_accepted'),
+    );
+    await fill(user);
+    await screen.findByRole('heading', { level: 1, name: 'Conditions générales d’utilisation' });
+    expect(router.state.location.pathname).toBe('/security/accept-cgu');
+  });
+});

@@ -1,0 +1,446 @@
+import { useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Link from '@mui/material/Link';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, type FieldPath, type Resolver } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { z } from 'zod';
+import {
+  patientRegistrationSchema,
+  PROFESSIONAL_IDENTIFIER_TYPES,
+  professionalRegistrationSchema,
+  type ProfileType,
+} from '@hygie/domain';
+import { DateField } from '../../components/date-field';
+import { FormError } from '../../components/form-error';
+import { NewPasswordFields } from '../../components/new-password-fields';
+import { Page } from '../../components/page';
+import { PhoneField } from '../../components/phone-field';
+import { errorMessage } from '../../lib/error-message';
+import { withFlowParams } from '../../lib/flow-params';
+import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
+import { validationMessage } from '../../lib/validation-message';
+import { useRegister } from './api/register';
+
+/** What the form holds: every field as typed ('' when empty). */
+export interface RegistrationFormValues {
+  type: ProfileType;
+  email: string;
+  password: string;
+  passwordConfirmation: string;
+  acceptCgu: boolean;
+  lastName: string;
+  firstName: string;
+  birthName: string;
+  birthDate: string;
+  birthPlaceInsee: string;
+  sex: string;
+  phone: string;
+  // Patient.
+  socialSecurityNumber: string;
+  firstNameUsed: string;
+  lastNameUsed: string;
+  // Professional.
+  identifier: { type: string; value: string };
+  job: string;
+  specialty: string;
+}
+
+type FieldName = FieldPath<RegistrationFormValues>;
+
+const EMPTY: RegistrationFormValues = {
+  type: 'patient',
+  email: '',
+  password: '',
+  passwordConfirmation: '',
+  acceptCgu: false,
+  lastName: '',
+  firstName: '',
+  birthName: '',
+  birthDate: '',
+  birthPlaceInsee: '',
+  sex: '',
+  phone: '',
+  socialSecurityNumber: '',
+  firstNameUsed: '',
+  lastNameUsed: '',
+  identifier: { type: '', value: '' },
+  job: '',
+  specialty: '',
+};
+
+/** Empty (or blank) texts are absent values: optional fields are left out, required ones say so. */
+function blankToUndefined(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, blankToUndefined(inner)]),
+    );
+  }
+  return value;
+}
+
+/** The domain's registration schemas, read from the form's values. */
+const SCHEMAS = {
+  patient: z.preprocess(blankToUndefined, patientRegistrationSchema),
+  professional: z.preprocess(blankToUndefined, professionalRegistrationSchema),
+};
+
+/**
+ * The schema's resolver, plus "passwords must match" as soon as both are typed (the schema's
+ * object-level check only runs once every field parses).
+ */
+function registrationResolver(type: ProfileType): Resolver<RegistrationFormValues> {
+  const base = (zodResolver as (schema: unknown) => Resolver<RegistrationFormValues>)(
+    SCHEMAS[type],
+  );
+  return async (values, context, options) => {
+    const result = await base(values, context, options);
+    const mismatch =
+      values.passwordConfirmation !== '' && values.password !== values.passwordConfirmation;
+    if (!mismatch || result.errors.passwordConfirmation) return result;
+    return {
+      values: {},
+      errors: {
+        ...result.errors,
+        passwordConfirmation: { type: 'custom', message: 'passwords_must_match' },
+      },
+    };
+  };
+}
+
+const RESOLVERS = {
+  patient: registrationResolver('patient'),
+  professional: registrationResolver('professional'),
+};
+
+const FIELDS: readonly FieldName[] = [
+  'email',
+  'password',
+  'passwordConfirmation',
+  'acceptCgu',
+  'lastName',
+  'firstName',
+  'birthName',
+  'birthDate',
+  'birthPlaceInsee',
+  'sex',
+  'phone',
+  'socialSecurityNumber',
+  'firstNameUsed',
+  'lastNameUsed',
+  'identifier.type',
+  'identifier.value',
+  'job',
+  'specialty',
+];
+
+const SEXES = ['female', 'male', 'unknown'] as const;
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box
+      component="fieldset"
+      aria-labelledby={id}
+      sx={{ border: 0, p: 0, m: 0, minWidth: 0, display: 'grid', gap: 2.5 }}
+    >
+      <Typography id={id} component="legend" variant="h6" sx={{ p: 0, mb: 0.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+/** The sign-up form of a patient or a health professional (POST /api/register). */
+export function RegistrationForm({ type }: { type: ProfileType }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const signUp = useRegister();
+  const [failure, setFailure] = useState<unknown>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<RegistrationFormValues>({
+    resolver: RESOLVERS[type],
+    defaultValues: { ...EMPTY, type },
+  });
+  const professional = type === 'professional';
+
+  /** Props of a text field bound to `name`, with its translated error. */
+  const field = (
+    name: FieldName,
+    id: string,
+    labelKey: string,
+    options: { required?: boolean; help?: string } = {},
+  ): TextFieldProps => {
+    const { ref, ...bound } = register(name);
+    const message = name
+      .split('.')
+      .reduce<unknown>(
+        (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+        errors,
+      ) as { message?: string } | undefined;
+    return {
+      ...bound,
+      inputRef: ref,
+      id,
+      label: t(labelKey),
+      required: options.required ?? true,
+      fullWidth: true,
+      error: !!message?.message,
+      helperText: validationMessage(i18n, message?.message) ?? options.help,
+    };
+  };
+
+  const onSubmit = handleSubmit((values) => {
+    setFailure(null);
+    signUp.mutate(values, {
+      onSuccess: () => {
+        void navigate(withFlowParams('/security/register/success', search, { profile: type }));
+      },
+      onError: (error) => {
+        const codes = { ...PASSWORD_CODE_FIELDS, email_already_used: 'email' };
+        if (!applyServerErrors(error, setError, FIELDS, codes)) setFailure(error);
+      },
+    });
+  });
+
+  return (
+    <Page
+      title={t(
+        professional ? 'security:registerProfessional.title' : 'security:registerPatient.title',
+      )}
+    >
+      <Typography sx={{ mb: 1 }}>
+        {t(
+          professional
+            ? 'security:registerProfessional.description'
+            : 'security:registerPatient.description',
+        )}
+      </Typography>
+      <Typography variant="body2" sx={{ mb: 3, color: 'text.secondary' }}>
+        {t('security:registration.requiredNote')}
+      </Typography>
+      <FormError>{failure ? errorMessage(i18n, failure) : null}</FormError>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-labelledby="page-title"
+        sx={{ display: 'grid', gap: 4 }}
+      >
+        <Section id="register-section-account" title={t('security:registration.account')}>
+          <TextField
+            {...field('email', 'register-email', 'security:registration.email')}
+            type="email"
+            autoComplete="email"
+            slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false, maxLength: 180 } }}
+          />
+          <NewPasswordFields
+            idPrefix="register"
+            variant="password"
+            password={register('password')}
+            confirmation={register('passwordConfirmation')}
+            passwordError={errors.password?.message}
+            confirmationError={errors.passwordConfirmation?.message}
+          />
+        </Section>
+
+        <Section id="register-section-identity" title={t('security:registration.identity')}>
+          <TextField
+            {...field('lastName', 'register-last-name', 'security:registration.lastName')}
+            autoComplete="family-name"
+          />
+          <TextField
+            {...field('firstName', 'register-first-name', 'security:registration.firstName', {
+              help: t('security:registration.firstNameHelp'),
+            })}
+            autoComplete="given-name"
+          />
+          <TextField
+            {...field('birthName', 'register-birth-name', 'security:registration.birthName', {
+              required: false,
+            })}
+            autoComplete="off"
+          />
+          {!professional && (
+            <>
+              <TextField
+                {...field(
+                  'lastNameUsed',
+                  'register-last-name-used',
+                  'security:registration.lastNameUsed',
+                  { required: false },
+                )}
+                autoComplete="off"
+              />
+              <TextField
+                {...field(
+                  'firstNameUsed',
+                  'register-first-name-used',
+                  'security:registration.firstNameUsed',
+                  { required: false },
+                )}
+                autoComplete="off"
+              />
+            </>
+          )}
+          <DateField
+            {...field('birthDate', 'register-birth-date', 'security:registration.birthDate')}
+            autoComplete="bday"
+          />
+          <TextField
+            {...field(
+              'birthPlaceInsee',
+              'register-birth-place',
+              'security:registration.birthPlace',
+              { help: t('security:registration.birthPlaceHelp') },
+            )}
+            autoComplete="off"
+            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
+          />
+          <TextField
+            {...field('sex', 'register-sex', 'security:registration.sex')}
+            select
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          >
+            <option value="">{t('security:registration.choose')}</option>
+            {SEXES.map((sex) => (
+              <option key={sex} value={sex}>
+                {t(`security:registration.sexes.${sex}`)}
+              </option>
+            ))}
+          </TextField>
+          {!professional && (
+            <TextField
+              {...field(
+                'socialSecurityNumber',
+                'register-ssn',
+                'security:registration.socialSecurityNumber',
+                { required: false, help: t('security:registration.socialSecurityNumberHelp') },
+              )}
+              autoComplete="off"
+              slotProps={{ htmlInput: { dir: 'ltr', inputMode: 'numeric', maxLength: 21 } }}
+            />
+          )}
+        </Section>
+
+        {professional && (
+          <Section id="register-section-profession" title={t('security:registration.profession')}>
+            <TextField
+              {...field(
+                'identifier.type',
+                'register-identifier-type',
+                'security:registration.identifierType',
+              )}
+              select
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+            >
+              <option value="">{t('security:registration.choose')}</option>
+              {PROFESSIONAL_IDENTIFIER_TYPES.map((kind) => (
+                <option key={kind} value={kind}>
+                  {t(`security:registration.identifierTypes.${kind}`)}
+                </option>
+              ))}
+            </TextField>
+            <TextField
+              {...field(
+                'identifier.value',
+                'register-identifier',
+                'security:registration.identifier',
+                { help: t('security:registration.identifierHelp') },
+              )}
+              autoComplete="off"
+              slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
+            />
+            <TextField
+              {...field('job', 'register-job', 'security:registration.job', {
+                help: t('security:registration.jobHelp'),
+              })}
+              autoComplete="organization-title"
+              slotProps={{ htmlInput: { maxLength: 100 } }}
+            />
+            <TextField
+              {...field('specialty', 'register-specialty', 'security:registration.specialty', {
+                required: false,
+              })}
+              autoComplete="off"
+              slotProps={{ htmlInput: { maxLength: 100 } }}
+            />
+          </Section>
+        )}
+
+        <Section id="register-section-contact" title={t('security:registration.contact')}>
+          <PhoneField
+            {...field('phone', 'register-phone', 'security:registration.phone', {
+              help: t('security:registration.phoneHelp'),
+            })}
+          />
+        </Section>
+
+        <Controller
+          name="acceptCgu"
+          control={control}
+          render={({ field: cgu, fieldState }) => (
+            <Box>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    id="register-cgu"
+                    checked={cgu.value}
+                    onChange={(_event, checked) => cgu.onChange(checked)}
+                    onBlur={cgu.onBlur}
+                    required
+                    slotProps={{
+                      input: {
+                        ref: cgu.ref,
+                        'aria-invalid': fieldState.error ? true : undefined,
+                        'aria-describedby': fieldState.error ? 'register-cgu-error' : undefined,
+                      },
+                    }}
+                  />
+                }
+                label={
+                  <Trans
+                    i18nKey="security:registration.acceptCgu"
+                    components={{
+                      terms: <Link href="/security/accept-cgu" target="_blank" rel="noopener" />,
+                    }}
+                  />
+                }
+              />
+              {fieldState.error && (
+                <FormHelperText id="register-cgu-error" error sx={{ mx: 0 }}>
+                  {validationMessage(i18n, fieldState.error.message)}
+                </FormHelperText>
+              )}
+            </Box>
+          )}
+        />
+
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          loading={signUp.isPending}
+          data-testid="register-submit"
+        >
+          {t('security:registration.submit')}
+        </Button>
+      </Box>
+    </Page>
+  );
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CodeSent } from '@hygie/domain';
+import { useServices } from '../../../lib/services';
+import { VERIFICATION_QUERY_KEY } from './get-verification';
+
+/** POST /api/verification/mobile-phone/change {phone}: sets (or replaces) the number, sends a code. */
+export function useChangePhone() {
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (phone: string) =>
+      api.post<CodeSent>('/verification/mobile-phone/change', { phone }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: VERIFICATION_QUERY_KEY }),
+  });
+}

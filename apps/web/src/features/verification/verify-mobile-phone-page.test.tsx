@@ -1,0 +1,142 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from '../../test/a11y';
+import { codeDigits, typeCode } from '../../test/code';
+import { makeUser } from '../../test/factories';
+import { apiError, json, type FakeHandler } from '../../test/fake-api';
+import { renderApp } from '../../test/render-app';
+import { CODE_ERRORS, pendingMe } from '../../test/stages';
+
+const NUMBER = /^Numéro de téléphone mobile/;
+const SENT = { destination: '+33 6 •• •• •• 99', retryAfterSeconds: 60 };
+
+async function openPhone(
+  handlers: Record<string, FakeHandler> = {},
+  phone: string | null = '+33612345678',
+  language: 'fr' | 'ar' = 'fr',
+) {
+  const rendered = await renderApp({
+    path: '/security/verify-mobile-phone',
+    language,
+    me: pendingMe('mobile_phone_not_verified'),
+    handlers: {
+      'GET /api/verification': () =>
+        json(200, {
+          email: 'marie.dupont@example.fr',
+          emailVerified: true,
+          mobile_phone: phone,
+          mobilePhoneVerified: false,
+        }),
+      'POST /api/verification/mobile-phone/change': () => json(200, SENT),
+      'POST /api/verification/mobile-phone/send': () => json(200, SENT),
+      'POST /api/verification/mobile-phone/verify': () => json(200, makeUser()),
+      ...handlers,
+    },
+  });
+  return { ...rendered, user: userEvent.setup() };
+}
+
+const bodies = (calls: { url: URL; body: unknown }[], path: string) =>
+  calls.filter((call) => call.url.pathname === path).map((call) => call.body);
+
+describe('mobile phone verification', () => {
+  it('shows the number on file, prefilled', async () => {
+    await openPhone();
+    expect(await screen.findByText(/Numéro enregistré : \u2068\+33612345678\u2069\./)).toBeTruthy();
+    const field = (await screen.findByLabelText(NUMBER)) as HTMLInputElement;
+    expect(field.id).toBe('verify-phone-number');
+    expect(field.type).toBe('tel');
+    await screen.findByDisplayValue('+33612345678');
+  });
+
+  it('changes the number (sent as E.164), then verifies the SMS code', async () => {
+    const { user, calls, router } = await openPhone({}, null);
+    await user.type(await screen.findByLabelText(NUMBER), '06 98 76 54 99');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Un code à 6 chiffres a été envoyé à \u2068+33 6 •• •• •• 99\u2069.',
+    );
+    await typeCode(user, '246810');
+    await user.click(screen.getByTestId('verify-phone-submit'));
+    await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
+      { phone: '+33698765499' },
+    ]);
+    expect(bodies(calls, '/api/verification/mobile-phone/verify')).toEqual([{ code: '246810' }]);
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('refuses an invalid number with the phone-screen message', async () => {
+    const { user, calls } = await openPhone({}, null);
+    await user.type(await screen.findByLabelText(NUMBER), '12');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect(await screen.findByText('Le numéro de téléphone n’est pas valide.')).toBeTruthy();
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([]);
+  });
+
+  it('sends the code again and lets the number be changed', async () => {
+    const { user, calls } = await openPhone();
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    await screen.findByTestId('code-input');
+    expect((screen.getByTestId('verify-phone-resend') as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Modifier le numéro' }));
+    expect(await screen.findByLabelText(NUMBER)).toBeTruthy();
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
+      { phone: '+33612345678' },
+    ]);
+  });
+
+  it('resends to the current number', async () => {
+    const { user, calls } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        json(200, { ...SENT, retryAfterSeconds: 0 }),
+    });
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    await user.click(await screen.findByTestId('verify-phone-resend'));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Un nouveau code a été envoyé à \u2068+33 6 •• •• •• 99\u2069.',
+    );
+    expect(bodies(calls, '/api/verification/mobile-phone/send')).toEqual([{}]);
+  });
+
+  it('says how long to wait before another code', async () => {
+    const { user } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        apiError(429, 'wait_before_retry', { seconds: 30 }),
+    });
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Veuillez patienter 30 secondes avant de réessayer.',
+    );
+    // A code sent moments ago can still be typed.
+    expect(screen.getByTestId('code-input')).toBeTruthy();
+    expect(screen.getByTestId('verify-phone-resend').textContent).toBe(
+      'Renvoyer le code dans 30 secondes',
+    );
+  });
+
+  it.each(CODE_ERRORS)('explains %s', async (code, data, message) => {
+    const { user } = await openPhone({
+      'POST /api/verification/mobile-phone/verify': () => apiError(400, code, data),
+    });
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    await screen.findByTestId('code-input');
+    await typeCode(user, '123456');
+    await user.click(screen.getByTestId('verify-phone-submit'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(message);
+    expect(codeDigits().every((digit) => digit.value === '')).toBe(true);
+  });
+
+  it('passes axe at the code step, in Arabic', async () => {
+    const { user } = await openPhone({}, '+33612345678', 'ar');
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    await screen.findByTestId('code-input');
+    await expectNoAxeViolations();
+  });
+});

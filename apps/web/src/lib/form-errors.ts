@@ -1,0 +1,73 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from './api-client';
+
+interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** The `data.fields` of a 400 validation_error: `[{ path, message }]`, message a validation key. */
+export function fieldProblems(error: unknown): FieldProblem[] {
+  if (!(error instanceof ApiError) || error.code !== 'validation_error') return [];
+  const fields = error.data?.fields;
+  if (!Array.isArray(fields)) return [];
+  return fields.flatMap((field: unknown) => {
+    if (typeof field !== 'object' || field === null) return [];
+    const { path, message } = field as Record<string, unknown>;
+    return typeof path === 'string' && typeof message === 'string' ? [{ path, message }] : [];
+  });
+}
+
+/** The seconds to wait given by a 429 (`data.seconds` of wait_before_retry, or retryAfterSeconds). */
+export function retryAfterOf(error: unknown): number | null {
+  if (!(error instanceof ApiError)) return null;
+  const seconds = error.data?.seconds ?? error.data?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? Math.ceil(seconds) : null;
+}
+
+/**
+ * Puts a server refusal on the form's fields: each `validation_error` field whose path is one of
+ * `fields` (its message is a `validation` key), and the codes of `codeFields` (e.g.
+ * email_already_used → email; the code is also a `validation` key). The first field gets the
+ * focus. Returns true when the whole refusal is shown on fields, false when the form must also
+ * show it as a form-level error.
+ */
+export function applyServerErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+  codeFields: Readonly<Record<string, string>> = {},
+): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const known = new Set<string>(fields);
+  const problems = fieldProblems(error);
+  const onFields = problems.filter((problem) => known.has(problem.path));
+  const byCode = error.code ? (codeFields[error.code] as Path<T> | undefined) : undefined;
+  const targets: { path: Path<T>; message: string }[] = byCode
+    ? [{ path: byCode, message: error.code ?? '' }]
+    : onFields.map((problem) => ({ path: problem.path as Path<T>, message: problem.message }));
+  targets.forEach((target, index) =>
+    setError(
+      target.path,
+      { type: 'server', message: target.message },
+      { shouldFocus: index === 0 },
+    ),
+  );
+  if (byCode) return true;
+  return onFields.length > 0 && onFields.length === problems.length;
+}
+
+/** Password refusals shown on the new password fields (each code is also a `validation` key). */
+export const PASSWORD_CODE_FIELDS: Readonly<Record<string, string>> = {
+  password_must_differ: 'password',
+  password_too_common: 'password',
+  password_too_weak: 'password',
+  passwords_do_not_match: 'passwordConfirmation',
+};
+
+/** Refusals of a typed one-time code: the code field is emptied to type (or ask for) another. */
+const CODE_ERRORS = new Set(['wrong_code', 'code_expired', 'code_invalid', 'too_many_trials']);
+
+export function isCodeError(error: unknown): boolean {
+  return error instanceof ApiError && !!error.code && CODE_ERRORS.has(error.code);
+}
