@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import Database from 'better-sqlite3';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 
@@ -188,4 +189,72 @@ export async function linkIn(
   const url = /https?:\/\/\S+/.exec(message.text)?.[0];
   if (!url) throw new Error(`no link in ${template} to ${to}`);
   return url;
+}
+
+/** Creates an account through the API (registration), as the sign-up screen would. */
+export async function registerPatient(
+  request: APIRequestContext,
+  person: { email: string; password: string; phone: string; firstName?: string; lastName?: string },
+): Promise<void> {
+  await request.get('/api/health');
+  const state = await request.storageState();
+  const xsrf = state.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const res = await request.post('/api/register', {
+    headers: { 'x-xsrf-token': xsrf },
+    data: {
+      type: 'patient',
+      email: person.email,
+      password: person.password,
+      passwordConfirmation: person.password,
+      acceptCgu: true,
+      firstName: person.firstName ?? 'Camille',
+      lastName: person.lastName ?? 'Lefebvre',
+      birthDate: '02/03/1985',
+      birthPlaceInsee: '69123',
+      sex: 'female',
+      phone: person.phone,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/**
+ * Signs a freshly registered patient in through the screens: password, second factor by e-mail
+ * (which also proves the address), SMS verification of the phone, terms if asked.
+ */
+export async function signInPatient(
+  page: Page,
+  request: APIRequestContext,
+  person: { email: string; password: string; e164: string },
+  options: { trustDevice?: boolean; language?: keyof typeof LOGIN_LABELS } = {},
+): Promise<void> {
+  await page.goto('/security/login');
+  await submitLogin(page, options.language ?? 'fr', person.email, person.password);
+  await expect(page).toHaveURL(/\/security\/mfa/);
+  await passSecondFactor(page, request, person.email);
+  if (options.trustDevice) await page.locator('#mfa-trust-device').check();
+  await page.getByTestId('mfa-submit').click();
+  await expect(page).toHaveURL(/\/security\/(verify-mobile-phone|accept-cgu)|\/$/);
+  if (/verify-mobile-phone/.test(page.url())) {
+    const since = Date.now();
+    await page.getByTestId('verify-phone-send').click();
+    await enterCode(page, await codeFor(request, person.e164, since));
+    await page.getByTestId('verify-phone-submit').click();
+  }
+  await expect(page).toHaveURL(/\/security\/accept-cgu|\/$/);
+  if (/accept-cgu/.test(page.url())) {
+    await page.locator('#cgu-accept').check();
+    await page.getByTestId('cgu-submit').click();
+  }
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** Direct access to the suite's SQLite database, for set-up a person could not do (age a password). */
+export function withDatabase<T>(work: (db: Database.Database) => T): T {
+  const db = new Database(path.join(process.env.E2E_DATA_DIR ?? '', 'hygie.sqlite'));
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
 }

@@ -1,0 +1,239 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import {
+  ADMIN,
+  cli,
+  expectAccessible,
+  passSecondFactor,
+  registerPatient,
+  screenshot,
+  signInPatient,
+  submitLogin,
+  useLanguage,
+  withDatabase,
+} from './support.js';
+
+// The signed-in area and administration (issue "signed-in area"). Tests share accounts: in order.
+test.describe.configure({ mode: 'serial' });
+
+const stamp = Date.now();
+const PATIENT = {
+  email: `account-${stamp}@hygie.test`,
+  password: 'Amber-Harbor-63',
+  phone: '06 44 55 66 01',
+  e164: '+33644556601',
+};
+const PLATFORM = `Téléconsultation ${stamp}`;
+
+async function signInAdmin(page: Page, request: APIRequestContext) {
+  await page.goto('/security/login');
+  await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/security\/mfa/);
+  await passSecondFactor(page, request, ADMIN.email);
+  await page.getByTestId('mfa-submit').click();
+  await expect(page).toHaveURL(/\/security\/accept-cgu|\/$/);
+  if (/accept-cgu/.test(page.url())) {
+    await page.locator('#cgu-accept').check();
+    await page.getByTestId('cgu-submit').click();
+  }
+  await expect(page).toHaveURL(/\/$/);
+}
+
+test('every page of the signed-in area, in French and Arabic, passes axe (screenshots for review)', async ({
+  page,
+  request,
+}) => {
+  await registerPatient(request, PATIENT);
+  await signInPatient(page, request, PATIENT, { trustDevice: true });
+  for (const language of ['fr', 'ar'] as const) {
+    if (language === 'ar') {
+      await page.getByTestId('language-switcher').click();
+      await page.getByRole('menuitem', { name: 'العربية' }).click();
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    }
+    for (const [name, path] of [
+      ['dashboard', '/'],
+      ['profile', '/profile'],
+      ['profile-update', '/profile/update'],
+      ['devices', '/devices'],
+      ['services', '/services'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectAccessible(page, `${name} ${language}`);
+      await screenshot(page, `${name}-${language}-hygie`);
+    }
+  }
+});
+
+test('edits the profile: a validation error, then a success, in French and Arabic', async ({
+  page,
+  request,
+}) => {
+  await signInPatient(page, request, PATIENT);
+  await page.goto('/profile');
+  await page.getByTestId('profile-edit-link').click();
+  await expect(page).toHaveURL(/\/profile\/update/);
+  await page.locator('#profile-first-name').fill('');
+  await page.getByTestId('profile-save').click();
+  await expect(page.locator('#profile-first-name')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'profile update with error');
+  await page.locator('#profile-first-name').fill('Camille-Anne');
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('notification')).toContainText('Modifié avec succès');
+
+  await useLanguage(page, 'ar');
+  await page.evaluate(() => localStorage.setItem('lang', 'ar'));
+  await page.goto('/profile/update');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await page.locator('#profile-birth-place').fill('96001');
+  await page.getByTestId('profile-save').click();
+  await expect(page.locator('#profile-birth-place')).toHaveAttribute('aria-invalid', 'true');
+  await page.locator('#profile-birth-place').fill('13055');
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('notification')).toContainText('تم التعديل بنجاح');
+  await page.evaluate(() => localStorage.setItem('lang', 'fr'));
+});
+
+test('deletes a trusted device after confirming', async ({ page, request }) => {
+  await signInPatient(page, request, PATIENT, { trustDevice: true });
+  await page.goto('/devices');
+  const current = page.locator('[data-testid="device-row"][data-current="true"]');
+  await expect(current).toHaveCount(1);
+  const before = await page.getByTestId('device-row').count();
+  await current.getByTestId('device-delete').click();
+  await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+  await expectAccessible(page, 'devices confirm dialog');
+  await page.getByTestId('confirm-yes').click();
+  await expect(page.getByTestId('device-row')).toHaveCount(before - 1);
+  await page.getByTestId('devices-refresh').click();
+  await expect(page.getByTestId('device-row')).toHaveCount(before - 1);
+});
+
+test('enables a platform on request, then opens it', async ({ page, request, context }) => {
+  cli(
+    'platform:add',
+    '--name',
+    PLATFORM,
+    '--url',
+    'http://127.0.0.1:9/portal',
+    '--redirect-uri',
+    'http://127.0.0.1:9/cb',
+    '--policy',
+    'on_request',
+  );
+  await signInPatient(page, request, PATIENT);
+  await page.goto('/services');
+  const card = page.locator(`[data-testid="service-card"][data-service-name="${PLATFORM}"]`);
+  await expect(card.getByTestId('service-access')).toHaveCount(0);
+  await card.getByTestId('service-enable').click();
+  await expect(card.getByTestId('service-access')).toBeVisible();
+  const opened = context.waitForEvent('page');
+  await card.getByTestId('service-access').click();
+  const tab = await opened;
+  expect(tab.url()).toContain('127.0.0.1:9/portal');
+  await tab.close();
+  await page.getByTestId('support-open').click();
+  await expect(page.getByTestId('support-dialog')).toBeVisible();
+  await expect(page.getByTestId('support-dialog')).toContainText('support@hygie.local');
+  await expectAccessible(page, 'support dialog');
+});
+
+test('warns before the session expires, lets the user stay, then says it expired', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
+  await signInPatient(page, request, PATIENT);
+  // The session lasts 30 minutes idle: 26 minutes later the warning is on screen.
+  await page.clock.fastForward('26:00');
+  await expect(page.getByTestId('session-warning')).toBeVisible();
+  await expectAccessible(page, 'session warning');
+  const extended = page.waitForResponse(
+    (r) => r.url().includes('/api/session/extend') && r.status() === 200,
+  );
+  await page
+    .getByTestId('session-warning')
+    .getByRole('button', { name: 'Rester connecté' })
+    .click();
+  await extended;
+  await page.clock.fastForward('31:00');
+  await expect(page).toHaveURL(/\/security\/login\?expired=1/);
+  await expect(page.getByTestId('session-expired')).toBeVisible();
+});
+
+test('an admin sets a password lifetime; a user with an older password is sent to renewal', async ({
+  page,
+  request,
+  browser,
+}) => {
+  withDatabase((db) => {
+    db.prepare('update users set password_changed_at = ? where email = ?').run(
+      Date.now() - 100 * 24 * 3600_000,
+      PATIENT.email,
+    );
+  });
+  await signInAdmin(page, request);
+  await page.goto('/app-settings');
+  await expectAccessible(page, 'app settings');
+  await screenshot(page, 'app-settings-fr-hygie');
+  await page.getByTestId('settings-tab').click();
+  const row = page.locator(
+    '[data-testid="setting-row"][data-setting-key="PASSWORD_EXPIRATION_DELAY"]',
+  );
+  const disabled = row.getByTestId('setting-disable');
+  if (await disabled.isChecked()) await disabled.uncheck();
+  await row.getByTestId('setting-amount').fill('90');
+  await row
+    .getByTestId('setting-unit')
+    .selectOption?.('days')
+    .catch(() => undefined);
+  await row.getByTestId('setting-save').click();
+  await expect(page.getByTestId('notification')).toBeVisible();
+
+  const user = await browser.newContext({ locale: 'fr-FR' });
+  const userPage = await user.newPage();
+  await userPage.goto('/security/login');
+  await submitLogin(userPage, 'fr', PATIENT.email, PATIENT.password);
+  await passSecondFactor(userPage, user.request, PATIENT.email);
+  await userPage.getByTestId('mfa-submit').click();
+  await expect(userPage).toHaveURL(/\/security\/password-renewal/);
+  await expectAccessible(userPage, 'password renewal');
+  await userPage.locator('#renewal-password').fill('Velvet-Orbit-27');
+  await userPage.locator('#renewal-password-confirmation').fill('Velvet-Orbit-27');
+  await userPage.getByTestId('renewal-submit').click();
+  await expect(userPage).toHaveURL(/\/$/);
+  PATIENT.password = 'Velvet-Orbit-27';
+  await user.close();
+
+  await row.getByTestId('setting-reset').click();
+  await expect(page.getByTestId('notification')).toBeVisible();
+});
+
+test('an admin disables a user’s access to a platform and sees it in the table', async ({
+  page,
+  request,
+}) => {
+  await signInAdmin(page, request);
+  await page.goto('/app-settings');
+  await page.getByTestId('access-tab').click();
+  await page.getByTestId('user-search').fill('nobody-with-this-name');
+  await expect(page.getByTestId('no-user-found')).toBeVisible();
+  await page.getByTestId('user-search').fill(PATIENT.email);
+  const userRow = page.locator(`[data-testid="user-row"][data-user-email="${PATIENT.email}"]`);
+  await expect(userRow).toBeVisible();
+  await expectAccessible(page, 'platform access');
+  const toggle = userRow.locator(
+    `[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`,
+  );
+  await expect(toggle).toBeVisible();
+  await toggle.click();
+  await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+  await page.getByTestId('confirm-yes').click();
+  await page.getByTestId('user-search').fill('');
+  await page.getByTestId('user-search').fill(PATIENT.email);
+  await expect(
+    userRow.locator(`[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`),
+  ).toBeVisible();
+  await screenshot(page, 'platform-access-fr-hygie');
+});
