@@ -22,14 +22,20 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   // Dependency direction (architecture §2): packages never import apps; web and server never import each other.
   {
     files: ['packages/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@hygie/server', '@hygie/web', '**/apps/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@hygie/server', '@hygie/web', '**/apps/**'] },
+      ],
     },
   },
   {
