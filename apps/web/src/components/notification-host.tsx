@@ -26,6 +26,7 @@ export function NotificationHost({ notifications }: { notifications: Notificatio
         severity={current.severity}
         variant="standard"
         onClose={close}
+        data-testid="notification"
         closeText={t('common:actions.close')}
         sx={{ width: '100%', boxShadow: 3 }}
       >

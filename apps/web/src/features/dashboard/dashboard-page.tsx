@@ -1,4 +1,6 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -8,7 +10,9 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/page';
 import { displayName, useSession } from '../../lib/current-user';
-import { isolate } from '../../lib/error-message';
+import { errorMessage, isolate } from '../../lib/error-message';
+import { formatLongDate } from '../../lib/format-date';
+import { useDashboard } from './api/dashboard';
 
 interface Shortcut {
   to: string;
@@ -54,9 +58,11 @@ const PROFILE_KEYS = {
 } as const;
 
 export default function DashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user, admin } = useSession();
+  const dashboard = useDashboard();
   if (!user) return null;
+  const attention = dashboard.data?.attention ?? [];
 
   return (
     <Page title={t('account:dashboard.title')}>
@@ -103,6 +109,61 @@ export default function DashboardPage() {
           </Typography>
         </Box>
       </Paper>
+
+      <Box component="section" aria-labelledby="attention-title" sx={{ mb: 4 }}>
+        <Typography id="attention-title" variant="h6" component="h2" sx={{ mb: 2 }}>
+          {t('account:dashboard.attentionTitle')}
+        </Typography>
+        {dashboard.isError && (
+          <Alert severity="error" data-testid="form-error">
+            {errorMessage(i18n, dashboard.error)}
+          </Alert>
+        )}
+        {dashboard.data && attention.length === 0 && (
+          <Typography data-testid="attention-none">
+            {t('account:dashboard.attentionNone')}
+          </Typography>
+        )}
+        {attention.length > 0 && (
+          <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
+            {attention.map((item) => (
+              <li key={item.kind} data-testid="attention-item" data-kind={item.kind}>
+                <Alert
+                  severity="warning"
+                  action={
+                    <Button
+                      component={RouterLink}
+                      to={item.kind === 'no_trusted_device' ? '/devices' : '/profile'}
+                      color="inherit"
+                      size="small"
+                    >
+                      {t(
+                        item.kind === 'phone_unverified'
+                          ? 'account:dashboard.attention.phoneAction'
+                          : item.kind === 'password_expiring'
+                            ? 'account:dashboard.attention.passwordAction'
+                            : 'account:dashboard.attention.devicesAction',
+                      )}
+                    </Button>
+                  }
+                >
+                  {item.kind === 'phone_unverified' &&
+                    t('account:dashboard.attention.phone_unverified')}
+                  {item.kind === 'password_expiring' &&
+                    t('account:dashboard.attention.password_expiring', {
+                      date: formatLongDate(
+                        item.at ?? dashboard.data?.passwordExpiresAt ?? '',
+                        i18n.language,
+                      ),
+                    })}
+                  {item.kind === 'no_trusted_device' &&
+                    t('account:dashboard.attention.no_trusted_device')}
+                </Alert>
+              </li>
+            ))}
+          </Box>
+        )}
+      </Box>
 
       <Typography id="shortcuts" variant="h6" component="h2" sx={{ mb: 2 }}>
         {t('account:dashboard.shortcutsTitle')}

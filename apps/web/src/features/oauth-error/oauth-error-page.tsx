@@ -10,6 +10,18 @@ import { LanguageSwitcher } from '../../components/language-switcher';
 import { useDocumentTitle } from '../../lib/document-title';
 
 const MAX_DESCRIPTION_LENGTH = 200;
+const MAX_PLATFORM_LENGTH = 100;
+
+/** The platform's address when it is an absolute http(s) URL, else null (never javascript: …). */
+function platformHref(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Standalone page for a platform sign-in that failed (`/oauth-error?error=…&error_description=…`). */
 export default function OAuthErrorPage() {
@@ -18,6 +30,8 @@ export default function OAuthErrorPage() {
   const error = params.get('error') ?? '';
   const description = (params.get('error_description') ?? '').slice(0, MAX_DESCRIPTION_LENGTH);
   const denied = error === 'access_denied';
+  const platform = (params.get('platform') ?? '').trim().slice(0, MAX_PLATFORM_LENGTH);
+  const platformUrl = platform ? platformHref(params.get('platform_url')) : null;
   const title = t(denied ? 'oauth:accessDenied.title' : 'oauth:generic.title');
   useDocumentTitle(title);
 
@@ -51,6 +65,11 @@ export default function OAuthErrorPage() {
           <Typography sx={{ mb: 2 }} data-testid="oauth-error-explanation">
             {t(denied ? 'oauth:accessDenied.description' : 'oauth:generic.description')}
           </Typography>
+          {platform && (
+            <Typography sx={{ mb: 2, fontWeight: 500 }} data-testid="oauth-error-platform">
+              {t('oauth:platform.cannotUse', { platform })}
+            </Typography>
+          )}
           {(error || description) && (
             <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
               {t('oauth:details')}{' '}
@@ -59,9 +78,21 @@ export default function OAuthErrorPage() {
               </bdi>
             </Typography>
           )}
-          <Button component={RouterLink} to="/" variant="contained">
-            {t('common:actions.backHome')}
-          </Button>
+          <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+            {platformUrl && (
+              <Button
+                href={platformUrl}
+                variant="outlined"
+                rel="noopener noreferrer"
+                data-testid="oauth-error-platform-link"
+              >
+                {t('oauth:platform.back', { platform })}
+              </Button>
+            )}
+            <Button component={RouterLink} to="/" variant="contained">
+              {t('common:actions.backHome')}
+            </Button>
+          </Box>
         </Paper>
       </Container>
     </Box>

@@ -1,10 +1,256 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { LANGUAGES, type Profile, type ProfileUpdate } from '@hygie/domain';
+import { useForm, type Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { DateField } from '../../components/date-field';
+import { FormError } from '../../components/form-error';
+import { Page } from '../../components/page';
+import { errorMessage } from '../../lib/error-message';
+import { fieldProblems } from '../../lib/form-errors';
+import { useServices } from '../../lib/services';
+import { validationMessage } from '../../lib/validation-message';
+import { useProfile } from './api/profile';
+import { useUpdateProfile } from './api/update-profile';
+import {
+  fieldOfPath,
+  formValuesOf,
+  IDENTIFIER_TYPES,
+  payloadOf,
+  profileResolver,
+  type ProfileFieldName,
+  type ProfileFormValues,
+} from './profile-form';
+
+const SEXES = ['female', 'male', 'unknown'] as const;
+
+function ProfileForm({ profile }: { profile: Profile }) {
+  const { t, i18n } = useTranslation();
+  const { notifications } = useServices();
+  const update = useUpdateProfile();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<ProfileFormValues>({
+    resolver: profileResolver(profile.profile),
+    defaultValues: formValuesOf(profile),
+  });
+
+  const field = (
+    name: ProfileFieldName,
+    id: string,
+    label: string,
+    options: { required?: boolean; help?: string } = {},
+  ) => {
+    const registered = register(name);
+    return {
+      id,
+      label,
+      required: options.required ?? false,
+      fullWidth: true,
+      error: !!errors[name],
+      helperText: validationMessage(i18n, errors[name]?.message) ?? options.help,
+      name: registered.name,
+      onChange: registered.onChange,
+      onBlur: registered.onBlur,
+      inputRef: registered.ref,
+    };
+  };
+
+  const onSubmit = handleSubmit((values) => {
+    setFailure(null);
+    update.mutate(payloadOf(values, profile.profile) as ProfileUpdate, {
+      onSuccess: (saved) => {
+        reset(formValuesOf(saved));
+        notifications.notify(t('common:messages.modified'), 'success');
+      },
+      onError: (error) => {
+        const problems = fieldProblems(error)
+          .map((problem) => ({ field: fieldOfPath(problem.path), message: problem.message }))
+          .filter((problem): problem is { field: ProfileFieldName; message: string } =>
+            Boolean(problem.field),
+          );
+        problems.forEach((problem, index) =>
+          setError(
+            problem.field as Path<ProfileFormValues>,
+            { type: 'server', message: problem.message },
+            { shouldFocus: index === 0 },
+          ),
+        );
+        if (problems.length === 0 || problems.length !== fieldProblems(error).length) {
+          setFailure(errorMessage(i18n, error));
+        }
+      },
+    });
+  });
+
+  const nativeSelect = { select: { native: true }, inputLabel: { shrink: true } } as const;
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="page-title"
+      sx={{ display: 'grid', gap: 2.5 }}
+    >
+      <Typography variant="body2">{t('security:registration.requiredNote')}</Typography>
+      <FormError>{failure}</FormError>
+      <TextField
+        {...field('lastName', 'profile-last-name', t('security:registration.lastName'), {
+          required: true,
+        })}
+        autoComplete="family-name"
+      />
+      <TextField
+        {...field('firstName', 'profile-first-name', t('security:registration.firstName'), {
+          required: true,
+          help: t('security:registration.firstNameHelp'),
+        })}
+        autoComplete="given-name"
+      />
+      <TextField {...field('birthName', 'profile-birth-name', t('account:profile.birthName'))} />
+      <DateField
+        {...field('birthDate', 'profile-birth-date', t('security:registration.birthDate'), {
+          required: true,
+          help: t('common:date.help'),
+        })}
+        autoComplete="bday"
+      />
+      <TextField
+        {...field('birthPlaceInsee', 'profile-birth-place', t('security:registration.birthPlace'), {
+          required: true,
+          help: t('security:registration.birthPlaceHelp'),
+        })}
+        slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
+      />
+      <TextField
+        {...field('sex', 'profile-sex', t('security:registration.sex'), { required: true })}
+        select
+        slotProps={nativeSelect}
+      >
+        <option value="">{t('security:registration.choose')}</option>
+        {SEXES.map((sex) => (
+          <option key={sex} value={sex}>
+            {t(`security:registration.sexes.${sex}`)}
+          </option>
+        ))}
+      </TextField>
+      <TextField
+        {...field('language', 'profile-language', t('account:profile.language'), {
+          required: true,
+        })}
+        select
+        slotProps={nativeSelect}
+      >
+        {LANGUAGES.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {t(`common:language.names.${language}`)}
+          </option>
+        ))}
+      </TextField>
+      {profile.profile === 'patient' && (
+        <>
+          <TextField
+            {...field('ins', 'profile-ins', t('account:profile.ins'))}
+            autoComplete="off"
+            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 21 } }}
+          />
+          <TextField
+            {...field(
+              'firstNameUsed',
+              'profile-first-name-used',
+              t('account:profile.firstNameUsed'),
+            )}
+          />
+          <TextField
+            {...field('lastNameUsed', 'profile-last-name-used', t('account:profile.lastNameUsed'))}
+          />
+        </>
+      )}
+      {profile.profile === 'professional' && (
+        <>
+          <TextField
+            {...field(
+              'identifierType',
+              'profile-identifier-type',
+              t('security:registration.identifierType'),
+            )}
+            select
+            slotProps={nativeSelect}
+          >
+            <option value="">{t('security:registration.choose')}</option>
+            {IDENTIFIER_TYPES.map((kind) => (
+              <option key={kind} value={kind}>
+                {t(`security:registration.identifierTypes.${kind}`)}
+              </option>
+            ))}
+          </TextField>
+          <TextField
+            {...field(
+              'identifierValue',
+              'profile-identifier',
+              t('security:registration.identifier'),
+              {
+                help: t('security:registration.identifierHelp'),
+              },
+            )}
+            autoComplete="off"
+            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
+          />
+          <TextField
+            {...field('job', 'profile-job', t('security:registration.job'), {
+              help: t('security:registration.jobHelp'),
+            })}
+            autoComplete="organization-title"
+          />
+          <TextField {...field('specialty', 'profile-specialty', t('account:profile.specialty'))} />
+        </>
+      )}
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        <Button
+          type="submit"
+          variant="contained"
+          loading={update.isPending}
+          data-testid="profile-save"
+        >
+          {t('account:profileUpdate.save')}
+        </Button>
+        <Button component={RouterLink} to="/profile">
+          {t('common:actions.cancel')}
+        </Button>
+      </Box>
+    </Box>
+  );
+}
 
 export default function ProfileUpdatePage() {
+  const { t, i18n } = useTranslation();
+  const profile = useProfile();
   return (
-    <PlaceholderPage
-      titleKey="account:profileUpdate.title"
-      descriptionKey="account:profileUpdate.description"
-    />
+    <Page title={t('account:profileUpdate.title')}>
+      <Typography sx={{ mb: 3 }}>{t('account:profileUpdate.description')}</Typography>
+      {profile.isPending && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
+          <CircularProgress aria-label={t('common:loading')} />
+        </Box>
+      )}
+      {profile.isError && (
+        <Alert severity="error" data-testid="form-error">
+          {errorMessage(i18n, profile.error)}
+        </Alert>
+      )}
+      {profile.data && <ProfileForm profile={profile.data} />}
+    </Page>
   );
 }

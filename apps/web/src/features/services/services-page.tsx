@@ -1,10 +1,210 @@
-import { PlaceholderPage } from '../../components/placeholder-page';
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import type { Service } from '@hygie/domain';
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../components/page';
+import { errorMessage } from '../../lib/error-message';
+import { formatLongDate } from '../../lib/format-date';
+import { useServices } from '../../lib/services';
+import { useEnableService } from './api/enable-service';
+import { usePlatformServices } from './api/services';
+import { useTerms } from './api/terms';
+import { SupportDialog } from './support-dialog';
+
+function isWebUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value);
+}
+
+function ServiceCard({ service }: { service: Service }) {
+  const { t, i18n } = useTranslation();
+  const { notifications } = useServices();
+  const enable = useEnableService();
+  const headingId = `service-${service.id}`;
+
+  const onEnable = () =>
+    enable.mutate(service.id, {
+      onSuccess: (access) =>
+        notifications.notify(
+          t(access.usable ? 'account:services.enabled' : 'account:services.requested', {
+            name: service.name,
+          }),
+          'success',
+        ),
+      onError: (error) => notifications.notify(errorMessage(i18n, error), 'error'),
+    });
+
+  return (
+    <Card
+      variant="outlined"
+      component="article"
+      aria-labelledby={headingId}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+      data-testid="service-card"
+      data-service-name={service.name}
+    >
+      <CardContent sx={{ flex: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1 }}>
+          {service.logoUrl && isWebUrl(service.logoUrl) && (
+            <img src={service.logoUrl} alt="" width={40} height={40} />
+          )}
+          <Typography id={headingId} variant="h6" component="h3">
+            {service.name}
+          </Typography>
+        </Box>
+        {service.description && (
+          <Typography variant="body2" color="text.secondary">
+            {service.description}
+          </Typography>
+        )}
+        {service.action === 'pending' && (
+          <Chip sx={{ mt: 1 }} label={t('account:services.pending')} />
+        )}
+        {service.action === 'none' && (
+          <Chip sx={{ mt: 1 }} label={t('account:services.unavailable')} />
+        )}
+      </CardContent>
+      <CardActions>
+        {service.usable && isWebUrl(service.url) && (
+          <Button
+            variant="contained"
+            href={service.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            endIcon={<OpenInNew aria-hidden="true" />}
+            aria-label={t('account:services.accessNamed', { name: service.name })}
+            data-testid="service-access"
+          >
+            {t('account:services.access')}
+          </Button>
+        )}
+        {!service.usable && (service.action === 'enable' || service.action === 'request') && (
+          <Button
+            variant="outlined"
+            onClick={onEnable}
+            loading={enable.isPending}
+            aria-label={t(
+              service.action === 'enable'
+                ? 'account:services.enableNamed'
+                : 'account:services.requestNamed',
+              { name: service.name },
+            )}
+            data-testid="service-enable"
+          >
+            {t(
+              service.action === 'enable' ? 'account:services.enable' : 'account:services.request',
+            )}
+          </Button>
+        )}
+      </CardActions>
+    </Card>
+  );
+}
+
+function ServiceGrid({ services }: { services: Service[] }) {
+  return (
+    <Box
+      component="ul"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' },
+        gap: 2,
+        listStyle: 'none',
+        p: 0,
+        m: 0,
+        mb: 4,
+      }}
+    >
+      {services.map((service) => (
+        <li key={service.id}>
+          <ServiceCard service={service} />
+        </li>
+      ))}
+    </Box>
+  );
+}
 
 export default function ServicesPage() {
+  const { t, i18n } = useTranslation();
+  const services = usePlatformServices();
+  const terms = useTerms();
+  const [supportOpen, setSupportOpen] = useState(false);
+  const list = services.data?.services ?? [];
+  const mine = list.filter((service) => service.usable);
+  const others = list.filter((service) => !service.usable);
+
   return (
-    <PlaceholderPage
-      titleKey="account:services.title"
-      descriptionKey="account:services.description"
-    />
+    <Page title={t('account:services.title')}>
+      <Box
+        sx={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          alignItems: 'center',
+          gap: 2,
+          flexWrap: 'wrap',
+          mb: 3,
+        }}
+      >
+        <Typography>{t('account:services.intro')}</Typography>
+        <Button variant="outlined" onClick={() => setSupportOpen(true)} data-testid="support-open">
+          {t('account:support.open')}
+        </Button>
+      </Box>
+      {services.isError && (
+        <Alert severity="error" sx={{ mb: 2 }} data-testid="form-error">
+          {errorMessage(i18n, services.error)}
+        </Alert>
+      )}
+      {services.isPending && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
+          <CircularProgress aria-label={t('common:loading')} />
+        </Box>
+      )}
+      {services.data && (
+        <>
+          <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+            {t('account:services.mine')}
+          </Typography>
+          {mine.length === 0 ? (
+            <Typography sx={{ mb: 4 }}>{t('account:services.noneMine')}</Typography>
+          ) : (
+            <ServiceGrid services={mine} />
+          )}
+          <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+            {t('account:services.available')}
+          </Typography>
+          {others.length === 0 ? (
+            <Typography sx={{ mb: 4 }}>{t('account:services.noneAvailable')}</Typography>
+          ) : (
+            <ServiceGrid services={others} />
+          )}
+        </>
+      )}
+      <Paper variant="outlined" component="section" aria-labelledby="legal-title" sx={{ p: 3 }}>
+        <Typography id="legal-title" variant="h5" component="h2" sx={{ mb: 2 }}>
+          {t('account:legal.title')}
+        </Typography>
+        <Typography sx={{ mb: 1 }}>{t('account:legal.notice')}</Typography>
+        <Typography sx={{ mb: 1 }}>{t('account:legal.data')}</Typography>
+        {terms.data && (
+          <Typography data-testid="terms-version">
+            {t('account:legal.terms', {
+              version: terms.data.version,
+              date: formatLongDate(terms.data.publishedAt, i18n.language),
+            })}
+          </Typography>
+        )}
+      </Paper>
+      <SupportDialog open={supportOpen} onClose={() => setSupportOpen(false)} />
+    </Page>
   );
 }

@@ -1,0 +1,212 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { BRAND_NAMES, type Brand, type Language } from '@hygie/domain';
+import {
+  CGU,
+  makeAdminUser,
+  makeDevice,
+  makeProfile,
+  SERVICES,
+  SETTINGS,
+  SUPPORT,
+  userPage,
+} from '../test/account-data';
+import { expectNoAxeViolations, expectPageStructure } from '../test/a11y';
+import { makeUser } from '../test/factories';
+import { json, type FakeHandler } from '../test/fake-api';
+import { renderApp } from '../test/render-app';
+
+// The signed-in area and the admin screens in their states, in every language and brand.
+
+const HANDLERS: Record<string, FakeHandler> = {
+  'GET /api/dashboard': () =>
+    json(200, {
+      attention: [
+        { kind: 'phone_unverified' },
+        { kind: 'password_expiring', at: '2025-04-10T12:00:00.000Z' },
+      ],
+      trustedDevices: 2,
+      passwordExpiresAt: '2025-04-10T12:00:00.000Z',
+    }),
+  'GET /api/profile': () => json(200, makeProfile({ ins: '285047512345678' })),
+  'POST /api/profile/email': () =>
+    json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 }),
+  'GET /api/devices': () =>
+    json(200, [makeDevice({ id: 'd-1', current: true }), makeDevice({ id: 'd-2' })]),
+  'GET /api/services': () => json(200, SERVICES),
+  'GET /api/support': () => json(200, SUPPORT),
+  'GET /api/cgu': () => json(200, CGU),
+  'GET /api/admin/settings': () => json(200, SETTINGS),
+  'GET /api/admin/users': (request) => {
+    const status = request.url.searchParams.get('status');
+    return json(
+      200,
+      userPage([makeAdminUser(status ? { status: status as 'locked' } : {})], !status),
+    );
+  },
+};
+
+const professional = () =>
+  json(
+    200,
+    makeProfile({
+      profile: 'professional',
+      identifierType: 'RPPS',
+      identifier: '10000000007',
+      job: 'Médecin',
+    }),
+  );
+
+interface Scenario {
+  name: string;
+  path: string;
+  admin?: boolean;
+  anonymous?: boolean;
+  handlers?: Record<string, FakeHandler>;
+  act?: (user: UserEvent) => Promise<unknown>;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'dashboard with attention',
+    path: '/',
+    act: () => screen.findAllByTestId('attention-item'),
+  },
+  {
+    name: 'profile, patient, e-mail change code',
+    path: '/profile',
+    act: async (user) => {
+      await user.click(await screen.findByTestId('profile-email-change'));
+      await user.type(document.getElementById('profile-email-new')!, 'new@example.fr');
+      await user.type(document.getElementById('profile-email-password')!, 'Secret123');
+      await user.click(screen.getByTestId('profile-email-send'));
+      return screen.findByTestId('code-input');
+    },
+  },
+  {
+    name: 'profile, professional, phone change form',
+    path: '/profile',
+    handlers: { 'GET /api/profile': professional },
+    act: async (user) => {
+      await user.click(await screen.findByTestId('profile-phone-change'));
+      return screen.findByTestId('profile-phone-send');
+    },
+  },
+  {
+    name: 'profile editor, patient, with errors',
+    path: '/profile/update',
+    act: async (user) => {
+      await waitFor(() => expect(document.getElementById('profile-first-name')).toBeTruthy());
+      await user.clear(document.getElementById('profile-first-name')!);
+      await user.click(screen.getByTestId('profile-save'));
+      await waitFor(() =>
+        expect(document.getElementById('profile-first-name')?.getAttribute('aria-invalid')).toBe(
+          'true',
+        ),
+      );
+    },
+  },
+  {
+    name: 'profile editor, professional',
+    path: '/profile/update',
+    handlers: { 'GET /api/profile': professional },
+    act: () => waitFor(() => expect(document.getElementById('profile-identifier')).toBeTruthy()),
+  },
+  {
+    name: 'devices, delete confirmation',
+    path: '/devices',
+    act: async (user) => {
+      const rows = await screen.findAllByTestId('device-row');
+      await user.click(within(rows[1]!).getByTestId('device-delete'));
+      return screen.findByTestId('confirm-dialog');
+    },
+  },
+  {
+    name: 'devices, none',
+    path: '/devices',
+    handlers: { 'GET /api/devices': () => json(200, []) },
+    act: () => screen.findByTestId('devices-empty'),
+  },
+  { name: 'services', path: '/services', act: () => screen.findAllByTestId('service-card') },
+  {
+    name: 'services, support dialog',
+    path: '/services',
+    act: async (user) => {
+      await user.click(await screen.findByTestId('support-open'));
+      return within(await screen.findByTestId('support-dialog')).findByText('Support Hygie');
+    },
+  },
+  {
+    name: 'settings tab',
+    path: '/app-settings',
+    admin: true,
+    act: () => screen.findAllByTestId('setting-row'),
+  },
+  {
+    name: 'access tab with results',
+    path: '/app-settings?tab=access',
+    admin: true,
+    act: () => screen.findByTestId('user-row'),
+  },
+  {
+    name: 'access tab, no user found',
+    path: '/app-settings?tab=access',
+    admin: true,
+    handlers: { 'GET /api/admin/users': () => json(200, userPage([])) },
+    act: () => screen.findByTestId('no-user-found'),
+  },
+  {
+    name: 'accounts tab',
+    path: '/app-settings?tab=accounts',
+    admin: true,
+    act: async () => {
+      await screen.findByTestId('pending-row');
+      return screen.findByTestId('locked-row');
+    },
+  },
+  {
+    name: 'accounts tab, reject confirmation',
+    path: '/app-settings?tab=accounts',
+    admin: true,
+    act: async (user) => {
+      await user.click(await screen.findByTestId('account-reject'));
+      return screen.findByTestId('confirm-dialog');
+    },
+  },
+  {
+    name: 'oauth error naming the platform',
+    path: '/oauth-error?error=access_denied&platform=Imagerie&platform_url=https%3A%2F%2Fimagerie.example.fr',
+    anonymous: true,
+    act: () => screen.findByTestId('oauth-error-platform-link'),
+  },
+];
+
+const VARIANTS: [Language, Brand][] = [
+  ['fr', 'hygie'],
+  ['en', 'telecare'],
+  ['ar', 'telecare'],
+  ['ar', 'hygie'],
+];
+
+describe.each(VARIANTS)('signed-in screens in %s with the %s brand', (language, brand) => {
+  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
+    '%s: one h1 in a <main>, its title, and passes axe',
+    async (_name, scenario) => {
+      const { router } = await renderApp({
+        path: scenario.path,
+        language,
+        brand,
+        user: scenario.anonymous ? null : makeUser(scenario.admin ? { roles: ['admin'] } : {}),
+        handlers: { ...HANDLERS, ...scenario.handlers },
+      });
+      await waitFor(() => expect(document.querySelector('main h1')).toBeTruthy());
+      await scenario.act?.(userEvent.setup());
+      expect(router.state.location.pathname).toBe(scenario.path.split('?')[0]);
+      expect(document.documentElement.dir).toBe(language === 'ar' ? 'rtl' : 'ltr');
+      expectPageStructure(BRAND_NAMES[brand]);
+      await expectNoAxeViolations();
+    },
+    20_000,
+  );
+});

@@ -1,0 +1,192 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Paper from '@mui/material/Paper';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { AdminUser } from '@hygie/domain';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { errorMessage, isolate } from '../../lib/error-message';
+import { useServices } from '../../lib/services';
+import { useSetPlatformAccess } from './api/set-platform-access';
+import { useUserSearch } from './api/users';
+import { useDebounced } from './use-debounced';
+
+interface PendingChange {
+  user: AdminUser;
+  platform: AdminUser['platforms'][number];
+}
+
+/** (b) Disable access to a platform: find users, switch their access per platform. */
+export function AccessPanel() {
+  const { t, i18n } = useTranslation();
+  const { notifications } = useServices();
+  const [text, setText] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useDebounced(text.trim());
+  const search = useUserSearch({ q, page });
+  const access = useSetPlatformAccess();
+  const [change, setChange] = useState<PendingChange | null>(null);
+  const items = search.data?.items ?? [];
+  const enabling = change ? !change.platform.usable : false;
+
+  const confirm = () => {
+    if (!change) return;
+    const { user, platform } = change;
+    access.mutate(
+      { userId: user.id, platformId: platform.platformId, enabled: !platform.usable },
+      {
+        onSuccess: (result) =>
+          notifications.notify(
+            t(result.usable ? 'admin:access.enabledDone' : 'admin:access.disabledDone', {
+              platform: platform.name,
+              name: isolate(user.name || user.email),
+            }),
+            'success',
+          ),
+        onError: (error) => notifications.notify(errorMessage(i18n, error), 'error'),
+        onSettled: () => setChange(null),
+      },
+    );
+  };
+
+  return (
+    <Box sx={{ display: 'grid', gap: 2 }}>
+      <Typography>{t('admin:access.intro')}</Typography>
+      <TextField
+        id="user-search"
+        type="search"
+        label={t('admin:access.search')}
+        helperText={t('admin:access.searchHelp')}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          setPage(1);
+        }}
+        fullWidth
+        autoComplete="off"
+        slotProps={{ htmlInput: { maxLength: 180, 'data-testid': 'user-search' } }}
+      />
+      {search.isError && (
+        <Alert severity="error" role="alert" data-testid="form-error">
+          {errorMessage(i18n, search.error)}
+        </Alert>
+      )}
+      {search.data && items.length === 0 && (
+        <Paper variant="outlined" sx={{ p: 3 }} data-testid="no-user-found" role="status">
+          <Typography>{t('admin:access.noUserFound')}</Typography>
+        </Paper>
+      )}
+      {items.length > 0 && (
+        <TableContainer component={Paper} variant="outlined">
+          <Table aria-label={t('admin:access.results')}>
+            <TableHead>
+              <TableRow>
+                <TableCell component="th" scope="col">
+                  {t('admin:users.name')}
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  {t('admin:users.email')}
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  {t('admin:users.type')}
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  {t('admin:access.platforms')}
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((user) => (
+                <TableRow key={user.id} data-testid="user-row" data-user-email={user.email}>
+                  <TableCell component="th" scope="row">
+                    {user.name || t('admin:users.noName')}
+                  </TableCell>
+                  <TableCell>
+                    <bdi>{user.email}</bdi>
+                  </TableCell>
+                  <TableCell>{t(`account:profileType.${user.type ?? 'none'}`)}</TableCell>
+                  <TableCell>
+                    {user.platforms.length === 0 && t('admin:access.noPlatform')}
+                    <Box sx={{ display: 'grid' }}>
+                      {user.platforms.map((platform) => (
+                        <FormControlLabel
+                          key={platform.platformId}
+                          control={
+                            <Switch
+                              checked={platform.usable}
+                              onChange={() => setChange({ user, platform })}
+                              slotProps={{
+                                input: {
+                                  'aria-label': t('admin:access.toggleLabel', {
+                                    platform: platform.name,
+                                    name: user.name || user.email,
+                                  }),
+                                  'data-testid': 'platform-access-toggle',
+                                  'data-platform-name': platform.name,
+                                } as object,
+                              }}
+                            />
+                          }
+                          label={platform.name}
+                        />
+                      ))}
+                    </Box>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {(page > 1 || search.data?.hasMore) && (
+        <Box
+          component="nav"
+          aria-label={t('admin:pagination.label')}
+          sx={{ display: 'flex', gap: 1, alignItems: 'center', justifyContent: 'flex-end' }}
+        >
+          <Button
+            onClick={() => setPage((current) => Math.max(1, current - 1))}
+            disabled={page <= 1}
+            data-testid="users-previous"
+          >
+            {t('admin:pagination.previous')}
+          </Button>
+          <Typography>{t('admin:pagination.page', { page })}</Typography>
+          <Button
+            onClick={() => setPage((current) => current + 1)}
+            disabled={!search.data?.hasMore}
+            data-testid="users-next"
+          >
+            {t('admin:pagination.next')}
+          </Button>
+        </Box>
+      )}
+      <ConfirmDialog
+        open={change !== null}
+        title={t(enabling ? 'admin:access.enableTitle' : 'admin:access.disableTitle')}
+        confirmLabel={t(enabling ? 'admin:access.enable' : 'admin:access.disable')}
+        destructive={!enabling}
+        pending={access.isPending}
+        onConfirm={confirm}
+        onClose={() => setChange(null)}
+      >
+        {change &&
+          t(enabling ? 'admin:access.enableText' : 'admin:access.disableText', {
+            platform: change.platform.name,
+            name: isolate(change.user.name || change.user.email),
+          })}
+      </ConfirmDialog>
+    </Box>
+  );
+}

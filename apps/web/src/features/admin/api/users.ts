@@ -1,0 +1,30 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { userSearchResultSchema } from '@hygie/domain';
+import { useServices } from '../../../lib/services';
+
+export const USERS_QUERY_KEY = ['admin', 'users'] as const;
+
+export interface UserSearch {
+  q: string;
+  status?: 'pending_validation' | 'active' | 'locked';
+  page: number;
+  pageSize?: number;
+}
+
+/** GET /api/admin/users?q=&status=&page=&pageSize=: users with their access per platform. */
+export function useUserSearch(search: UserSearch, enabled = true) {
+  const { api } = useServices();
+  const query: Record<string, string> = {
+    q: search.q,
+    page: String(search.page),
+    pageSize: String(search.pageSize ?? 20),
+    ...(search.status && { status: search.status }),
+  };
+  return useQuery({
+    queryKey: [...USERS_QUERY_KEY, query],
+    queryFn: ({ signal }) =>
+      api.request('GET', '/admin/users', { query, schema: userSearchResultSchema, signal }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}

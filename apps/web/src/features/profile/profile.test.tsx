@@ -1,0 +1,283 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeProfile } from '../../test/account-data';
+import { typeCode } from '../../test/code';
+import { makeUser } from '../../test/factories';
+import { apiError, json, type FakeHandler } from '../../test/fake-api';
+import { renderApp } from '../../test/render-app';
+
+const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
+
+function profileHandlers(extra: Record<string, FakeHandler> = {}): Record<string, FakeHandler> {
+  return { 'GET /api/profile': () => json(200, makeProfile()), ...extra };
+}
+
+describe('my profile', () => {
+  it('shows every field and links to the editor', async () => {
+    await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'GET /api/profile': () =>
+          json(200, makeProfile({ ins: '285047512345678', firstNameUsed: 'Mimi' })),
+      }),
+    });
+    const link = await screen.findByTestId('profile-edit-link');
+    expect(link.getAttribute('href')).toBe('/profile/update');
+    expect(link.textContent).toBe('Modifier');
+    expect(screen.getByText('15/04/1985')).toBeTruthy();
+    expect(screen.getByText('75056')).toBeTruthy();
+    expect(screen.getByText('285047512345678')).toBeTruthy();
+    expect(screen.getByText('Mimi')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Informations patient' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Activité professionnelle' })).toBeNull();
+  });
+
+  it('shows the professional extras', async () => {
+    await renderApp({
+      path: '/profile',
+      user: makeUser({ profile: 'professional' }),
+      language: 'en',
+      handlers: profileHandlers({
+        'GET /api/profile': () =>
+          json(
+            200,
+            makeProfile({
+              profile: 'professional',
+              identifierType: 'RPPS',
+              identifier: '10000000007',
+              job: 'Médecin',
+            }),
+          ),
+      }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Professional activity' })).toBeTruthy();
+    expect(screen.getByText('10000000007')).toBeTruthy();
+    expect(screen.getByText('Médecin')).toBeTruthy();
+  });
+
+  it('changes the e-mail once the code sent to the new address is typed', async () => {
+    const { calls } = await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/email': () =>
+          json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 }),
+        'POST /api/profile/email/verify': () => json(200, makeProfile({ email: 'new@example.fr' })),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'new@example.fr');
+    await user.type(byId('profile-email-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-email-send'));
+    await screen.findByTestId('code-input');
+    await typeCode(user, '123456');
+    await user.click(screen.getByTestId('profile-email-verify'));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modifié avec succès',
+    );
+    expect(await screen.findByText('new@example.fr')).toBeTruthy();
+    const bodies = calls.filter((call) => call.method === 'POST').map((call) => call.body);
+    expect(bodies).toEqual([
+      { email: 'new@example.fr', currentPassword: 'Secret123' },
+      { code: '123456' },
+    ]);
+  });
+
+  it('refuses a phone change with a wrong password, and a wrong code', async () => {
+    let attempts = 0;
+    await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/phone': () => {
+          attempts += 1;
+          return attempts === 1
+            ? apiError(400, 'wrong_current_password')
+            : json(200, { destination: '+33 6 •• •• •• 99', retryAfterSeconds: 60 });
+        },
+        'POST /api/profile/phone/verify': () =>
+          apiError(400, 'wrong_code', { remainingAttempts: 2 }),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-phone-change'));
+    await user.type(byId('profile-phone-new'), '06 12 34 56 99');
+    await user.type(byId('profile-phone-password'), 'Wrong123');
+    await user.click(screen.getByTestId('profile-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Modifications non enregistrées, veuillez vérifier votre mot de passe.',
+    );
+    await user.click(screen.getByTestId('profile-phone-send'));
+    await screen.findByTestId('code-input');
+    await typeCode(user, '654321');
+    await user.click(screen.getByTestId('profile-phone-verify'));
+    expect((await screen.findByTestId('form-error')).textContent).toMatch(/2/);
+  });
+
+  it('checks the new e-mail before asking the server', async () => {
+    const { calls } = await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      language: 'en',
+      handlers: profileHandlers(),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'not-an-email');
+    await user.click(screen.getByTestId('profile-email-send'));
+    expect(await screen.findByText('Incorrect email address')).toBeTruthy();
+    expect(calls.some((call) => call.url.pathname === '/api/profile/email')).toBe(false);
+  });
+
+  it('changes the password and says the other sessions were signed out', async () => {
+    await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({ 'POST /api/profile/password': () => json(200, { ok: true }) }),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Secret123');
+    await user.type(byId('profile-new-password'), 'Nouveau456');
+    await user.type(byId('profile-new-password-confirmation'), 'Nouveau456');
+    await user.click(screen.getByTestId('password-change-submit'));
+    expect((await screen.findByTestId('password-changed')).textContent).toBe(
+      'Votre mot de passe a été changé. Vos autres sessions et appareils de confiance ont été déconnectés.',
+    );
+  });
+
+  it('says a wrong current password changed nothing', async () => {
+    await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      language: 'en',
+      handlers: profileHandlers({
+        'POST /api/profile/password': () => apiError(400, 'wrong_current_password'),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Current password/), 'Wrong123');
+    await user.type(byId('profile-new-password'), 'Nouveau456');
+    await user.type(byId('profile-new-password-confirmation'), 'Nouveau456');
+    await user.click(screen.getByTestId('password-change-submit'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Changes not saved, please check your password.',
+    );
+  });
+
+  it('puts password_must_differ on the new password', async () => {
+    await renderApp({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/password': () => apiError(400, 'password_must_differ'),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Secret123');
+    await user.type(byId('profile-new-password'), 'Hygie-Portail9');
+    await user.type(byId('profile-new-password-confirmation'), 'Hygie-Portail9');
+    await user.click(screen.getByTestId('password-change-submit'));
+    await waitFor(() =>
+      expect(document.getElementById('profile-new-password-helper-text')?.textContent).toBe(
+        'Le nouveau mot de passe doit être différent de l’ancien.',
+      ),
+    );
+    expect(screen.queryByTestId('form-error')).toBeNull();
+  });
+});
+
+describe('profile editor', () => {
+  it('saves and says so', async () => {
+    const { calls } = await renderApp({
+      path: '/profile/update',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'PATCH /api/profile': (request) =>
+          json(200, makeProfile(request.body as Record<string, never>)),
+      }),
+    });
+    const user = userEvent.setup();
+    const first = await waitFor(() => {
+      const input = byId('profile-first-name');
+      expect(input).toBeTruthy();
+      return input;
+    });
+    expect(first.value).toBe('Marie');
+    await user.clear(first);
+    await user.type(first, 'Marie-Claire');
+    await user.click(screen.getByTestId('profile-save'));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modifié avec succès',
+    );
+    const patch = calls.find((call) => call.method === 'PATCH');
+    expect(patch?.body).toMatchObject({
+      firstName: 'Marie-Claire',
+      lastName: 'Dupont',
+      birthPlaceInsee: '75056',
+      sex: 'female',
+      ins: null,
+    });
+  });
+
+  it('shows the validation errors field by field', async () => {
+    const { calls } = await renderApp({
+      path: '/profile/update',
+      user: makeUser(),
+      handlers: profileHandlers(),
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect(byId('profile-first-name')).toBeTruthy());
+    await user.clear(byId('profile-first-name'));
+    await user.clear(byId('profile-birth-place'));
+    await user.type(byId('profile-birth-place'), '7');
+    await user.click(screen.getByTestId('profile-save'));
+    await waitFor(() =>
+      expect(byId('profile-first-name').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(byId('profile-birth-place').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Ce champ est obligatoire.')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+  });
+
+  it('puts the server validation errors on their fields', async () => {
+    await renderApp({
+      path: '/profile/update',
+      user: makeUser(),
+      language: 'ar',
+      handlers: profileHandlers({
+        'PATCH /api/profile': () =>
+          apiError(400, 'validation_error', {
+            fields: [{ path: 'lastName', message: 'name_invalid' }],
+          }),
+      }),
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect(byId('profile-last-name')).toBeTruthy());
+    await user.click(screen.getByTestId('profile-save'));
+    await waitFor(() =>
+      expect(byId('profile-last-name').getAttribute('aria-invalid')).toBe('true'),
+    );
+    const helper = document.getElementById('profile-last-name-helper-text');
+    expect(helper?.textContent).toMatch(/[\u0600-\u06FF]/);
+    expect(screen.queryByTestId('form-error')).toBeNull();
+  });
+
+  it('says the English success text', async () => {
+    await renderApp({
+      path: '/profile/update',
+      user: makeUser(),
+      language: 'en',
+      handlers: profileHandlers({ 'PATCH /api/profile': () => json(200, makeProfile()) }),
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect(byId('profile-first-name')).toBeTruthy());
+    await user.click(screen.getByTestId('profile-save'));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modified successfully',
+    );
+    expect(within(document.body).getByTestId('notification')).toBeTruthy();
+  });
+});
