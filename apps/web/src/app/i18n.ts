@@ -13,6 +13,8 @@ export const NAMESPACES = [
   'security',
   'account',
   'oauth',
+  'biometrics',
+  'admin',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -51,7 +51,9 @@ const usedKeys = [
   ...new Set(
     Object.entries(sources).flatMap(([file, text]) =>
       [
-        ...text.matchAll(/['"`]((?:common|errors|validation|security|account|oauth):[\w.]+)['"`]/g),
+        ...text.matchAll(
+          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin):[\w.]+)['"`]/g,
+        ),
       ].map((match) => `${match[1]}|${file}`),
     ),
   ),

@@ -59,3 +59,144 @@ export function hideNativeLoadingScreen(win: Window = window): boolean {
 export function resetNativeLoadingScreen(): void {
   loadingScreenHidden = false;
 }
+
+/** The error codes the app answers with (docs/native-bridge.md §5), plus `bridge_error`. */
+export type NativeErrorCode =
+  'cancelled' | 'not_available' | 'key_invalidated' | 'enrol_failed' | 'bridge_error';
+
+const NATIVE_ERROR_CODES: readonly string[] = [
+  'cancelled',
+  'not_available',
+  'key_invalidated',
+  'enrol_failed',
+];
+
+/** A call the app answered with `{"ok": false, "error": code}` (or could not make). */
+export class NativeBridgeError extends Error {
+  constructor(readonly code: NativeErrorCode) {
+    super(`native bridge: ${code}`);
+    this.name = 'NativeBridgeError';
+  }
+}
+
+/**
+ * Calls the bridge with a JSON payload ('' when there is none) and resolves with the JSON answer
+ * of its callback. Rejects with a NativeBridgeError: the app's error code, `not_available`
+ * without a bridge, `bridge_error` for an answer that is not `{"ok": …}` JSON or a throwing call.
+ */
+export function callNative<T extends object>(
+  name: string,
+  payload: object | null,
+  win: Window = window,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const bridge = getNativeBridge(win);
+    if (!bridge) {
+      reject(new NativeBridgeError('not_available'));
+      return;
+    }
+    let answered = false;
+    const callback = (result: string) => {
+      if (answered) return;
+      answered = true;
+      let answer: unknown;
+      try {
+        answer = JSON.parse(result);
+      } catch {
+        reject(new NativeBridgeError('bridge_error'));
+        return;
+      }
+      if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
+        reject(new NativeBridgeError('bridge_error'));
+      } else if (answer.ok === true) {
+        resolve(answer as T);
+      } else {
+        const error = 'error' in answer ? String(answer.error) : '';
+        reject(
+          new NativeBridgeError(
+            NATIVE_ERROR_CODES.includes(error) ? (error as NativeErrorCode) : 'bridge_error',
+          ),
+        );
+      }
+    };
+    try {
+      bridge.call(name, payload === null ? '' : JSON.stringify(payload), callback);
+    } catch {
+      answered = true;
+      reject(new NativeBridgeError('bridge_error'));
+    }
+  });
+}
+
+export interface BiometricAvailability {
+  available: boolean;
+  kind?: 'fingerprint' | 'face' | 'other';
+}
+
+/** `biometricAvailability`: whether the device can use biometrics now (false without a bridge). */
+export async function biometricAvailability(win: Window = window): Promise<BiometricAvailability> {
+  try {
+    const answer = await callNative<{ available?: unknown; kind?: unknown }>(
+      'biometricAvailability',
+      null,
+      win,
+    );
+    const kind = answer.kind;
+    return {
+      available: answer.available === true,
+      ...((kind === 'fingerprint' || kind === 'face' || kind === 'other') && { kind }),
+    };
+  } catch {
+    return { available: false };
+  }
+}
+
+export interface CreatedBiometricKey {
+  keyId: string;
+  publicKey: string;
+  signature: string;
+}
+
+function requireStrings<K extends string>(
+  answer: Record<string, unknown>,
+  keys: readonly K[],
+): Record<K, string> {
+  for (const key of keys) {
+    if (typeof answer[key] !== 'string' || !answer[key])
+      throw new NativeBridgeError('bridge_error');
+  }
+  return answer as Record<K, string>;
+}
+
+/** `createBiometricKey`: a new P-256 key behind biometrics, and its signature of `challenge`. */
+export async function createBiometricKey(
+  input: { challenge: string; promptTitle: string; promptSubtitle: string },
+  win: Window = window,
+): Promise<CreatedBiometricKey> {
+  const answer = await callNative<Record<string, unknown>>('createBiometricKey', input, win);
+  const { keyId, publicKey, signature } = requireStrings(answer, [
+    'keyId',
+    'publicKey',
+    'signature',
+  ]);
+  return { keyId, publicKey, signature };
+}
+
+/** `signChallenge`: the challenge signed by the key after a biometric check. */
+export async function signChallenge(
+  input: { keyId: string; challenge: string; promptTitle: string },
+  win: Window = window,
+): Promise<string> {
+  const answer = await callNative<Record<string, unknown>>('signChallenge', input, win);
+  return requireStrings(answer, ['signature']).signature;
+}
+
+/** `deleteBiometricKey`: forgets the key on the device. Never rejects (best effort). */
+export async function deleteBiometricKey(keyId: string, win: Window = window): Promise<boolean> {
+  try {
+    await callNative('deleteBiometricKey', { keyId }, win);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { AccountState, accountStateOf, PENDING_STATES, type CurrentUser } from '@hygie/domain';
 import { ApiError } from './api-client';
+import { shouldOfferBiometricEnrolment } from './biometrics';
 import { browser } from './browser';
 import { ME_QUERY_KEY } from './current-user';
 import { safeTargetUri } from './safe-redirect';
@@ -21,13 +22,17 @@ export function isPendingStage(error: unknown): boolean {
  * Sign-in is complete (login, or the last stage answered the user): follow a same-origin
  * `target_uri` with a full navigation (e.g. back to an OIDC interaction), else become LOGGED_IN
  * with the user as the `me` data and let the guard send the user on (to `redirect` or home).
+ * Inside the newer app, a device without a biometric key (and whose user has not declined)
+ * first goes through the enrolment question: the guard shows it, keeping `target_uri`.
  */
 export function completeSignIn(
-  services: Pick<AppServices, 'queryClient' | 'accountState'>,
+  services: Pick<AppServices, 'queryClient' | 'accountState' | 'biometricEnrolment'>,
   user: CurrentUser,
   targetUri: string | null,
 ): void {
-  const target = safeTargetUri(targetUri, window.location.origin);
+  const enrol = shouldOfferBiometricEnrolment();
+  if (enrol) services.biometricEnrolment.set(true);
+  const target = enrol ? null : safeTargetUri(targetUri, window.location.origin);
   if (target) {
     browser.assign(target);
     return;

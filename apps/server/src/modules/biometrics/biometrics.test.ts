@@ -222,6 +222,14 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
       };
     };
     expect(reg.options.rp.id).toBe('localhost');
+    // The browser signs clientDataJSON.challenge, which must be the stored challenge itself
+    // (a regression: passing the base64url string to SimpleWebAuthn encoded it a second time).
+    const stored = await t.ctx.db
+      .selectFrom('biometric_challenges')
+      .select('challenge')
+      .where('id', '=', reg.challengeId)
+      .executeTakeFirstOrThrow();
+    expect(reg.options.challenge).toBe(stored.challenge);
     expect(reg.options.authenticatorSelection).toMatchObject({
       userVerification: 'required',
       authenticatorAttachment: 'platform',

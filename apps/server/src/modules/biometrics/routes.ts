@@ -148,7 +148,9 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
         userDisplayName:
           [session.user.first_name, session.user.last_name].filter(Boolean).join(' ') ||
           session.user.email,
-        challenge,
+        // The stored challenge is base64url: the ceremony signs its bytes, so the browser's
+        // clientDataJSON carries this same string (a string here would be UTF-8 encoded again).
+        challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
         attestationType: 'none',
         excludeCredentials: existing.map((c) => ({
           id: c.credential_id,
@@ -239,7 +241,9 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       const { challengeId, challenge } = await createChallenge(ctx, 'webauthn_login', null);
       const options = await generateAuthenticationOptions({
         rpID,
-        challenge,
+        // The stored challenge is base64url: the ceremony signs its bytes, so the browser's
+        // clientDataJSON carries this same string (a string here would be UTF-8 encoded again).
+        challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
         userVerification: 'required',
         allowCredentials: keys.map((c) => ({
           id: c.credential_id,

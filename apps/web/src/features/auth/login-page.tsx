@@ -16,6 +16,7 @@ import { errorMessage } from '../../lib/error-message';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
+import { BiometricSignIn } from './biometric-sign-in';
 import { loginFormSchema, type LoginForm } from './login-form';
 
 export default function LoginPage() {
@@ -26,6 +27,7 @@ export default function LoginPage() {
   const {
     register,
     handleSubmit,
+    getValues,
     formState: { errors },
   } = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
@@ -112,6 +114,7 @@ export default function LoginPage() {
           {t('security:login.submit')}
         </Button>
       </Box>
+      <BiometricSignIn getUsername={() => getValues('username')} />
       <Divider sx={{ my: 3 }} />
       <Typography>
         {t('security:login.noAccount')}{' '}

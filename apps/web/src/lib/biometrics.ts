@@ -1,0 +1,214 @@
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import { biometricChallengeSchema, currentUserSchema, type CurrentUser } from '@hygie/domain';
+import { z } from 'zod';
+import { ApiError, type ApiClient } from './api-client';
+import {
+  createBiometricKey,
+  deleteBiometricKey,
+  getNativeBridge,
+  isNativeApp,
+  isNewerNativeApp,
+  NativeBridgeError,
+  signChallenge,
+} from './native-bridge';
+import { readStorage, writeStorage } from './storage';
+
+// Biometric sign-in on the client (docs/native-bridge.md): passkeys in browsers, the app's key
+// through the native bridge. The device remembers its key and a declined enrolment.
+
+export const KEY_ID_STORAGE = 'biometrics.keyId';
+export const DECLINED_STORAGE = 'biometrics.declined';
+
+export function storedKeyId(): string | null {
+  return readStorage('localStorage', KEY_ID_STORAGE);
+}
+export function rememberKeyId(keyId: string | null): void {
+  writeStorage('localStorage', KEY_ID_STORAGE, keyId);
+}
+export function enrolmentDeclined(): boolean {
+  return readStorage('localStorage', DECLINED_STORAGE) === '1';
+}
+export function rememberDeclined(): void {
+  writeStorage('localStorage', DECLINED_STORAGE, '1');
+}
+
+/** Inside the newer app with its bridge: biometric sign-in through the app is possible. */
+export function nativeBiometricsSupported(win: Window = window): boolean {
+  return isNewerNativeApp(win.navigator.userAgent) && !!getNativeBridge(win);
+}
+
+/** A browser (never the app, nor an older app's web view) with WebAuthn. */
+export function passkeysSupported(win: Window = window): boolean {
+  const webauthn = (win as Window & { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  return !isNativeApp(win.navigator.userAgent) && typeof webauthn === 'function';
+}
+
+/** After a sign-in in the app: ask to enrol when the device has no key and the user has not declined. */
+export function shouldOfferBiometricEnrolment(win: Window = window): boolean {
+  return nativeBiometricsSupported(win) && !storedKeyId() && !enrolmentDeclined();
+}
+
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\bOPR\//, 'Opera'],
+  [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\b(Firefox|FxiOS)\//, 'Firefox'],
+  [/(Chrome|CriOS|Chromium)\//, 'Chrome'],
+  [/\bSafari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/\b(iPhone|iPad|iPod)\b/, 'iOS'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b/, 'Linux'],
+];
+
+/** The parts of a readable device name guessed from the user agent ("Chrome", "Linux"). */
+export function guessDevice(userAgent: string): { browser: string | null; os: string | null } {
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? null;
+  const os = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1] ?? null;
+  return { browser, os };
+}
+
+// Not the domain's okSchema: schemas/security pulls every validator into the login page.
+const okSchema = z.object({ ok: z.literal(true) });
+
+const optionsSchema = z.object({
+  challengeId: z.string(),
+  options: z.record(z.string(), z.unknown()),
+});
+
+/** The user dismissed the browser's passkey prompt (or it timed out): nothing to report. */
+export function isPasskeyCancelled(error: unknown): boolean {
+  return (
+    error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')
+  );
+}
+
+/** A browser or app failure turned into an error the page can translate. */
+export class BiometricError extends Error {
+  constructor(readonly code: string) {
+    super(`biometrics: ${code}`);
+    this.name = 'BiometricError';
+  }
+}
+
+/** Passkey sign-in: options (narrowed to `username` when given) → browser prompt → verify. */
+export async function signInWithPasskey(
+  api: ApiClient,
+  username: string | undefined,
+): Promise<CurrentUser> {
+  const { challengeId, options } = await api.post(
+    '/biometrics/webauthn/authentication/options',
+    username ? { username } : {},
+    optionsSchema,
+  );
+  const response = await startAuthentication({
+    optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+  });
+  return api.post(
+    '/biometrics/webauthn/authentication/verify',
+    { challengeId, response },
+    currentUserSchema,
+  );
+}
+
+/** Passkey enrolment for the signed-in user: options → browser prompt → verify. */
+export async function registerPasskey(api: ApiClient, deviceName: string): Promise<void> {
+  const { challengeId, options } = await api.post(
+    '/biometrics/webauthn/registration/options',
+    undefined,
+    optionsSchema,
+  );
+  const response = await startRegistration({
+    optionsJSON: options as unknown as Parameters<typeof startRegistration>[0]['optionsJSON'],
+  });
+  await api.post(
+    '/biometrics/webauthn/registration/verify',
+    { challengeId, deviceName, response },
+    okSchema,
+  );
+}
+
+/** App enrolment: challenge → `createBiometricKey` → the server stores the key; remembered here. */
+export async function enrolNativeKey(
+  api: ApiClient,
+  input: { deviceName: string; promptTitle: string; promptSubtitle: string },
+  win: Window = window,
+): Promise<void> {
+  const { challengeId, challenge } = await api.post(
+    '/biometrics/native/enrol/challenge',
+    undefined,
+    biometricChallengeSchema,
+  );
+  const key = await createBiometricKey(
+    { challenge, promptTitle: input.promptTitle, promptSubtitle: input.promptSubtitle },
+    win,
+  );
+  try {
+    await api.post(
+      '/biometrics/native/enrol',
+      { challengeId, ...key, deviceName: input.deviceName },
+      okSchema,
+    );
+  } catch (error) {
+    // The server refused the key: the app need not keep it.
+    await deleteBiometricKey(key.keyId, win);
+    throw error;
+  }
+  rememberKeyId(key.keyId);
+}
+
+/** The key is gone (new fingerprint, or revoked in the portal): tell the server, forget it. */
+export async function forgetInvalidatedKey(
+  api: ApiClient,
+  keyId: string,
+  win: Window = window,
+): Promise<void> {
+  rememberKeyId(null);
+  await Promise.allSettled([
+    api.post('/biometrics/native/invalidated', { keyId }, okSchema),
+    deleteBiometricKey(keyId, win),
+  ]);
+}
+
+function isKeyInvalidated(error: unknown): boolean {
+  return (
+    (error instanceof NativeBridgeError && error.code === 'key_invalidated') ||
+    (error instanceof ApiError && error.code === 'biometric_key_invalidated')
+  );
+}
+
+/**
+ * Sign-in with the app's key: challenge → `signChallenge` → verify. An invalidated key (the app's
+ * `key_invalidated` or the server's `biometric_key_invalidated`) is reported and forgotten, then
+ * rejected as `BiometricError('biometric_key_invalidated')`.
+ */
+export async function signInWithNativeKey(
+  api: ApiClient,
+  keyId: string,
+  promptTitle: string,
+  win: Window = window,
+): Promise<CurrentUser> {
+  try {
+    const { challengeId, challenge } = await api.post(
+      '/biometrics/native/login/challenge',
+      { keyId },
+      biometricChallengeSchema,
+    );
+    const signature = await signChallenge({ keyId, challenge, promptTitle }, win);
+    return await api.post(
+      '/biometrics/native/login',
+      { challengeId, keyId, signature },
+      currentUserSchema,
+    );
+  } catch (error) {
+    if (isKeyInvalidated(error)) {
+      await forgetInvalidatedKey(api, keyId, win);
+      throw new BiometricError('biometric_key_invalidated');
+    }
+    throw error;
+  }
+}
