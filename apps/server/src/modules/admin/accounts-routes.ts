@@ -42,12 +42,6 @@ export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
               .set({ status: 'active', updated_at: now })
               .where('id', '=', user.id)
               .execute();
-          } else {
-            await trx
-              .updateTable('users')
-              .set({ status: 'locked', updated_at: now })
-              .where('id', '=', user.id)
-              .execute();
           }
           await enqueueMessage(trx, ctx.clock, {
             channel: 'email',
@@ -60,6 +54,11 @@ export const adminAccountsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
               contactEmail: ctx.config.contactEmail,
             },
           });
+          if (decision === 'reject') {
+            // A sign-up whose identity could not be verified leaves no account behind (and so
+            // nothing an "unlock" could reopen); the e-mail and the audit record remain.
+            await trx.deleteFrom('users').where('id', '=', user.id).execute();
+          }
           await recordAudit(trx, ctx.clock, {
             action: `account_${decision}d`,
             actorId: admin.user_id,

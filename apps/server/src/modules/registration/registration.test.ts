@@ -190,6 +190,28 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
     expect((await admin.post(`/api/admin/users/${user.id}/validate`)).statusCode).toBe(404);
   });
 
+  it('rejecting a professional tells them and leaves no account to unlock', async () => {
+    await new TestClient(t.app).post('/api/register', professional('rejected@hygie.test'));
+    const user = await t.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'rejected@hygie.test')
+      .executeTakeFirstOrThrow();
+    const admin = new TestClient(t.app);
+    await signIn(t, admin, ADMIN.email, ADMIN.password);
+    expect((await admin.post(`/api/admin/users/${user.id}/reject`)).json()).toEqual({ ok: true });
+    expect((await messagesTo(t, 'rejected@hygie.test'))[0]).toMatchObject({
+      template: 'account_rejected',
+    });
+    expect(
+      await t.ctx.db.selectFrom('users').select('id').where('id', '=', user.id).executeTakeFirst(),
+    ).toBeUndefined();
+    expect((await admin.post(`/api/admin/users/${user.id}/unlock`)).statusCode).toBe(404);
+    expect(
+      (await new TestClient(t.app).login('rejected@hygie.test', 'Sunny-Garden-42')).json(),
+    ).toMatchObject({ code: 'bad_credentials' });
+  });
+
   it('refuses a professional identifier that fails its check', async () => {
     const res = await new TestClient(t.app).post('/api/register', {
       ...professional('badrpps@hygie.test'),
