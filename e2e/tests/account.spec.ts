@@ -1,4 +1,7 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import {
   ADMIN,
@@ -25,6 +28,42 @@ const PATIENT = {
 };
 const PLATFORM = `Téléconsultation ${stamp}`;
 
+// Like a person who keeps using the same browser: the session and trusted-device cookies persist.
+const PATIENT_STATE = path.join(os.tmpdir(), `hygie-e2e-patient-${stamp}.json`);
+const ADMIN_STATE = path.join(os.tmpdir(), `hygie-e2e-admin-${stamp}.json`);
+
+/** Opens the portal and tells whether the kept cookies still hold a session (the SPA asks /api/me first). */
+async function alreadySignedIn(page: Page): Promise<boolean> {
+  await page.goto('/');
+  const menu = page.getByTestId('user-menu');
+  const login = page.locator('#login-username');
+  await expect(menu.or(login)).toBeVisible();
+  return menu.isVisible();
+}
+
+async function patientPage(browser: Browser, request: APIRequestContext): Promise<Page> {
+  const context = await browser.newContext({
+    locale: 'fr-FR',
+    ...(fs.existsSync(PATIENT_STATE) ? { storageState: PATIENT_STATE } : {}),
+  });
+  const page = await context.newPage();
+  if (!(await alreadySignedIn(page))) await signInPatient(page, request, PATIENT);
+  await expect(page).toHaveURL(/\/$/);
+  await context.storageState({ path: PATIENT_STATE });
+  return page;
+}
+
+async function adminPage(browser: Browser, request: APIRequestContext): Promise<Page> {
+  const context = await browser.newContext({
+    locale: 'fr-FR',
+    ...(fs.existsSync(ADMIN_STATE) ? { storageState: ADMIN_STATE } : {}),
+  });
+  const page = await context.newPage();
+  if (!(await alreadySignedIn(page))) await signInAdmin(page, request);
+  await context.storageState({ path: ADMIN_STATE });
+  return page;
+}
+
 async function signInAdmin(page: Page, request: APIRequestContext) {
   await page.goto('/security/login');
   await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
@@ -45,6 +84,7 @@ test('every page of the signed-in area, in French and Arabic, passes axe (screen
 }) => {
   await registerPatient(request, PATIENT);
   await signInPatient(page, request, PATIENT, { trustDevice: true });
+  await page.context().storageState({ path: PATIENT_STATE });
   for (const language of ['fr', 'ar'] as const) {
     if (language === 'ar') {
       await page.getByTestId('language-switcher').click();
@@ -67,10 +107,10 @@ test('every page of the signed-in area, in French and Arabic, passes axe (screen
 });
 
 test('edits the profile: a validation error, then a success, in French and Arabic', async ({
-  page,
+  browser,
   request,
 }) => {
-  await signInPatient(page, request, PATIENT);
+  const page = await patientPage(browser, request);
   await page.goto('/profile');
   await page.getByTestId('profile-edit-link').click();
   await expect(page).toHaveURL(/\/profile\/update/);
@@ -95,8 +135,8 @@ test('edits the profile: a validation error, then a success, in French and Arabi
   await page.evaluate(() => localStorage.setItem('lang', 'fr'));
 });
 
-test('deletes a trusted device after confirming', async ({ page, request }) => {
-  await signInPatient(page, request, PATIENT, { trustDevice: true });
+test('deletes a trusted device after confirming', async ({ browser, request }) => {
+  const page = await patientPage(browser, request);
   await page.goto('/devices');
   const current = page.locator('[data-testid="device-row"][data-current="true"]');
   await expect(current).toHaveCount(1);
@@ -110,19 +150,22 @@ test('deletes a trusted device after confirming', async ({ page, request }) => {
   await expect(page.getByTestId('device-row')).toHaveCount(before - 1);
 });
 
-test('enables a platform on request, then opens it', async ({ page, request, context }) => {
+test('enables a platform on request, then opens it', async ({ browser, request, baseURL }) => {
+  // The platform's address is served here (the portal itself), so the new tab really loads.
+  const platformUrl = `${baseURL ?? ''}/?platform=${stamp}`;
   cli(
     'platform:add',
     '--name',
     PLATFORM,
     '--url',
-    'http://127.0.0.1:9/portal',
+    platformUrl,
     '--redirect-uri',
     'http://127.0.0.1:9/cb',
     '--policy',
     'on_request',
   );
-  await signInPatient(page, request, PATIENT);
+  const page = await patientPage(browser, request);
+  const context = page.context();
   await page.goto('/services');
   const card = page.locator(`[data-testid="service-card"][data-service-name="${PLATFORM}"]`);
   await expect(card.getByTestId('service-access')).toHaveCount(0);
@@ -131,7 +174,8 @@ test('enables a platform on request, then opens it', async ({ page, request, con
   const opened = context.waitForEvent('page');
   await card.getByTestId('service-access').click();
   const tab = await opened;
-  expect(tab.url()).toContain('127.0.0.1:9/portal');
+  await tab.waitForLoadState();
+  expect(tab.url()).toContain(`platform=${stamp}`);
   await tab.close();
   await page.getByTestId('support-open').click();
   await expect(page.getByTestId('support-dialog')).toBeVisible();
@@ -140,11 +184,15 @@ test('enables a platform on request, then opens it', async ({ page, request, con
 });
 
 test('warns before the session expires, lets the user stay, then says it expired', async ({
-  page,
+  browser,
   request,
 }) => {
+  const page = await patientPage(browser, request);
+  // Browser time is faked from here; the page reloads so its session timer runs on that clock.
   await page.clock.install();
-  await signInPatient(page, request, PATIENT);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // The session lasts 30 minutes idle: 26 minutes later the warning is on screen.
   await page.clock.fastForward('26:00');
   await expect(page.getByTestId('session-warning')).toBeVisible();
@@ -157,13 +205,19 @@ test('warns before the session expires, lets the user stay, then says it expired
     .getByRole('button', { name: 'Rester connecté' })
     .click();
   await extended;
+  // 31 idle minutes pass: on the server too (the browser's clock alone is faked), the session ends.
+  withDatabase((db) => {
+    db.prepare(
+      'update sessions set idle_expires_at = 0 where user_id = (select id from users where email = ?)',
+    ).run(PATIENT.email);
+  });
   await page.clock.fastForward('31:00');
+  await page.clock.resume();
   await expect(page).toHaveURL(/\/security\/login\?expired=1/);
   await expect(page.getByTestId('session-expired')).toBeVisible();
 });
 
 test('an admin sets a password lifetime; a user with an older password is sent to renewal', async ({
-  page,
   request,
   browser,
 }) => {
@@ -173,7 +227,7 @@ test('an admin sets a password lifetime; a user with an older password is sent t
       PATIENT.email,
     );
   });
-  await signInAdmin(page, request);
+  const page = await adminPage(browser, request);
   await page.goto('/app-settings');
   await expectAccessible(page, 'app settings');
   await screenshot(page, 'app-settings-fr-hygie');
@@ -182,12 +236,13 @@ test('an admin sets a password lifetime; a user with an older password is sent t
     '[data-testid="setting-row"][data-setting-key="PASSWORD_EXPIRATION_DELAY"]',
   );
   const disabled = row.getByTestId('setting-disable');
-  if (await disabled.isChecked()) await disabled.uncheck();
+  // Off by default: turning the switch off puts a lifetime in force (saved at once).
+  if (await disabled.isChecked()) {
+    await disabled.click();
+    await expect(disabled).not.toBeChecked();
+  }
   await row.getByTestId('setting-amount').fill('90');
-  await row
-    .getByTestId('setting-unit')
-    .selectOption?.('days')
-    .catch(() => undefined);
+  await row.getByTestId('setting-unit').selectOption('days');
   await row.getByTestId('setting-save').click();
   await expect(page.getByTestId('notification')).toBeVisible();
 
@@ -207,14 +262,16 @@ test('an admin sets a password lifetime; a user with an older password is sent t
   await user.close();
 
   await row.getByTestId('setting-reset').click();
+  await page.getByTestId('confirm-yes').click();
   await expect(page.getByTestId('notification')).toBeVisible();
+  await expect(row.getByTestId('setting-disable')).toBeChecked();
 });
 
 test('an admin disables a user’s access to a platform and sees it in the table', async ({
-  page,
+  browser,
   request,
 }) => {
-  await signInAdmin(page, request);
+  const page = await adminPage(browser, request);
   await page.goto('/app-settings');
   await page.getByTestId('access-tab').click();
   await page.getByTestId('user-search').fill('nobody-with-this-name');
@@ -226,7 +283,8 @@ test('an admin disables a user’s access to a platform and sees it in the table
   const toggle = userRow.locator(
     `[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`,
   );
-  await expect(toggle).toBeVisible();
+  // The patient enabled this platform earlier: access is on.
+  await expect(toggle).toBeChecked();
   await toggle.click();
   await expect(page.getByTestId('confirm-dialog')).toBeVisible();
   await page.getByTestId('confirm-yes').click();
@@ -234,6 +292,6 @@ test('an admin disables a user’s access to a platform and sees it in the table
   await page.getByTestId('user-search').fill(PATIENT.email);
   await expect(
     userRow.locator(`[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`),
-  ).toBeVisible();
+  ).not.toBeChecked();
   await screenshot(page, 'platform-access-fr-hygie');
 });

@@ -15,6 +15,8 @@ const ARTEFACTS = path.resolve(import.meta.dirname, '..', '..', 'artefacts', 'sc
 
 /** Runs axe-core (WCAG 2.1 A/AA) and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // Audit the settled page, not a control caught mid-request in its greyed "loading" state.
+  await page.waitForLoadState('networkidle');
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();

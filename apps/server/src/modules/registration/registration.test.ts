@@ -191,7 +191,10 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
   });
 
   it('rejecting a professional tells them and leaves no account to unlock', async () => {
-    await new TestClient(t.app).post('/api/register', professional('rejected@hygie.test'));
+    await new TestClient(t.app).post('/api/register', {
+      ...professional('rejected@hygie.test'),
+      identifier: { type: 'RPPS', value: '10002909371' },
+    });
     const user = await t.ctx.db
       .selectFrom('users')
       .select('id')
