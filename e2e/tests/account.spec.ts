@@ -294,4 +294,17 @@ test('an admin disables a user’s access to a platform and sees it in the table
     userRow.locator(`[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`),
   ).not.toBeChecked();
   await screenshot(page, 'platform-access-fr-hygie');
+
+  // Every administration tab, in French and in Arabic: accessible, and photographed for review.
+  for (const language of ['fr', 'ar'] as const) {
+    await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
+    for (const tab of ['settings', 'access', 'accounts'] as const) {
+      await page.goto('/app-settings');
+      await page.getByTestId(`${tab}-tab`).click();
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expectAccessible(page, `app-settings ${tab} ${language}`);
+      await screenshot(page, `app-settings-${tab}-${language}-hygie`);
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('lang', 'fr'));
 });

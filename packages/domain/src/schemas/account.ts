@@ -108,7 +108,12 @@ export type TrustedDevice = z.infer<typeof trustedDeviceSchema>;
 export const dashboardSchema = z.object({
   attention: z.array(
     z.object({
-      kind: z.enum(['phone_unverified', 'password_expiring', 'no_trusted_device']),
+      kind: z.enum([
+        'phone_unverified',
+        'password_expiring',
+        'no_trusted_device',
+        'terms_to_accept',
+      ]),
       /** For password_expiring: when the password expires (ISO). */
       at: z.string().optional(),
     }),

@@ -48,6 +48,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       if (expiresAt !== null && expiresAt - ctx.clock.now() < PASSWORD_WARNING_MS) {
         attention.push({ kind: 'password_expiring', at: new Date(expiresAt).toISOString() });
       }
+      // New terms published during this session: they are asked for at the next sign-in.
+      if (user.cgu_version !== settings.CGU_VERSION) attention.push({ kind: 'terms_to_accept' });
       const trusted = Number(devices?.n ?? 0);
       return {
         attention,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
+import { saveSetting } from '../settings/service.js';
 import {
   createTestApp,
   createUser,

@@ -131,20 +131,22 @@ export default function DashboardPage() {
                 <Alert
                   severity="warning"
                   action={
-                    <Button
-                      component={RouterLink}
-                      to={item.kind === 'no_trusted_device' ? '/devices' : '/profile'}
-                      color="inherit"
-                      size="small"
-                    >
-                      {t(
-                        item.kind === 'phone_unverified'
-                          ? 'account:dashboard.attention.phoneAction'
-                          : item.kind === 'password_expiring'
-                            ? 'account:dashboard.attention.passwordAction'
-                            : 'account:dashboard.attention.devicesAction',
-                      )}
-                    </Button>
+                    item.kind === 'terms_to_accept' ? undefined : (
+                      <Button
+                        component={RouterLink}
+                        to={item.kind === 'no_trusted_device' ? '/devices' : '/profile'}
+                        color="inherit"
+                        size="small"
+                      >
+                        {t(
+                          item.kind === 'phone_unverified'
+                            ? 'account:dashboard.attention.phoneAction'
+                            : item.kind === 'password_expiring'
+                              ? 'account:dashboard.attention.passwordAction'
+                              : 'account:dashboard.attention.devicesAction',
+                        )}
+                      </Button>
+                    )
                   }
                 >
                   {item.kind === 'phone_unverified' &&
@@ -158,6 +160,8 @@ export default function DashboardPage() {
                     })}
                   {item.kind === 'no_trusted_device' &&
                     t('account:dashboard.attention.no_trusted_device')}
+                  {item.kind === 'terms_to_accept' &&
+                    t('account:dashboard.attention.terms_to_accept')}
                 </Alert>
               </li>
             ))}

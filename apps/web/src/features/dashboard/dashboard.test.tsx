@@ -34,6 +34,25 @@ describe('dashboard', () => {
     expect(shortcuts.map((link) => link.getAttribute('href'))).toEqual(['/services']);
   });
 
+  it('says that new terms come at the next sign-in, without an action button', async () => {
+    await renderApp({
+      path: '/',
+      user: makeUser(),
+      handlers: {
+        'GET /api/dashboard': () =>
+          json(200, {
+            attention: [{ kind: 'terms_to_accept' }],
+            trustedDevices: 0,
+            passwordExpiresAt: null,
+          }),
+      },
+    });
+    const [item] = await screen.findAllByTestId('attention-item');
+    expect(item?.getAttribute('data-kind')).toBe('terms_to_accept');
+    expect(item?.textContent).toContain('elles vous seront présentées à votre prochaine connexion');
+    expect(item?.querySelector('a, button')).toBeNull();
+  });
+
   it('says when nothing needs attention, in English', async () => {
     await renderApp({
       path: '/',
