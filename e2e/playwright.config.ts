@@ -3,7 +3,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3210);
+// A port chosen once per run (the workers inherit it), so a concurrent run cannot collide.
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+const port = Number(process.env.E2E_PORT);
 // The config is evaluated again in each worker: the data directory is made once and inherited.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;

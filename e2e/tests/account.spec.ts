@@ -298,7 +298,7 @@ test('an admin disables a user’s access to a platform and sees it in the table
   // Every administration tab, in French and in Arabic: accessible, and photographed for review.
   for (const language of ['fr', 'ar'] as const) {
     await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
-    for (const tab of ['settings', 'access', 'accounts'] as const) {
+    for (const tab of ['settings', 'access', 'accounts', 'platforms'] as const) {
       await page.goto('/app-settings');
       await page.getByTestId(`${tab}-tab`).click();
       await expect(page.locator('html')).toHaveAttribute('lang', language);
@@ -307,4 +307,10 @@ test('an admin disables a user’s access to a platform and sees it in the table
     }
   }
   await page.evaluate(() => localStorage.setItem('lang', 'fr'));
+
+  // The platform registered with the CLI is listed in the admin area's platforms tab.
+  await page.goto('/app-settings?tab=platforms');
+  await expect(
+    page.locator(`[data-testid="platform-row"][data-platform-name="${PLATFORM}"]`),
+  ).toBeVisible();
 });

@@ -7,12 +7,13 @@ import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
 import { AccessPanel } from './access-panel';
 import { AccountsPanel } from './accounts-panel';
+import { PlatformsPanel } from './platforms-panel';
 import { SettingsPanel } from './settings-panel';
 
-const TABS = ['settings', 'access', 'accounts'] as const;
+const TABS = ['settings', 'access', 'accounts', 'platforms'] as const;
 type TabName = (typeof TABS)[number];
 
-/** Application configuration (admin): settings, platform access, accounts — one route, 3 tabs. */
+/** Application configuration (admin): settings, platform access, accounts, platforms — one route, 4 tabs. */
 export default function AppSettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -53,6 +54,7 @@ export default function AppSettingsPage() {
         {tab === 'settings' && <SettingsPanel />}
         {tab === 'access' && <AccessPanel />}
         {tab === 'accounts' && <AccountsPanel />}
+        {tab === 'platforms' && <PlatformsPanel />}
       </Box>
     </Page>
   );
