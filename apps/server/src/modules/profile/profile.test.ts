@@ -204,6 +204,15 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
       trustedDevices: 0,
       passwordExpiresAt: null,
     });
+    // New terms published during the session: the dashboard says they come at the next sign-in.
+    await saveSetting(t.ctx.db, 'CGU_VERSION', '2026-09', null, t.clock.now());
+    try {
+      expect((await client.get('/api/dashboard')).json()).toMatchObject({
+        attention: [{ kind: 'terms_to_accept' }],
+      });
+    } finally {
+      await saveSetting(t.ctx.db, 'CGU_VERSION', '2026-01', null, t.clock.now());
+    }
     const support = await new TestClient(t.app).get('/api/support');
     expect(support.json()).toMatchObject({ mail: 'support@hygie.local', usefulLinks: [] });
   });
