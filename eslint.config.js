@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { serverLayers } from './eslint.layers.js';
 
 export default tseslint.config(
   {
@@ -38,10 +39,7 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['apps/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@hygie/web', '**/apps/web/**'] }] },
-  },
+  ...serverLayers(),
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The layer rules of eslint.layers.js, fed deliberate violations: each must fail `npm run lint`.
+const root = path.resolve(import.meta.dirname, '../../..');
+let eslint: ESLint;
+
+// Loading the configuration and its plugins is the slow part: done once, before the checks.
+beforeAll(async () => {
+  eslint = new ESLint({ cwd: root });
+  await eslint.lintText('export {};\n', {
+    filePath: path.join(root, 'apps/server/src/warm-up.ts'),
+  });
+}, 120_000);
+
+async function ruleIds(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+const module = 'apps/server/src/modules/example';
+
+describe('the server layers, enforced by lint', () => {
+  it.each([
+    [
+      'a route importing another module’s routes',
+      `${module}/routes.ts`,
+      "import { x } from '../password/routes.js';\nexport const y = x;\n",
+    ],
+    [
+      'a service importing another module’s routes',
+      `${module}/service.ts`,
+      "import { x } from '../password/routes.js';\nexport const y = x;\n",
+    ],
+    [
+      'a service importing its own routes (upward)',
+      `${module}/service.ts`,
+      "import { x } from './routes.js';\nexport const y = x;\n",
+    ],
+    [
+      'a service reaching into another module’s repository',
+      `${module}/service.ts`,
+      "import { x } from '../users/repository.js';\nexport const y = x;\n",
+    ],
+    [
+      'a route reaching into another module’s repository',
+      `${module}/routes.ts`,
+      "import { x } from '../users/repository.js';\nexport const y = x;\n",
+    ],
+    [
+      'a repository calling a service (upward)',
+      `${module}/repository.ts`,
+      "import { x } from './service.js';\nexport const y = x;\n",
+    ],
+    [
+      'a service using an HTTP plugin',
+      `${module}/service.ts`,
+      "import { x } from '../../plugins/csrf.js';\nexport const y = x;\n",
+    ],
+    [
+      'lib importing a module',
+      'apps/server/src/lib/example.ts',
+      "import { x } from '../modules/users/service.js';\nexport const y = x;\n",
+    ],
+    [
+      'a plugin importing a module’s routes',
+      'apps/server/src/plugins/example.ts',
+      "import { x } from '../modules/auth/routes.js';\nexport const y = x;\n",
+    ],
+    [
+      'the server importing the web client',
+      `${module}/service.ts`,
+      "import { x } from '@hygie/web';\nexport const y = x;\n",
+    ],
+  ])('fails on %s', async (_name, file, code) => {
+    expect(await ruleIds(file, code)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['a query in a route', `${module}/routes.ts`],
+    ['a query in a service', `${module}/service.ts`],
+    ['a query in a plugin', 'apps/server/src/plugins/example.ts'],
+  ])('fails on SQL outside a repository: %s', async (_name, file) => {
+    const code =
+      "import type { Db } from '../../db/connection.js';\n" +
+      "export const q = (db: Db) => db.selectFrom('users').selectAll().execute();\n";
+    expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
+  });
+
+  it('accepts the layers used as intended', async () => {
+    const repository =
+      "import type { Db } from '../../db/connection.js';\n" +
+      "export const q = (db: Db) => db.selectFrom('users').selectAll().execute();\n";
+    const service =
+      "import { q } from './repository.js';\nimport { findUser } from '../users/service.js';\n" +
+      'export const s = [q, findUser];\n';
+    const routes =
+      "import { s } from './service.js';\nimport { other } from '../users/service.js';\n" +
+      "import type { RequireSession } from '../../plugins/authenticate.js';\n" +
+      'export const r: [unknown, unknown, RequireSession | null] = [s, other, null];\n';
+    expect(await ruleIds(`${module}/repository.ts`, repository)).toEqual([]);
+    expect(await ruleIds(`${module}/service.ts`, service)).toEqual([]);
+    expect(await ruleIds(`${module}/routes.ts`, routes)).toEqual([]);
+  });
+});

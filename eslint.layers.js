@@ -1,0 +1,144 @@
+// The server's layers (docs/architecture.md): routes (HTTP) → service (rules, transactions) →
+// repository (SQL). A module reaches another module through its service only; nothing imports
+// upward; SQL lives in repositories. `npm run lint` fails on a breach, and
+// apps/server/src/architecture.test.ts proves it with deliberate violations.
+
+const SERVER = 'apps/server/src';
+const ROUTES = [`${SERVER}/modules/*/routes.ts`, `${SERVER}/modules/*/*-routes.ts`];
+const REPOSITORIES = [`${SERVER}/modules/*/repository.ts`, `${SERVER}/modules/*/*-repository.ts`];
+const TESTS = [`${SERVER}/**/*.test.ts`, `${SERVER}/test/**`, `${SERVER}/**/test-support.ts`];
+const LOWER = [`${SERVER}/lib/**`, `${SERVER}/db/**`, `${SERVER}/security/**`];
+
+/** Files not yet split into layers: each leaves this list when its module is converted. */
+export const NOT_YET_LAYERED = [
+  `${SERVER}/bootstrap.ts`,
+  `${SERVER}/messaging/dispatcher.ts`,
+  `${SERVER}/messaging/outbox.ts`,
+  `${SERVER}/modules/admin/accounts-routes.ts`,
+  `${SERVER}/modules/admin/users-routes.ts`,
+  `${SERVER}/modules/audit/service.ts`,
+  `${SERVER}/modules/auth/progress.ts`,
+  `${SERVER}/modules/auth/respond.ts`,
+  `${SERVER}/modules/auth/service.ts`,
+  `${SERVER}/modules/biometrics/challenges.ts`,
+  `${SERVER}/modules/biometrics/routes.ts`,
+  `${SERVER}/modules/biometrics/sign-in.ts`,
+  `${SERVER}/modules/codes/service.ts`,
+  `${SERVER}/modules/consent/routes.ts`,
+  `${SERVER}/modules/dashboard/routes.ts`,
+  `${SERVER}/modules/dev-outbox/routes.ts`,
+  `${SERVER}/modules/devices/routes.ts`,
+  `${SERVER}/modules/devices/service.ts`,
+  `${SERVER}/modules/first-login/invite.ts`,
+  `${SERVER}/modules/first-login/routes.ts`,
+  `${SERVER}/modules/links/service.ts`,
+  `${SERVER}/modules/lock/routes.ts`,
+  `${SERVER}/modules/mfa/routes.ts`,
+  `${SERVER}/modules/oidc/adapter.ts`,
+  `${SERVER}/modules/oidc/keys.ts`,
+  `${SERVER}/modules/oidc/provider.ts`,
+  `${SERVER}/modules/password/routes.ts`,
+  `${SERVER}/modules/platforms/service.ts`,
+  `${SERVER}/modules/profile/routes.ts`,
+  `${SERVER}/modules/registration/service.ts`,
+  `${SERVER}/modules/settings/service.ts`,
+  `${SERVER}/modules/throttle/service.ts`,
+  `${SERVER}/modules/users/mutations.ts`,
+  `${SERVER}/modules/verification/routes.ts`,
+];
+
+const noWeb = {
+  group: ['@hygie/web', '**/apps/web/**'],
+  message: 'The server never imports the web client.',
+};
+const otherRoutes = {
+  group: [
+    '../*/routes.js',
+    '../*/*-routes.js',
+    '../../modules/*/routes.js',
+    '../modules/*/routes.js',
+    '../modules/*/*-routes.js',
+  ],
+  message: "Routes are HTTP only: call the other module's service.",
+};
+const ownRoutes = {
+  group: ['./routes.js', './*-routes.js'],
+  message: 'Services and repositories never import routes (upward import).',
+};
+const otherRepositories = {
+  group: [
+    '../*/repository.js',
+    '../*/*-repository.js',
+    '../modules/*/repository.js',
+    '../modules/*/*-repository.js',
+  ],
+  allowTypeImports: true,
+  message: 'A module reaches another module through its service, never its repository.',
+};
+const services = {
+  group: ['./service.js', './*-service.js', '../*/service.js', '../*/*-service.js'],
+  message: 'Repositories only talk SQL: they never call services (upward import).',
+};
+const plugins = {
+  group: ['../../plugins/*', '../plugins/*'],
+  allowTypeImports: true,
+  message: 'Only routes and the composition root use the HTTP plugins.',
+};
+const modules = {
+  group: ['../modules/*', '../../modules/*', '../modules/**', '../../modules/**'],
+  allowTypeImports: true,
+  message: 'lib, db and security sit below the modules: they never import them.',
+};
+
+const restrict = (...patterns) => ['error', { patterns: [noWeb, ...patterns] }];
+
+// Kysely's query builders; their use outside a repository is SQL outside a repository.
+const sqlOutsideRepositories = [
+  'error',
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto)$/]',
+    message: "SQL lives in repositories: move this query to the module's repository.ts.",
+  },
+  {
+    selector: "TaggedTemplateExpression[tag.name='sql']",
+    message: "SQL lives in repositories: move this query to the module's repository.ts.",
+  },
+];
+
+export function serverLayers() {
+  return [
+    { files: [`${SERVER}/**/*.ts`], rules: { 'no-restricted-imports': restrict() } },
+    {
+      files: [`${SERVER}/modules/**/*.ts`],
+      ignores: [...ROUTES, ...REPOSITORIES, ...TESTS, ...NOT_YET_LAYERED],
+      rules: {
+        'no-restricted-imports': restrict(otherRoutes, ownRoutes, otherRepositories, plugins),
+      },
+    },
+    {
+      files: ROUTES,
+      ignores: NOT_YET_LAYERED,
+      rules: { 'no-restricted-imports': restrict(otherRoutes, otherRepositories) },
+    },
+    {
+      files: REPOSITORIES,
+      rules: { 'no-restricted-imports': restrict(otherRoutes, ownRoutes, services, plugins) },
+    },
+    {
+      files: [`${SERVER}/plugins/**/*.ts`],
+      ignores: [...TESTS, ...NOT_YET_LAYERED],
+      rules: { 'no-restricted-imports': restrict(otherRoutes, otherRepositories) },
+    },
+    {
+      files: LOWER,
+      ignores: TESTS,
+      rules: { 'no-restricted-imports': restrict(modules, plugins) },
+    },
+    {
+      files: [`${SERVER}/**/*.ts`],
+      ignores: [...REPOSITORIES, ...TESTS, `${SERVER}/db/**`, ...NOT_YET_LAYERED],
+      rules: { 'no-restricted-syntax': sqlOutsideRepositories },
+    },
+  ];
+}
