@@ -53,5 +53,5 @@ describe('operator commands', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000); // five tsx start-ups: each takes seconds, many on a loaded machine
 });

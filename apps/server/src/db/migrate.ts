@@ -1,5 +1,6 @@
-import { Migrator, sql } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import type { DbHandle } from './connection.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-security-flows.js';

@@ -416,7 +416,7 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
 });
 
 describe('no user enumeration by timing', () => {
-  it('answers unknown and known accounts within 10 ms at the median over 50 tries', async () => {
+  it('answers unknown and known accounts alike: medians over 50 tries within 10 ms or a fifth of a verification', async () => {
     // Real argon2id parameters: the dummy verification must cost what a real one costs.
     const t = await createTestApp('sqlite', {
       env: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' },
@@ -439,7 +439,10 @@ describe('no user enumeration by timing', () => {
       }
       const median = (xs: number[]) =>
         [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-      expect(Math.abs(median(known) - median(unknown))).toBeLessThan(10);
+      // Within 10 ms, or within a fifth of one verification when a loaded machine slows every
+      // request down: what must not show is the cost of a password check, which is all of it.
+      const [a, b] = [median(known), median(unknown)];
+      expect(Math.abs(a - b)).toBeLessThan(Math.max(10, 0.2 * Math.max(a, b)));
     } finally {
       await t.close();
     }

@@ -100,5 +100,5 @@ describe('platform:add', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000); // five tsx start-ups: each takes seconds, many on a loaded machine
 });
