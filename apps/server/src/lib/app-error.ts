@@ -1,15 +1,34 @@
-import type { ErrorCode } from '@hygie/domain';
+import type { ErrorCode, ErrorData } from '@hygie/domain';
 import { statusOf } from '@hygie/domain';
 
-/** An expected failure carrying a catalogue code; the error handler turns it into the envelope. */
-export class AppError extends Error {
+type Headers = Record<string, string>;
+
+/** The constructor's arguments after the code: the code's `data` (typed by the catalogue), then headers. */
+type DataArgs<C extends ErrorCode> = C extends ErrorCode
+  ? ErrorData<C> extends undefined
+    ? [data?: undefined, headers?: Headers]
+    : undefined extends ErrorData<C>
+      ? [data?: ErrorData<C>, headers?: Headers]
+      : [data: ErrorData<C>, headers?: Headers]
+  : never;
+
+/**
+ * An expected failure carrying a catalogue code; the error handler turns it into the envelope.
+ * Its `data` has the type packages/domain gives that code (error-data.ts), so the server cannot
+ * send a shape the web client does not read.
+ */
+export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
+  readonly data: ErrorData<C> | undefined;
+  readonly headers: Headers | undefined;
   constructor(
-    readonly code: ErrorCode,
-    readonly data?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
+    readonly code: C,
+    ...[data, headers]: DataArgs<C>
   ) {
     super(code);
     this.status = statusOf(code);
+    // Destructuring the rest tuple loses its link to C; DataArgs<C> guarantees it.
+    this.data = data as ErrorData<C> | undefined;
+    this.headers = headers;
   }
 }

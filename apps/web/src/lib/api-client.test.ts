@@ -4,17 +4,21 @@ import { apiError, fakeFetch, json } from '../test/fake-api';
 import { makeUser } from '../test/factories';
 import { ApiError, createApiClient } from './api-client';
 
+const MFA_DATA = {
+  user_identifier: 'u1',
+  two_factor_providers: ['email', 'sms'],
+  email_hint: 'j***@example.fr',
+  sms_hint: '06 ** ** ** 42',
+  sms_enabled: true,
+};
+
 function setup(options: { language?: Language; brand?: Brand | null } = {}) {
   const user = makeUser();
   const api = fakeFetch({
     'GET /api/me': () => json(200, user),
     'POST /api/login': () => json(200, user),
     'POST /api/session/extend': () => apiError(401, 'not_logged_in'),
-    'GET /api/mfa-pending': () =>
-      apiError(401, 'two_factor_authentication_required', {
-        user_identifier: 'u1',
-        two_factor_providers: ['email', 'sms'],
-      }),
+    'GET /api/mfa-pending': () => apiError(401, 'two_factor_authentication_required', MFA_DATA),
     'POST /api/bad': () => apiError(401, 'bad_credentials'),
     'GET /api/broken': () => new Response('<html>', { status: 502 }),
   });
@@ -82,12 +86,11 @@ describe('api client', () => {
     await expect(failure).rejects.toMatchObject({
       status: 401,
       code: 'two_factor_authentication_required',
-      data: { user_identifier: 'u1' },
     });
-    expect(onAccountState).toHaveBeenCalledWith(AccountState.MFA_REQUIRED, {
-      user_identifier: 'u1',
-      two_factor_providers: ['email', 'sms'],
-    });
+    const error = (await failure.catch((e: unknown) => e)) as ApiError;
+    expect(error.dataOf('two_factor_authentication_required')).toEqual(MFA_DATA);
+    expect(error.dataOf('account_locked')).toBeUndefined();
+    expect(onAccountState).toHaveBeenCalledWith(AccountState.MFA_REQUIRED, MFA_DATA);
   });
 
   it('maps not_logged_in on any call to NOT_LOGGED_IN', async () => {

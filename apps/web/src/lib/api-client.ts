@@ -1,37 +1,58 @@
 import {
   accountStateOf,
+  isErrorCode,
+  parseErrorData,
   BRANDING_HEADER_NAME,
   LANGUAGE_QUERY_PARAM,
   XSRF_COOKIE_NAME,
   XSRF_HEADER_NAME,
   type AccountState,
   type Brand,
+  type ErrorCode,
+  type ErrorData,
   type Language,
 } from '@hygie/domain';
 import type { z } from 'zod';
 import { readCookie } from './cookies';
 
-/** A failed call: `code` is the catalogue code (also the translation key) when the server sent one. */
+/**
+ * A failed call: `code` is the catalogue code (also the translation key) when the server sent one.
+ * Its `data` is read through `dataOf(code)`, which checks it against the catalogue's type for that
+ * code (packages/domain error-data.ts): no screen reads an unchecked field.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
-  readonly data: Record<string, unknown> | undefined;
+  readonly code: ErrorCode | undefined;
   /** The server's own (localised) message, used when the code has no translation. */
   readonly serverMessage: string | undefined;
+  readonly #data: unknown;
 
   constructor(init: {
     status: number;
     code?: string | undefined;
     message?: string | undefined;
-    data?: Record<string, unknown> | undefined;
+    data?: unknown;
   }) {
     super(init.message ?? init.code ?? `HTTP ${init.status}`);
     this.name = 'ApiError';
     this.status = init.status;
-    this.code = init.code;
-    this.data = init.data;
+    this.code = isErrorCode(init.code) ? init.code : undefined;
+    this.#data = init.data;
     this.serverMessage = init.message;
   }
+
+  /** The response's `data` when its code is `code` and it has that code's shape. */
+  dataOf<C extends ErrorCode>(code: C): ErrorData<C> | undefined {
+    return this.code === code ? parseErrorData(code, this.#data) : undefined;
+  }
+}
+
+/** The error's data when it is an ApiError with `code`. */
+export function errorDataOf<C extends ErrorCode>(
+  error: unknown,
+  code: C,
+): ErrorData<C> | undefined {
+  return error instanceof ApiError ? error.dataOf(code) : undefined;
 }
 
 export interface ApiClientOptions {
@@ -41,7 +62,7 @@ export interface ApiClientOptions {
   /** The brand sent in `x-branding`, or null to send none. */
   getBrand: () => Brand | null;
   /** Called with the account state implied by any coded error response (spec §4). */
-  onAccountState: (state: AccountState, data: Record<string, unknown> | undefined) => void;
+  onAccountState: (state: AccountState, data: unknown) => void;
   fetch?: typeof fetch;
   readCookie?: (name: string) => string | null;
 }

@@ -39,7 +39,8 @@ export interface Session {
   /** True until the first answer of GET /api/me. */
   loading: boolean;
   state: AccountState;
-  stateData: Record<string, unknown> | undefined;
+  /** The data of the code that set the state, unchecked: read it with `parseErrorData`. */
+  stateData: unknown;
   /** The user, only while the account state is LOGGED_IN. */
   user: CurrentUser | null;
   admin: boolean;

@@ -64,9 +64,17 @@ describe('error messages', () => {
     expect(errorMessage(i18n, new ApiError({ status: 0 }))).toMatch(/joindre le serveur/);
   });
   it('says how long to wait from the seconds of wait_before_retry', () => {
-    const error = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds: 42 } });
+    const error = new ApiError({
+      status: 429,
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: 42 },
+    });
     expect(errorMessage(i18n, error)).toBe('Veuillez patienter 42 secondes avant de réessayer.');
-    const one = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds: 1 } });
+    const one = new ApiError({
+      status: 429,
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: 1 },
+    });
     expect(errorMessage(i18n, one)).toBe('Veuillez patienter 1 seconde avant de réessayer.');
   });
 
@@ -98,7 +106,11 @@ describe('error messages', () => {
     [42, 'يرجى الانتظار 42 ثانية قبل إعادة المحاولة.'],
   ])('says "wait %i seconds" in Arabic', async (seconds, text) => {
     const arabic = await createI18n('ar');
-    const error = new ApiError({ status: 429, code: 'wait_before_retry', data: { seconds } });
+    const error = new ApiError({
+      status: 429,
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: seconds },
+    });
     expect(errorMessage(arabic, error)).toBe(text);
   });
 });

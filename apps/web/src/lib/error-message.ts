@@ -1,16 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import { ApiError } from './api-client';
-
-/**
- * Codes whose wait (`data.retryAfterSeconds`, or `data.seconds` of wait_before_retry) turns the
- * message into "try again in {{count}} seconds" (the `<code>_retry` plural key).
- */
-const RETRY_CODES = new Set([
-  'too_many_attempts',
-  'wait_before_retry',
-  'code_already_sent',
-  'too_many_requests',
-]);
+import { retryAfterOf } from './form-errors';
 
 /** Keeps e-mails and phone numbers in their own direction inside Arabic sentences. */
 export function isolate(value: string): string {
@@ -18,7 +8,7 @@ export function isolate(value: string): string {
 }
 
 function interpolationValues(
-  data: Record<string, unknown> | undefined,
+  data: Readonly<Record<string, unknown>> | undefined,
   defaults: Record<string, string>,
 ): Record<string, string | number> {
   const values: Record<string, string | number> = {};
@@ -39,21 +29,22 @@ export function errorMessage(
   defaults: Record<string, string> = {},
 ): string {
   if (error instanceof ApiError) {
-    const { code, data } = error;
+    const { code } = error;
     if (code) {
-      const seconds = data?.retryAfterSeconds ?? data?.seconds;
-      if (RETRY_CODES.has(code) && typeof seconds === 'number' && seconds >= 0) {
+      // A wait turns the message into "try again in {{count}} seconds" (the `<code>_retry` key).
+      const seconds = retryAfterOf(error);
+      if (seconds !== null) {
         const key = `errors:${code}_retry`;
-        if (i18n.exists(key, { count: Math.ceil(seconds) })) {
-          return i18n.t(key, { count: Math.ceil(seconds) });
-        }
+        if (i18n.exists(key, { count: seconds })) return i18n.t(key, { count: seconds });
       }
-      const remaining = data?.remainingAttempts;
-      if (code === 'wrong_code' && typeof remaining === 'number' && remaining >= 0) {
+      const remaining = error.dataOf('wrong_code')?.remainingAttempts;
+      if (remaining !== undefined) {
         return i18n.t('errors:wrong_code_remaining', { count: remaining });
       }
       const key = `errors:${code}`;
-      if (i18n.exists(key)) return i18n.t(key, interpolationValues(data, defaults));
+      if (i18n.exists(key)) {
+        return i18n.t(key, interpolationValues(error.dataOf('account_locked'), defaults));
+      }
     }
     if (error.serverMessage) return error.serverMessage;
     if (error.status === 0) return i18n.t('errors:network');

@@ -15,12 +15,14 @@ const validation = (fields: unknown) =>
   new ApiError({ status: 400, code: 'validation_error', data: { fields } });
 
 describe('server errors on form fields', () => {
-  it('reads the fields of a validation error, ignoring malformed entries', () => {
+  it('reads the fields of a validation error, and nothing of a malformed one', () => {
+    expect(fieldProblems(validation([{ path: 'email', message: 'email_invalid' }]))).toEqual([
+      { path: 'email', message: 'email_invalid' },
+    ]);
+    // data that does not have the catalogue's shape is not read at all
     expect(
-      fieldProblems(
-        validation([{ path: 'email', message: 'email_invalid' }, { path: 3 }, null, 'x']),
-      ),
-    ).toEqual([{ path: 'email', message: 'email_invalid' }]);
+      fieldProblems(validation([{ path: 'email', message: 'email_invalid' }, { path: 3 }])),
+    ).toEqual([]);
     expect(fieldProblems(new ApiError({ status: 400, code: 'wrong_code' }))).toEqual([]);
     expect(fieldProblems(new Error('x'))).toEqual([]);
   });
@@ -79,10 +81,16 @@ describe('server errors on form fields', () => {
   it('reads the wait of wait_before_retry and other 429s', () => {
     const wait = (data: Record<string, unknown>) =>
       retryAfterOf(new ApiError({ status: 429, code: 'wait_before_retry', data }));
-    expect(wait({ seconds: 42 })).toBe(42);
-    expect(wait({ retryAfterSeconds: 1.2 })).toBe(2);
+    expect(wait({ retryAfterSeconds: 42 })).toBe(42);
+    expect(
+      retryAfterOf(
+        new ApiError({ status: 429, code: 'too_many_attempts', data: { retryAfterSeconds: 60 } }),
+      ),
+    ).toBe(60);
     expect(wait({})).toBeNull();
-    expect(wait({ seconds: 0 })).toBeNull();
+    expect(wait({ retryAfterSeconds: 0 })).toBeNull();
+    // One name for one meaning: the catalogue's `retryAfterSeconds`, nothing else.
+    expect(wait({ seconds: 42 })).toBeNull();
     expect(retryAfterOf(new Error('x'))).toBeNull();
   });
 

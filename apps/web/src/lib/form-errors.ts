@@ -1,28 +1,29 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError } from './api-client';
+import type { FieldError } from '@hygie/domain';
+import { ApiError, errorDataOf } from './api-client';
 
-interface FieldProblem {
-  path: string;
-  message: string;
-}
+type FieldProblem = FieldError;
 
 /** The `data.fields` of a 400 validation_error: `[{ path, message }]`, message a validation key. */
 export function fieldProblems(error: unknown): FieldProblem[] {
-  if (!(error instanceof ApiError) || error.code !== 'validation_error') return [];
-  const fields = error.data?.fields;
-  if (!Array.isArray(fields)) return [];
-  return fields.flatMap((field: unknown) => {
-    if (typeof field !== 'object' || field === null) return [];
-    const { path, message } = field as Record<string, unknown>;
-    return typeof path === 'string' && typeof message === 'string' ? [{ path, message }] : [];
-  });
+  return errorDataOf(error, 'validation_error')?.fields ?? [];
 }
 
-/** The seconds to wait given by a 429 (`data.seconds` of wait_before_retry, or retryAfterSeconds). */
+/** The codes whose `data.retryAfterSeconds` says how long to wait (with `Retry-After`). */
+const WAIT_CODES = [
+  'wait_before_retry',
+  'too_many_attempts',
+  'too_many_requests',
+  'code_already_sent',
+] as const;
+
+/** The seconds to wait given by a 429, or null when it gave none. */
 export function retryAfterOf(error: unknown): number | null {
-  if (!(error instanceof ApiError)) return null;
-  const seconds = error.data?.seconds ?? error.data?.retryAfterSeconds;
-  return typeof seconds === 'number' && seconds > 0 ? Math.ceil(seconds) : null;
+  for (const code of WAIT_CODES) {
+    const seconds = errorDataOf(error, code)?.retryAfterSeconds;
+    if (seconds !== undefined) return seconds > 0 ? Math.ceil(seconds) : null;
+  }
+  return null;
 }
 
 /**

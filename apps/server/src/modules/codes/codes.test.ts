@@ -82,7 +82,7 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
     t.clock.advance(20_000);
     await expect(issue()).rejects.toMatchObject({
       code: 'wait_before_retry',
-      data: { seconds: 40 },
+      data: { retryAfterSeconds: 40 },
     });
     t.clock.advance(40_000);
     const second = await issue();

@@ -85,7 +85,11 @@ export async function issueCode(
   const now = ctx.clock.now();
   const wait = await secondsBeforeResend(db, now, userId, purpose, destination);
   if (wait > 0)
-    throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
+    throw new AppError(
+      'wait_before_retry',
+      { retryAfterSeconds: wait },
+      { 'retry-after': String(wait) },
+    );
   await db
     .updateTable('one_time_codes')
     .set({ superseded_at: now })

@@ -135,7 +135,11 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         ? Math.ceil((last.window_start + CODES.resendCooldownSeconds * 1000 - now) / 1000)
         : 0;
       if (wait > 0)
-        throw new AppError('wait_before_retry', { seconds: wait }, { 'retry-after': String(wait) });
+        throw new AppError(
+          'wait_before_retry',
+          { retryAfterSeconds: wait },
+          { 'retry-after': String(wait) },
+        );
       await ctx.db
         .insertInto('throttles')
         .values({ key, failures: 0, window_start: now, blocked_until: null })

@@ -242,7 +242,7 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
     expect(tooSoon.statusCode).toBe(429);
     expect(tooSoon.json()).toMatchObject({
       code: 'wait_before_retry',
-      data: { seconds: expect.any(Number) },
+      data: { retryAfterSeconds: expect.any(Number) },
     });
     expect(
       (

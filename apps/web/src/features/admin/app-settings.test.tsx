@@ -82,7 +82,7 @@ describe('application settings', () => {
     await open(
       {
         'PUT /api/admin/settings/TRUSTED_DEVICE_DAYS': () =>
-          apiError(400, 'settings_update_failed', { min: 1, max: 365 }),
+          apiError(400, 'settings_update_failed', { key: 'TRUSTED_DEVICE_DAYS', min: 1, max: 365 }),
       },
       'en',
     );

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import type { DurationUnit, Setting } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, errorDataOf } from '../../lib/api-client';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
@@ -38,8 +38,9 @@ function SettingRow({ setting }: { setting: Setting }) {
 
   const describeFailure = (error: unknown) => {
     const base = errorMessage(i18n, error);
-    if (error instanceof ApiError && error.code === 'settings_update_failed') {
-      const { min, max } = error.data ?? {};
+    const bounds = errorDataOf(error, 'settings_update_failed');
+    if (bounds) {
+      const { min, max } = bounds;
       if (typeof min === 'number' && typeof max === 'number') {
         return `${base} ${t('admin:settings.between', { min: duration(min), max: duration(max) })}`;
       }

@@ -153,7 +153,7 @@ describe('MFA screen', () => {
       send: () =>
         ++sends === 1
           ? json(200, { ...SENT, retryAfterSeconds: 1 })
-          : apiError(429, 'wait_before_retry', { seconds: 42 }),
+          : apiError(429, 'wait_before_retry', { retryAfterSeconds: 42 }),
     });
     await user.click(screen.getByTestId('mfa-send'));
     const resend = await screen.findByTestId('mfa-resend');

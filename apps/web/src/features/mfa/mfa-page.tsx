@@ -13,7 +13,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { AccountState, type CodeSent, type MfaData, type MfaProvider } from '@hygie/domain';
+import {
+  AccountState,
+  parseErrorData,
+  type CodeSent,
+  type MfaData,
+  type MfaProvider,
+} from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { FormError, FormStatus } from '../../components/form-error';
 import { Page } from '../../components/page';
@@ -35,10 +41,8 @@ const codeFormSchema = z.object({ code: codeField, trustDevice: z.boolean() });
 type CodeForm = z.input<typeof codeFormSchema>;
 
 /** The MFA data the login error carried, when it has the expected shape. */
-function mfaDataOf(data: Record<string, unknown> | undefined): MfaData | undefined {
-  return data && typeof data.email_hint === 'string' && Array.isArray(data.two_factor_providers)
-    ? (data as unknown as MfaData)
-    : undefined;
+function mfaDataOf(data: unknown): MfaData | undefined {
+  return parseErrorData('two_factor_authentication_required', data);
 }
 
 function smsAvailable(data: MfaData): boolean {

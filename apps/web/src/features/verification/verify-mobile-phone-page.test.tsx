@@ -105,7 +105,7 @@ describe('mobile phone verification', () => {
   it('says how long to wait before another code', async () => {
     const { user } = await openPhone({
       'POST /api/verification/mobile-phone/change': () =>
-        apiError(429, 'wait_before_retry', { seconds: 30 }),
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 30 }),
     });
     await screen.findByDisplayValue('+33612345678');
     await user.click(screen.getByTestId('verify-phone-send'));

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { ErrorCode } from './errors.js';
+import { mfaDataSchema } from './schemas/security.js';
+
+/** `data` of the codes that say how long to wait (the server also sends `Retry-After`). */
+export const retryAfterDataSchema = z.object({ retryAfterSeconds: z.number().int().nonnegative() });
+
+/** One invalid field of a `validation_error`: its path and the message key of the failed rule. */
+export const fieldErrorSchema = z.object({ path: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+/**
+ * The `data` each error code carries, as the server sends it and the web reads it: one schema per
+ * code. A code absent here carries no data. Optional schemas are codes sent with and without it.
+ */
+export const ERROR_DATA = {
+  two_factor_authentication_required: mfaDataSchema,
+  account_locked: z.object({ contactEmail: z.string() }),
+  too_many_attempts: retryAfterDataSchema.optional(),
+  too_many_requests: retryAfterDataSchema.optional(),
+  wait_before_retry: retryAfterDataSchema,
+  code_already_sent: retryAfterDataSchema,
+  wrong_code: z.object({ remainingAttempts: z.number().int().nonnegative() }),
+  validation_error: z.object({ fields: z.array(fieldErrorSchema) }),
+  settings_update_failed: z.object({
+    key: z.string(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    nullable: z.boolean().optional(),
+  }),
+} as const satisfies Partial<Record<ErrorCode, z.ZodType>>;
+
+type DataCode = keyof typeof ERROR_DATA;
+
+/** The type of `data` for a code: `undefined` for the codes that carry none. */
+export type ErrorData<C extends ErrorCode> = C extends DataCode
+  ? z.infer<(typeof ERROR_DATA)[C]>
+  : undefined;
+
+/**
+ * The `data` of a response carrying `code`, checked against the catalogue: undefined when the code
+ * carries none or the payload does not match (a client never reads an unchecked field).
+ */
+export function parseErrorData<C extends ErrorCode>(
+  code: C,
+  data: unknown,
+): ErrorData<C> | undefined {
+  if (!(code in ERROR_DATA)) return undefined;
+  const schema: z.ZodType = ERROR_DATA[code as DataCode];
+  const parsed = schema.safeParse(data);
+  // The schema is ERROR_DATA[code]: its output is ErrorData<C> by the definition above.
+  return parsed.success ? (parsed.data as ErrorData<C>) : undefined;
+}
