@@ -1,9 +1,7 @@
-// postinstall: the project runs on the Node.js pinned in package.json (the `node` dev dependency,
-// first on the PATH of every npm script), which may be newer than the Node.js that ran
-// `npm install`. A native addon compiled for the installing Node.js cannot load in the pinned one,
-// so this builds it against the pinned runtime's own headers when it does not load. (npm does not
-// run better-sqlite3's own install script — it is left out of `allowScripts` — so it is built once,
-// here, for the right runtime.)
+// postinstall: checks that the SQLite addon loads in the Node.js pinned in package.json (the `node`
+// dev dependency, first on the PATH of every npm script), which may be newer than the Node.js that
+// ran `npm install`. better-sqlite3 ships Node-API builds for the common platforms, so this
+// usually does nothing; elsewhere it compiles the addon once, against the pinned runtime's headers.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
