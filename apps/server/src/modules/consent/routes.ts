@@ -6,9 +6,7 @@ import {
   errorEnvelopeSchema,
 } from '@hygie/domain';
 import { AppError } from '../../lib/app-error.js';
-import { newId } from '../../lib/ids.js';
-import { recordAudit } from '../audit/service.js';
-import { progressSession } from '../auth/progress.js';
+import { finishStage, termsStage } from '../auth/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE, currentSession } from '../sessions/service.js';
@@ -66,37 +64,11 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           fields: [{ path: 'version', message: 'cgu_must_be_accepted' }],
         });
       }
-      const now = ctx.clock.now();
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('consents')
-          .values({
-            id: newId(),
-            user_id: session.user_id,
-            version: settings.CGU_VERSION,
-            accepted_at: now,
-            ip: request.ip,
-          })
-          .execute();
-        await trx
-          .updateTable('users')
-          .set({ cgu_version: settings.CGU_VERSION, updated_at: now })
-          .where('id', '=', session.user_id)
-          .execute();
-        await recordAudit(trx, ctx.clock, {
-          action: 'cgu_accepted',
-          actorId: session.user_id,
-          targetId: session.user_id,
-          ip: request.ip,
-          details: { version: settings.CGU_VERSION },
-        });
-      });
-      const progress = await progressSession(
+      const { progress } = await finishStage(
         ctx,
-        session.id,
-        session.user_id,
-        requestMeta(request),
-        { rotate: true },
+        { ...requestMeta(request), userId: session.user_id, sessionId: session.id },
+        termsStage,
+        { version: settings.CGU_VERSION },
       );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },

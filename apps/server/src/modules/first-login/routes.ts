@@ -10,12 +10,11 @@ import {
 } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
-import { recordAudit } from '../audit/service.js';
+import { emailVerificationStage, passwordCreationStage } from '../auth/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
 import { assertAcceptablePassword } from '../password/routes.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUserById } from '../users/repository.js';
-import { setPassword } from '../users/mutations.js';
 
 const errors = { 400: errorEnvelopeSchema };
 
@@ -65,22 +64,22 @@ export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
       const password = normalizePassword(request.body.password);
       assertAcceptablePassword(password, user);
       const hash = await ctx.passwords.hash(password);
-      const now = ctx.clock.now();
+      const actor = {
+        userId: user.id,
+        sessionId: null,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        language: request.language,
+        brand: request.brand,
+      };
       await ctx.db.transaction().execute(async (trx) => {
         await consumeLink(ctx, trx, linkId);
-        await setPassword(trx, user.id, hash, now);
-        // Following the e-mailed link proves the address.
-        await trx
-          .updateTable('users')
-          .set({ email_verified_at: user.email_verified_at ?? now })
-          .where('id', '=', user.id)
-          .execute();
-        await recordAudit(trx, ctx.clock, {
+        await passwordCreationStage.complete(ctx, trx, actor, {
+          passwordHash: hash,
           action: 'first_password_created',
-          actorId: user.id,
-          targetId: user.id,
-          ip: request.ip,
         });
+        // Following the e-mailed link proves the address.
+        await emailVerificationStage.complete(ctx, trx, actor);
       });
       return { ok: true as const };
     },

@@ -12,13 +12,11 @@ import {
 } from '@hygie/domain';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
-import { mfaData } from '../auth/stages.js';
-import { progressSession } from '../auth/progress.js';
+import { finishStage, secondFactorStage } from '../auth/service.js';
+import { mfaData } from '../sessions/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import { issueCode, verifyCode } from '../codes/service.js';
-import { trustDevice } from '../devices/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { loadSettings } from '../settings/service.js';
 import { findUserById } from '../users/repository.js';
 
 const STAGE = ['two_factor_authentication_required'];
@@ -104,39 +102,13 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       const session = await requireSession(request, STAGE);
       const { provider, code, trustDevice: trust } = request.body;
       await verifyCode(ctx, session.user_id, provider === 'sms' ? 'mfa_sms' : 'mfa_email', code);
-      const now = ctx.clock.now();
-      const meta = requestMeta(request);
-      await ctx.db.transaction().execute(async (trx) => {
-        let deviceId: string | null = null;
-        if (trust) {
-          const settings = await loadSettings(ctx, trx);
-          const device = await trustDevice(
-            ctx,
-            trx,
-            session.user_id,
-            meta,
-            settings.TRUSTED_DEVICE_DAYS,
-          );
-          cookies.setDevice(reply, device.token, device.expiresAt);
-          deviceId = device.id;
-        }
-        await trx
-          .updateTable('sessions')
-          .set({ mfa_verified_at: now, ...(deviceId ? { trusted_device_id: deviceId } : {}) })
-          .where('id', '=', session.id)
-          .execute();
-        // A code received by e-mail proves the address: no separate verification needed.
-        if (provider === 'email' && session.user.email_verified_at === null) {
-          await trx
-            .updateTable('users')
-            .set({ email_verified_at: now })
-            .where('id', '=', session.user_id)
-            .execute();
-        }
-      });
-      const progress = await progressSession(ctx, session.id, session.user_id, meta, {
-        rotate: true,
-      });
+      const { progress, outcome } = await finishStage(
+        ctx,
+        { ...requestMeta(request), userId: session.user_id, sessionId: session.id },
+        secondFactorStage,
+        { provider, trustDevice: trust },
+      );
+      if (outcome.device) cookies.setDevice(reply, outcome.device.token, outcome.device.expiresAt);
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );

@@ -22,7 +22,7 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { findByUsername } from '../auth/service.js';
-import { progressSession } from '../auth/progress.js';
+import { finishStage, passwordCreationStage, passwordExpiryStage } from '../auth/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import { issueCode, verifyCode } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
@@ -95,18 +95,14 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         throw new AppError('password_must_differ');
       }
       const hash = await ctx.passwords.hash(password);
-      await ctx.db.transaction().execute(async (trx) => {
-        await setPassword(trx, user.id, hash, ctx.clock.now());
-        await recordAudit(trx, ctx.clock, {
-          action: 'password_renewed',
-          actorId: user.id,
-          targetId: user.id,
-          ip: request.ip,
-        });
-      });
-      const progress = await progressSession(ctx, session.id, user.id, requestMeta(request), {
-        rotate: true,
-      });
+      const stage =
+        session.stage === 'password_expired' ? passwordExpiryStage : passwordCreationStage;
+      const { progress } = await finishStage(
+        ctx,
+        { ...requestMeta(request), userId: user.id, sessionId: session.id },
+        stage,
+        { passwordHash: hash, action: 'password_renewed' },
+      );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );

@@ -17,7 +17,12 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
-import { progressSession } from '../auth/progress.js';
+import {
+  advanceSession,
+  emailVerificationStage,
+  finishStage,
+  phoneVerificationStage,
+} from '../auth/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import { issueCode, verifyCode } from '../codes/service.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -122,15 +127,18 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
       if (!user) throw new AppError('code_invalid');
       if (user.email_verified_at === null) {
         await verifyCode(ctx, user.id, 'email_verification', request.body.code);
-        const now = ctx.clock.now();
-        await ctx.db
-          .updateTable('users')
-          .set({ email_verified_at: now, updated_at: now })
-          .where('id', '=', user.id)
-          .execute();
+        if (!session) {
+          // From the e-mailed link, without a session: only the address becomes verified.
+          const actor = { ...requestMeta(request), userId: user.id, sessionId: null };
+          await emailVerificationStage.complete(ctx, ctx.db, actor);
+          return { ok: true as const };
+        }
+        const actor = { ...requestMeta(request), userId: user.id, sessionId: session.id };
+        const { progress } = await finishStage(ctx, actor, emailVerificationStage, undefined);
+        return replyWithProgress(ctx, cookies, request, reply, progress);
       }
       if (!session) return { ok: true as const };
-      const progress = await progressSession(
+      const progress = await advanceSession(
         ctx,
         session.id,
         session.user_id,
@@ -212,19 +220,11 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
         'phone_verification',
         request.body.code,
       );
-      const now = ctx.clock.now();
-      await ctx.db
-        .updateTable('users')
-        .set({ phone_verified_at: now, updated_at: now })
-        .where('id', '=', session.user_id)
-        .where('phone', '=', destination)
-        .execute();
-      const progress = await progressSession(
+      const { progress } = await finishStage(
         ctx,
-        session.id,
-        session.user_id,
-        requestMeta(request),
-        { rotate: true },
+        { ...requestMeta(request), userId: session.user_id, sessionId: session.id },
+        phoneVerificationStage,
+        { phone: destination },
       );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
