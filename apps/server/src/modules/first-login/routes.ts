@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { emailVerificationStage, passwordCreationStage } from '../auth/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
-import { assertAcceptablePassword } from '../password/routes.js';
+import { assertAcceptablePassword } from '../password/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUserById } from '../users/repository.js';
 

@@ -1,23 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   codeSentSchema,
-  CODES,
   currentUserSchema,
   errorEnvelopeSchema,
-  maskEmail,
-  maskPhone,
   mfaDataSchema,
   mfaSendInputSchema,
   mfaVerifyInputSchema,
 } from '@hygie/domain';
-import { AppError } from '../../lib/app-error.js';
-import { enqueueMessage } from '../../messaging/outbox.js';
-import { finishStage, secondFactorStage } from '../auth/service.js';
 import { mfaData } from '../sessions/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
-import { issueCode, verifyCode } from '../codes/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { findUserById } from '../users/repository.js';
+import { sendSecondFactorCode, verifySecondFactor } from './service.js';
 
 const STAGE = ['two_factor_authentication_required'];
 const errors = {
@@ -59,32 +52,14 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request) => {
       const session = await requireSession(request, STAGE);
-      const user = await findUserById(ctx.db, session.user_id);
-      if (!user) throw new AppError('not_logged_in');
-      const { provider } = request.body;
-      const sms = provider === 'sms';
-      if (sms && (!user.phone || user.phone_verified_at === null)) {
-        throw new AppError('validation_error', {
-          fields: [{ path: 'provider', message: 'phone_invalid' }],
-        });
-      }
-      const destination = sms ? (user.phone ?? '') : user.email;
-      await ctx.db.transaction().execute(async (trx) => {
-        const code = await issueCode(ctx, trx, user.id, sms ? 'mfa_sms' : 'mfa_email', destination);
-        await enqueueMessage(trx, ctx.clock, {
-          channel: provider,
-          recipient: destination,
-          template: 'mfa_code',
-          language: request.language,
-          brand: request.brand,
-          params: { code },
-        });
-      });
+      const sent = await sendSecondFactorCode(
+        ctx,
+        session.user_id,
+        request.body.provider,
+        requestMeta(request),
+      );
       nudgeOutbox();
-      return {
-        destination: sms ? maskPhone(destination) : maskEmail(destination),
-        retryAfterSeconds: CODES.resendCooldownSeconds,
-      };
+      return sent;
     },
   );
 
@@ -100,15 +75,13 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request, reply) => {
       const session = await requireSession(request, STAGE);
-      const { provider, code, trustDevice: trust } = request.body;
-      await verifyCode(ctx, session.user_id, provider === 'sms' ? 'mfa_sms' : 'mfa_email', code);
-      const { progress, outcome } = await finishStage(
+      const { progress, device } = await verifySecondFactor(
         ctx,
-        { ...requestMeta(request), userId: session.user_id, sessionId: session.id },
-        secondFactorStage,
-        { provider, trustDevice: trust },
+        { id: session.id, userId: session.user_id },
+        request.body,
+        requestMeta(request),
       );
-      if (outcome.device) cookies.setDevice(reply, outcome.device.token, outcome.device.expiresAt);
+      if (device) cookies.setDevice(reply, device.token, device.expiresAt);
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
