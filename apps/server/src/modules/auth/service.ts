@@ -18,7 +18,7 @@ import { recognisedDevice } from '../devices/service.js';
 import { Throttle } from '../throttle/service.js';
 import { updatePasswordHash } from '../users/repository.js';
 import type { SessionMeta } from '../sessions/service.js';
-import { openSession } from '../sessions/service.js';
+import { closeSession, openSession } from '../sessions/service.js';
 import {
   findUserByIns,
   findUserByLoginEmail,
@@ -96,6 +96,7 @@ export async function login(
   input: LoginInput,
   meta: SessionMeta & ProgressContext,
   deviceToken: string | undefined,
+  previousToken?: string,
 ): Promise<LoginResult> {
   const throttle = new Throttle(ctx.db, ctx.clock);
   if (meta.ip) await throttle.check(`ip:${meta.ip}`);
@@ -141,5 +142,7 @@ export async function login(
   });
   // The token was just issued: no second rotation if every stage is already passed.
   const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
+  // Rotation: the pre-login session (if any) ends, the new token replaces it.
+  if (previousToken) await closeSession(ctx, previousToken);
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

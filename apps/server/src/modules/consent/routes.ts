@@ -5,13 +5,10 @@ import {
   currentUserSchema,
   errorEnvelopeSchema,
 } from '@hygie/domain';
-import { AppError } from '../../lib/app-error.js';
-import { finishStage, termsStage } from '../auth/service.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE, currentSession } from '../sessions/service.js';
-import { loadSettings } from '../settings/service.js';
-import { findUserById } from '../users/repository.js';
+import { acceptTerms, termsStatus } from './service.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
@@ -30,18 +27,12 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const settings = await loadSettings(ctx);
       const session = await currentSession(
         ctx,
         request,
         request.cookies[cookies.sessionCookie],
       ).catch(() => null);
-      const user = session ? await findUserById(ctx.db, session.user_id) : undefined;
-      return {
-        version: settings.CGU_VERSION,
-        publishedAt: settings.CGU_PUBLISHED_AT,
-        acceptedVersion: user?.cgu_version ?? null,
-      };
+      return termsStatus(ctx, session?.user_id ?? null);
     },
   );
 
@@ -57,18 +48,11 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request, reply) => {
       const session = await requireSession(request, ['cgu_not_accepted', COMPLETE]);
-      const settings = await loadSettings(ctx);
-      if (request.body.version !== settings.CGU_VERSION) {
-        // The page showed an older version than the one in force: show the new one.
-        throw new AppError('validation_error', {
-          fields: [{ path: 'version', message: 'cgu_must_be_accepted' }],
-        });
-      }
-      const { progress } = await finishStage(
+      const progress = await acceptTerms(
         ctx,
-        { ...requestMeta(request), userId: session.user_id, sessionId: session.id },
-        termsStage,
-        { version: settings.CGU_VERSION },
+        { id: session.id, userId: session.user_id },
+        request.body.version,
+        requestMeta(request),
       );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
