@@ -39,7 +39,6 @@ export {
   phoneRequired,
   phoneVerificationStage,
   secondFactorStage,
-  stageOf,
   termsStage,
 } from './stages/registry.js';
 

@@ -197,8 +197,3 @@ export function nextStage(
 ): Stage {
   return pendingStage(user, session, settings, now)?.code ?? COMPLETE;
 }
-
-/** The registry entry of a stage code (a session's stored stage). */
-export function stageOf(code: string): AnyStage | undefined {
-  return STAGES.find((stage) => stage.code === code);
-}
