@@ -3,9 +3,8 @@ import { isErrorCode } from '@hygie/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import type { SessionWithUser } from '../modules/sessions/repository.js';
-import { COMPLETE, currentSession } from '../modules/sessions/service.js';
+import { COMPLETE, currentSession, mfaData } from '../modules/sessions/service.js';
 import type { CookiePolicy } from './cookies.js';
-import { mfaData } from '../modules/auth/stages.js';
 
 export type RequireSession = (
   request: FastifyRequest,

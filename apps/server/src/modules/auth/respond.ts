@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { sendError } from '../../plugins/error-handler.js';
-import type { Progress } from './progress.js';
+import type { Progress } from './stages/finish.js';
 
 /**
  * Answers a stage-finishing call: the user when sign-in is complete (with the rotated session
@@ -24,7 +24,7 @@ export function replyWithProgress(
   return reply.send(progress.user);
 }
 
-/** What progressSession needs to know of the request. */
+/** What moving a session on needs to know of the request. */
 export function requestMeta(request: FastifyRequest) {
   return {
     ip: request.ip,

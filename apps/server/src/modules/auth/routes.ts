@@ -6,7 +6,7 @@ import type { CookiePolicy } from '../../plugins/cookies.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { presentUser } from '../users/present.js';
-import { closeSession, slide } from '../sessions/service.js';
+import { slide } from '../sessions/service.js';
 import { endPortalAndProviderSessions, logoutTarget } from '../oidc/logout.js';
 import { login } from './service.js';
 import { replyWithProgress, requestMeta } from './respond.js';
@@ -39,15 +39,13 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
       },
     },
     async (request, reply) => {
-      const previous = request.cookies[cookies.sessionCookie];
       const result = await login(
         ctx,
         request.body,
         requestMeta(request),
         request.cookies[cookies.deviceCookie],
+        request.cookies[cookies.sessionCookie],
       );
-      // Rotation: the pre-login session (if any) ends, a new token is issued.
-      if (previous) await closeSession(ctx, previous);
       cookies.setSession(reply, result.token, result.absoluteExpiresAt);
       issueXsrf(reply, cookies, ctx.secret, result.token);
       return replyWithProgress(ctx, cookies, request, reply, result.progress);

@@ -18,27 +18,29 @@ import { recognisedDevice } from '../devices/service.js';
 import { Throttle } from '../throttle/service.js';
 import { updatePasswordHash } from '../users/repository.js';
 import type { SessionMeta } from '../sessions/service.js';
-import { openSession } from '../sessions/service.js';
-import type { Progress, ProgressContext } from './progress.js';
-import { progressSession } from './progress.js';
+import { closeSession, openSession } from '../sessions/service.js';
+import {
+  findUserByIns,
+  findUserByLoginEmail,
+  findUserByProfessionalId,
+  findUserByVerifiedPhone,
+} from './repository.js';
+import type { Progress, ProgressContext } from './stages/finish.js';
+import { advanceSession } from './stages/finish.js';
 
-function byProfessionalId(db: Db, type: string, value: string) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('professional_id_type', '=', type)
-    .where('professional_id', '=', value)
-    .executeTakeFirst();
-}
-
-function byVerifiedPhone(db: Db, phone: string) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('phone', '=', phone)
-    .where('phone_verified_at', 'is not', null)
-    .executeTakeFirst();
-}
+// What other modules use of sign-in: the stage registry and moving a session on.
+export type { Progress, ProgressContext } from './stages/finish.js';
+export { advanceSession, finishStage } from './stages/finish.js';
+export type { StageActor } from './stages/registry.js';
+export {
+  emailVerificationStage,
+  passwordCreationStage,
+  passwordExpiryStage,
+  phoneRequired,
+  phoneVerificationStage,
+  secondFactorStage,
+  termsStage,
+} from './stages/registry.js';
 
 /**
  * The account a login identifier names: an e-mail, a verified mobile phone, an INS, an RPPS, or
@@ -48,34 +50,24 @@ export async function findByUsername(db: Db, username: string): Promise<UserRow 
   const value = username.trim();
   switch (detectUsernameKind(value)) {
     case 'email':
-      return isValidEmail(value)
-        ? db
-            .selectFrom('users')
-            .selectAll()
-            .where('email', '=', normalizeEmail(value))
-            .executeTakeFirst()
-        : undefined;
+      return isValidEmail(value) ? findUserByLoginEmail(db, normalizeEmail(value)) : undefined;
     case 'phone': {
       const phone = normalizeMobilePhone(value);
-      return phone ? byVerifiedPhone(db, phone) : undefined;
+      return phone ? findUserByVerifiedPhone(db, phone) : undefined;
     }
     case 'ins':
-      return db
-        .selectFrom('users')
-        .selectAll()
-        .where('ins', '=', normalizeIns(value))
-        .executeTakeFirst();
+      return findUserByIns(db, normalizeIns(value));
     case 'rpps':
-      return byProfessionalId(db, 'RPPS', value.replace(/\s+/g, ''));
+      return findUserByProfessionalId(db, 'RPPS', value.replace(/\s+/g, ''));
     case 'national_professional_id': {
       const national = parseNationalProfessionalId(value);
       const found = national
-        ? await byProfessionalId(db, national.type, national.value)
+        ? await findUserByProfessionalId(db, national.type, national.value)
         : undefined;
       if (found) return found;
       // 0 + 9 digits is also how a French mobile number looks.
       const phone = normalizeMobilePhone(value);
-      return phone ? byVerifiedPhone(db, phone) : undefined;
+      return phone ? findUserByVerifiedPhone(db, phone) : undefined;
     }
     default:
       return undefined;
@@ -103,6 +95,7 @@ export async function login(
   input: LoginInput,
   meta: SessionMeta & ProgressContext,
   deviceToken: string | undefined,
+  previousToken?: string,
 ): Promise<LoginResult> {
   const throttle = new Throttle(ctx.db, ctx.clock);
   if (meta.ip) await throttle.check(`ip:${meta.ip}`);
@@ -147,6 +140,8 @@ export async function login(
     ip: meta.ip,
   });
   // The token was just issued: no second rotation if every stage is already passed.
-  const progress = await progressSession(ctx, session.id, user.id, meta, { rotate: false });
+  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
+  // Rotation: the pre-login session (if any) ends, the new token replaces it.
+  if (previousToken) await closeSession(ctx, previousToken);
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

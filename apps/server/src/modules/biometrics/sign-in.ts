@@ -2,9 +2,8 @@ import type { AppContext } from '../../context.js';
 import type { CredentialTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
-import type { ProgressContext } from '../auth/progress.js';
-import { progressSession } from '../auth/progress.js';
-import type { LoginResult } from '../auth/service.js';
+import type { LoginResult, ProgressContext } from '../auth/service.js';
+import { advanceSession } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import type { SessionMeta } from '../sessions/service.js';
 import { openSession } from '../sessions/service.js';
@@ -50,6 +49,6 @@ export async function signInWithCredential(
     ip: meta.ip,
     details: { kind: credential.kind },
   });
-  const progress = await progressSession(ctx, session.id, user.id, meta, { rotate: false });
+  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

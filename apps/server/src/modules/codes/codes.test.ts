@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.js';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
-import { generateCode, issueCode, verifyCode } from './service.js';
+import { generateCode, issueCode, sendCode, verifyCode } from './service.js';
 
 async function errorCode(p: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -115,5 +115,39 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
     for (const r of results) {
       if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('code_invalid');
     }
+  });
+
+  it('sends a code and its message together; a send refused by the cooldown queues nothing', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const message = {
+      userId,
+      purpose: 'mfa_sms' as const,
+      channel: 'sms' as const,
+      destination: '+33698765432',
+      template: 'mfa_code' as const,
+      language: 'fr' as const,
+      brand: 'hygie' as const,
+      params: (code: string) => ({ link: `https://hygie.test/?code=${code}` }),
+    };
+    const queued = () =>
+      t.ctx.db
+        .selectFrom('outbox')
+        .select(['channel', 'template', 'params'])
+        .where('recipient', '=', message.destination)
+        .execute();
+    expect(await sendCode(t.ctx, message)).toEqual({
+      destination: expect.not.stringContaining('98765') as unknown,
+      retryAfterSeconds: 60,
+    });
+    const [sent, ...more] = await queued();
+    expect(more).toHaveLength(0);
+    expect(sent).toMatchObject({ channel: 'sms', template: 'mfa_code' });
+    const params = JSON.parse(sent?.params ?? '{}') as { code: string; link: string };
+    expect(params.link).toBe(`https://hygie.test/?code=${params.code}`);
+    await verifyCode(t.ctx, userId, 'mfa_sms', params.code);
+
+    t.clock.advance(30_000);
+    await expect(sendCode(t.ctx, message)).rejects.toMatchObject({ code: 'wait_before_retry' });
+    expect(await queued()).toHaveLength(1);
   });
 });

@@ -1,11 +1,22 @@
 import { randomInt } from 'node:crypto';
-import { CODES } from '@hygie/domain';
+import type { Brand, CodeSent, Language } from '@hygie/domain';
+import { CODES, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
+import { enqueueMessage } from '../../messaging/outbox.js';
+import type { TemplateName } from '../../messaging/templates.js';
 import { loadSettings } from '../settings/service.js';
+import {
+  consumeCode,
+  countWrongAttempt,
+  insertCode,
+  latestCode,
+  recentSendsTo,
+  supersedeCodes,
+} from './repository.js';
 
 /** What a code is for: it only works in that flow, for that user and destination. */
 export type CodePurpose =
@@ -47,21 +58,8 @@ export async function secondsBeforeResend(
   purpose: CodePurpose,
   destination: string,
 ): Promise<number> {
-  const recent = await db
-    .selectFrom('one_time_codes')
-    .select('created_at')
-    .where('destination', '=', destination)
-    .where('created_at', '>', now - HOUR)
-    .orderBy('created_at', 'desc')
-    .execute();
-  const last = await db
-    .selectFrom('one_time_codes')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const recent = await recentSendsTo(db, destination, now - HOUR);
+  const last = await latestCode(db, userId, purpose);
   let wait = 0;
   if (last) wait = Math.max(wait, last.created_at + CODES.resendCooldownSeconds * 1000 - now);
   if (recent.length >= CODES.maxSendsPerHour) {
@@ -90,32 +88,66 @@ export async function issueCode(
       { retryAfterSeconds: wait },
       { 'retry-after': String(wait) },
     );
-  await db
-    .updateTable('one_time_codes')
-    .set({ superseded_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .where('superseded_at', 'is', null)
-    .execute();
+  await supersedeCodes(db, userId, purpose, now);
   const code = generateCode();
   const { CODE_TTL } = await loadSettings(ctx, db);
-  await db
-    .insertInto('one_time_codes')
-    .values({
-      id: newId(),
-      user_id: userId,
-      purpose,
-      destination,
-      code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
-      attempts: 0,
-      created_at: now,
-      expires_at: now + CODE_TTL * 1000,
-      consumed_at: null,
-      superseded_at: null,
-    })
-    .execute();
+  await insertCode(db, {
+    id: newId(),
+    user_id: userId,
+    purpose,
+    destination,
+    code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
+    attempts: 0,
+    created_at: now,
+    expires_at: now + CODE_TTL * 1000,
+    consumed_at: null,
+    superseded_at: null,
+  });
   return code;
+}
+
+/** A code to send: to whom, for what, and in which message. */
+export interface CodeMessage {
+  userId: string;
+  purpose: CodePurpose;
+  channel: 'email' | 'sms';
+  /** The e-mail address or E.164 number the code goes to (and is bound to). */
+  destination: string;
+  template: Extract<TemplateName, 'mfa_code' | 'verification_code' | 'password_reset_code'>;
+  language: Language;
+  brand: Brand;
+  /** Template parameters beyond the code (e.g. a link carrying it). */
+  params?: (code: string) => Record<string, string>;
+}
+
+/**
+ * "Send a code" in the caller's transaction: the cooldown and hourly cap, the new code, and its
+ * message in the outbox — all written, or none. Returns what the client is told.
+ */
+export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage): Promise<CodeSent> {
+  const code = await issueCode(ctx, trx, message.userId, message.purpose, message.destination);
+  await enqueueMessage(trx, ctx.clock, {
+    channel: message.channel,
+    recipient: message.destination,
+    template: message.template,
+    language: message.language,
+    brand: message.brand,
+    params: { code, ...message.params?.(code) },
+  });
+  return codeSent(message.channel, message.destination);
+}
+
+/** "Send a code" in a transaction of its own (see queueCode). */
+export function sendCode(ctx: AppContext, message: CodeMessage): Promise<CodeSent> {
+  return ctx.db.transaction().execute((trx) => queueCode(ctx, trx, message));
+}
+
+/** The answer to a send: the masked destination and when the client may ask again. */
+export function codeSent(channel: 'email' | 'sms', destination: string): CodeSent {
+  return {
+    destination: channel === 'sms' ? maskPhone(destination) : maskEmail(destination),
+    retryAfterSeconds: CODES.resendCooldownSeconds,
+  };
 }
 
 /**
@@ -130,14 +162,7 @@ export async function verifyCode(
   code: string,
 ): Promise<{ destination: string }> {
   const now = ctx.clock.now();
-  const current = await ctx.db
-    .selectFrom('one_time_codes')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const current = await latestCode(ctx.db, userId, purpose);
   if (!current || current.superseded_at !== null || current.consumed_at !== null) {
     throw new AppError('code_invalid');
   }
@@ -146,25 +171,12 @@ export async function verifyCode(
 
   const expected = codeHash(ctx.secret, userId, purpose, current.destination, code);
   if (safeEqual(expected, current.code_hash)) {
-    const consumed = await ctx.db
-      .updateTable('one_time_codes')
-      .set({ consumed_at: now })
-      .where('id', '=', current.id)
-      .where('consumed_at', 'is', null)
-      .where('superseded_at', 'is', null)
-      .where('attempts', '<', CODES.maxAttempts)
-      .executeTakeFirst();
-    if (Number(consumed.numUpdatedRows) === 1) return { destination: current.destination };
+    if (await consumeCode(ctx.db, current.id, now, CODES.maxAttempts)) {
+      return { destination: current.destination };
+    }
     throw new AppError('code_invalid');
   }
-  const counted = await ctx.db
-    .updateTable('one_time_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', current.id)
-    .where('consumed_at', 'is', null)
-    .returning('attempts')
-    .executeTakeFirst();
-  const attempts = counted?.attempts ?? CODES.maxAttempts;
+  const attempts = (await countWrongAttempt(ctx.db, current.id)) ?? CODES.maxAttempts;
   if (attempts >= CODES.maxAttempts) throw new AppError('too_many_trials');
   throw new AppError('wrong_code', { remainingAttempts: CODES.maxAttempts - attempts });
 }

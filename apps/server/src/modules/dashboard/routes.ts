@@ -3,7 +3,7 @@ import type { Dashboard } from '@hygie/domain';
 import { dashboardSchema, errorEnvelopeSchema, supportSchema } from '@hygie/domain';
 import { AppError } from '../../lib/app-error.js';
 import type { RouteDeps } from '../route-deps.js';
-import { phoneRequired } from '../auth/stages.js';
+import { phoneRequired } from '../auth/service.js';
 import { loadSettings } from '../settings/service.js';
 import { findUserById } from '../users/repository.js';
 

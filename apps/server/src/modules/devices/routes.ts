@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken } from '../../lib/tokens.js';
 import { recordAudit } from '../audit/service.js';
-import { describeUserAgent } from '../auth/progress.js';
+import { describeUserAgent } from '../../lib/user-agent.js';
 import type { RouteDeps } from '../route-deps.js';
 
 const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
+import { consumeLinkToken, findLinkTokenByHash, insertLinkToken } from './repository.js';
 
 /** Links sent by e-mail: ≥ 128-bit random, single use, expiring (security.md). */
 export type LinkPurpose = 'first_login' | 'lock_account' | 'password_reset';
@@ -22,18 +23,15 @@ export async function issueLink(
 ): Promise<string> {
   const now = ctx.clock.now();
   const token = randomToken(32);
-  await db
-    .insertInto('link_tokens')
-    .values({
-      id: newId(),
-      user_id: userId,
-      purpose,
-      token_hash: hashToken(token),
-      created_at: now,
-      expires_at: now + LINK_TTL_MS[purpose],
-      consumed_at: null,
-    })
-    .execute();
+  await insertLinkToken(db, {
+    id: newId(),
+    user_id: userId,
+    purpose,
+    token_hash: hashToken(token),
+    created_at: now,
+    expires_at: now + LINK_TTL_MS[purpose],
+    consumed_at: null,
+  });
   return token;
 }
 
@@ -43,11 +41,7 @@ export async function peekLink(
   token: string,
   purpose: LinkPurpose,
 ): Promise<{ id: string; userId: string }> {
-  const row = await ctx.db
-    .selectFrom('link_tokens')
-    .select(['id', 'user_id', 'expires_at', 'consumed_at', 'purpose'])
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const row = await findLinkTokenByHash(ctx.db, hashToken(token));
   if (
     !row ||
     row.purpose !== purpose ||
@@ -61,11 +55,5 @@ export async function peekLink(
 
 /** Consumes a link once (atomic): a second use, even concurrent, gets link_expired. */
 export async function consumeLink(ctx: AppContext, db: Db, linkId: string): Promise<void> {
-  const result = await db
-    .updateTable('link_tokens')
-    .set({ consumed_at: ctx.clock.now() })
-    .where('id', '=', linkId)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new AppError('link_expired');
+  if (!(await consumeLinkToken(db, linkId, ctx.clock.now()))) throw new AppError('link_expired');
 }

@@ -21,7 +21,7 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueCode, verifyCode } from '../codes/service.js';
-import { assertAcceptablePassword } from '../password/routes.js';
+import { assertAcceptablePassword } from '../password/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUserById } from '../users/repository.js';
 import { revokeAccess, setPassword } from '../users/mutations.js';

@@ -7,9 +7,9 @@ import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueCode } from '../codes/service.js';
-import { assertAcceptablePassword } from '../password/routes.js';
+import { assertAcceptablePassword } from '../password/service.js';
 import { loadSettings } from '../settings/service.js';
-import { verifyLink } from '../verification/routes.js';
+import { verifyLink } from '../verification/service.js';
 import { searchKey } from '../users/search-key.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;

@@ -120,3 +120,38 @@ export async function deleteExpiredSessions(db: Db, now: number): Promise<number
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Moves a session to a stage; a new token hash when the token is rotated. */
+export async function setSessionStage(
+  db: Db,
+  id: string,
+  stage: string,
+  tokenHash?: string,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ stage, ...(tokenHash ? { token_hash: tokenHash } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Records the second factor on a session, and the device it now trusts, if any. */
+export async function markSecondFactorPassed(
+  db: Db,
+  id: string,
+  now: number,
+  trustedDeviceId: string | null,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({
+      mfa_verified_at: now,
+      ...(trustedDeviceId ? { trusted_device_id: trustedDeviceId } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,4 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { MfaData } from '@hygie/domain';
+import { maskEmail, maskPhone } from '@hygie/domain';
+import type { UserRow } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import { loadSettings } from '../settings/service.js';
 import { AppError } from '../../lib/app-error.js';
@@ -101,4 +104,21 @@ export async function slide(ctx: AppContext, session: SessionWithUser, now: numb
   await touchSession(ctx.db, session.id, now, idle);
   session.last_seen_at = now;
   session.idle_expires_at = idle;
+}
+
+/**
+ * The `data` of two_factor_authentication_required: providers and masked hints (spec §3). It lives
+ * here because every guarded request of a half-open session answers with it.
+ */
+export function mfaData(
+  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at'>,
+): MfaData {
+  const sms = user.phone !== null && user.phone_verified_at !== null;
+  return {
+    user_identifier: user.id,
+    two_factor_providers: sms ? ['email', 'sms'] : ['email'],
+    email_hint: maskEmail(user.email),
+    sms_hint: sms && user.phone ? maskPhone(user.phone) : null,
+    sms_enabled: sms,
+  };
 }

@@ -1,28 +1,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Brand, Language } from '@hygie/domain';
 import {
   codeSentSchema,
-  CODES,
   currentUserSchema,
   emailSendInputSchema,
   emailVerifyInputSchema,
   errorEnvelopeSchema,
-  maskEmail,
-  maskPhone,
   okSchema,
   phoneChangeInputSchema,
   phoneVerifyInputSchema,
   verificationStatusSchema,
 } from '@hygie/domain';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
-import { enqueueMessage } from '../../messaging/outbox.js';
-import { progressSession } from '../auth/progress.js';
 import { replyWithProgress, requestMeta } from '../auth/respond.js';
-import { issueCode, verifyCode } from '../codes/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE } from '../sessions/service.js';
-import { findUserByEmail, findUserById } from '../users/repository.js';
+import {
+  changePhone,
+  resendPhoneCode,
+  sendEmailVerification,
+  verifyEmail,
+  verifyPhone,
+} from './service.js';
 
 const EMAIL_STAGES = ['email_not_verified', COMPLETE];
 const PHONE_STAGES = ['mobile_phone_not_verified', COMPLETE];
@@ -75,30 +73,14 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     },
     async (request) => {
       const session = await optionalSession(request, EMAIL_STAGES);
-      const email = session?.user.email ?? request.body.email;
-      if (!email)
-        throw new AppError('validation_error', {
-          fields: [{ path: 'email', message: 'field_required' }],
-        });
-      const user = session
-        ? await findUserById(ctx.db, session.user_id)
-        : await findUserByEmail(ctx.db, email);
-      // Anonymous callers get the same answer whether the address has an account or not.
-      if (user && user.email_verified_at === null) {
-        await ctx.db.transaction().execute(async (trx) => {
-          const code = await issueCode(ctx, trx, user.id, 'email_verification', user.email);
-          await enqueueMessage(trx, ctx.clock, {
-            channel: 'email',
-            recipient: user.email,
-            template: 'verification_code',
-            language: request.language,
-            brand: request.brand,
-            params: { code, link: verifyLink(ctx.config.publicUrl, user.email, code) },
-          });
-        });
-        nudgeOutbox();
-      }
-      return { destination: maskEmail(email), retryAfterSeconds: CODES.resendCooldownSeconds };
+      const sent = await sendEmailVerification(
+        ctx,
+        session ? { userId: session.user_id, email: session.user.email } : null,
+        request.body.email,
+        requestMeta(request),
+      );
+      nudgeOutbox();
+      return sent;
     },
   );
 
@@ -114,29 +96,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     },
     async (request, reply) => {
       const session = await optionalSession(request, EMAIL_STAGES);
-      const user = session
-        ? await findUserById(ctx.db, session.user_id)
-        : request.body.email
-          ? await findUserByEmail(ctx.db, request.body.email)
-          : undefined;
-      if (!user) throw new AppError('code_invalid');
-      if (user.email_verified_at === null) {
-        await verifyCode(ctx, user.id, 'email_verification', request.body.code);
-        const now = ctx.clock.now();
-        await ctx.db
-          .updateTable('users')
-          .set({ email_verified_at: now, updated_at: now })
-          .where('id', '=', user.id)
-          .execute();
-      }
-      if (!session) return { ok: true as const };
-      const progress = await progressSession(
+      const progress = await verifyEmail(
         ctx,
-        session.id,
-        session.user_id,
+        session ? { id: session.id, userId: session.user_id } : null,
+        request.body,
         requestMeta(request),
-        { rotate: true },
       );
+      if (!progress) return { ok: true as const };
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
@@ -153,18 +119,14 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     },
     async (request) => {
       const session = await requireSession(request, PHONE_STAGES);
-      const phone = request.body.phone;
-      await ctx.db.transaction().execute(async (trx) => {
-        const now = ctx.clock.now();
-        await trx
-          .updateTable('users')
-          .set({ phone, phone_verified_at: null, updated_at: now })
-          .where('id', '=', session.user_id)
-          .execute();
-        await sendPhoneCode(trx, session.user_id, phone, request.language, request.brand);
-      });
+      const sent = await changePhone(
+        ctx,
+        session.user_id,
+        request.body.phone,
+        requestMeta(request),
+      );
       nudgeOutbox();
-      return { destination: maskPhone(phone), retryAfterSeconds: CODES.resendCooldownSeconds };
+      return sent;
     },
   );
 
@@ -179,18 +141,14 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     },
     async (request) => {
       const session = await requireSession(request, PHONE_STAGES);
-      const phone = session.user.phone;
-      if (!phone)
-        throw new AppError('validation_error', {
-          fields: [{ path: 'phone', message: 'field_required' }],
-        });
-      await ctx.db
-        .transaction()
-        .execute((trx) =>
-          sendPhoneCode(trx, session.user_id, phone, request.language, request.brand),
-        );
+      const sent = await resendPhoneCode(
+        ctx,
+        session.user_id,
+        session.user.phone,
+        requestMeta(request),
+      );
       nudgeOutbox();
-      return { destination: maskPhone(phone), retryAfterSeconds: CODES.resendCooldownSeconds };
+      return sent;
     },
   );
 
@@ -206,53 +164,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     },
     async (request, reply) => {
       const session = await requireSession(request, PHONE_STAGES);
-      const { destination } = await verifyCode(
+      const progress = await verifyPhone(
         ctx,
-        session.user_id,
-        'phone_verification',
+        { id: session.id, userId: session.user_id },
         request.body.code,
-      );
-      const now = ctx.clock.now();
-      await ctx.db
-        .updateTable('users')
-        .set({ phone_verified_at: now, updated_at: now })
-        .where('id', '=', session.user_id)
-        .where('phone', '=', destination)
-        .execute();
-      const progress = await progressSession(
-        ctx,
-        session.id,
-        session.user_id,
         requestMeta(request),
-        { rotate: true },
       );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
   );
-
-  async function sendPhoneCode(
-    trx: typeof ctx.db,
-    userId: string,
-    phone: string,
-    language: Language,
-    brand: Brand,
-  ) {
-    const code = await issueCode(ctx, trx, userId, 'phone_verification', phone);
-    await enqueueMessage(trx, ctx.clock, {
-      channel: 'sms',
-      recipient: phone,
-      template: 'verification_code',
-      language,
-      brand,
-      params: { code },
-    });
-  }
 };
-
-/** The link in the verification e-mail: the verify-email page with the address and code filled in. */
-export function verifyLink(publicUrl: URL, email: string, code: string): string {
-  const url = new URL('/security/verify-email', publicUrl);
-  url.searchParams.set('email', email);
-  url.searchParams.set('code', code);
-  return url.href;
-}

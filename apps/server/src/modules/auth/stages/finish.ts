@@ -1,0 +1,112 @@
+import type { CurrentUser } from '@hygie/domain';
+import type { AppContext } from '../../../context.js';
+import type { UserRow } from '../../../db/schema.js';
+import { hashToken, randomToken } from '../../../lib/tokens.js';
+import { describeUserAgent } from '../../../lib/user-agent.js';
+import { enqueueMessage } from '../../../messaging/outbox.js';
+import { recordAudit } from '../../audit/service.js';
+import { issueLink } from '../../links/service.js';
+import { findSessionById, setSessionStage } from '../../sessions/repository.js';
+import { COMPLETE } from '../../sessions/service.js';
+import { loadSettings } from '../../settings/service.js';
+import { presentUser } from '../../users/present.js';
+import { findUserById } from '../../users/repository.js';
+import type { PendingStage, StageActor, StageDefinition } from './registry.js';
+import { pendingStage } from './registry.js';
+
+export type Progress =
+  | { complete: true; user: CurrentUser; rotatedToken: string | null; absoluteExpiresAt: number }
+  | { complete: false; stage: PendingStage; data?: Record<string, unknown> };
+
+/** What moving a session on needs to know of the request. */
+export type ProgressContext = Omit<StageActor, 'userId' | 'sessionId'>;
+
+/**
+ * Recomputes a session's stage after something changed (password checked, stage finished) and
+ * stores it. When the last stage passes, the token is rotated (architecture §3) and a sign-in
+ * notice with a "not you? lock your account" link is queued, in one transaction.
+ */
+export async function advanceSession(
+  ctx: AppContext,
+  sessionId: string,
+  userId: string,
+  request: ProgressContext,
+  options: { rotate: boolean },
+): Promise<Progress> {
+  const now = ctx.clock.now();
+  const [user, session, settings] = await Promise.all([
+    findUserById(ctx.db, userId),
+    findSessionById(ctx.db, sessionId),
+    loadSettings(ctx),
+  ]);
+  if (!user || !session) throw new Error('session or user vanished during sign-in');
+  const pending = pendingStage(user, session, settings, now);
+  if (pending) {
+    await setSessionStage(ctx.db, sessionId, pending.code);
+    const data = pending.data?.(user);
+    return { complete: false, stage: pending.code, ...(data ? { data } : {}) };
+  }
+  const wasComplete = session.stage === COMPLETE;
+  const rotatedToken = options.rotate && !wasComplete ? randomToken() : null;
+  await ctx.db.transaction().execute(async (trx) => {
+    await setSessionStage(
+      trx,
+      sessionId,
+      COMPLETE,
+      rotatedToken ? hashToken(rotatedToken) : undefined,
+    );
+    if (!wasComplete) {
+      const lockToken = await issueLink(ctx, trx, user.id, 'lock_account');
+      const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
+      lockUrl.searchParams.set('email', user.email);
+      lockUrl.searchParams.set('code', lockToken);
+      await enqueueMessage(trx, ctx.clock, {
+        channel: 'email',
+        recipient: user.email,
+        template: 'sign_in_notice',
+        language: request.language,
+        brand: request.brand,
+        params: {
+          date: new Date(now).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+          ip: request.ip ?? '?',
+          device: describeUserAgent(request.userAgent),
+          lockUrl: lockUrl.href,
+        },
+      });
+      await recordAudit(trx, ctx.clock, {
+        action: 'sign_in_completed',
+        actorId: user.id,
+        targetId: user.id,
+        ip: request.ip,
+      });
+    }
+  });
+  return {
+    complete: true,
+    user: presentUser(user as UserRow, {
+      idleExpiresAt: session.idle_expires_at,
+      absoluteExpiresAt: session.absolute_expires_at,
+    }),
+    rotatedToken,
+    absoluteExpiresAt: session.absolute_expires_at,
+  };
+}
+
+/**
+ * Finishes a stage of a session: records what the stage declares (one transaction), then moves
+ * the session to the next stage that applies — rotating its token when none is left.
+ */
+export async function finishStage<Input, Outcome>(
+  ctx: AppContext,
+  actor: StageActor & { sessionId: string },
+  stage: StageDefinition<Input, Outcome>,
+  input: Input,
+): Promise<{ progress: Progress; outcome: Outcome }> {
+  const outcome = await ctx.db
+    .transaction()
+    .execute((trx) => stage.complete(ctx, trx, actor, input));
+  const progress = await advanceSession(ctx, actor.sessionId, actor.userId, actor, {
+    rotate: true,
+  });
+  return { progress, outcome };
+}

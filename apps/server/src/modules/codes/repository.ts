@@ -1,0 +1,83 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { OneTimeCodeTable } from '../../db/schema.js';
+
+export type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
+
+/** Send times of the codes to a destination since `since`, newest first (the hourly cap). */
+export function recentSendsTo(db: Db, destination: string, since: number) {
+  return db
+    .selectFrom('one_time_codes')
+    .select('created_at')
+    .where('destination', '=', destination)
+    .where('created_at', '>', since)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** The newest code of a user for a purpose, used or not. */
+export function latestCode(
+  db: Db,
+  userId: string,
+  purpose: string,
+): Promise<OneTimeCodeRow | undefined> {
+  return db
+    .selectFrom('one_time_codes')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The previous live code of this purpose stops working when a new one is issued. */
+export async function supersedeCodes(
+  db: Db,
+  userId: string,
+  purpose: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set({ superseded_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .execute();
+}
+
+export async function insertCode(db: Db, code: OneTimeCodeRow): Promise<void> {
+  await db.insertInto('one_time_codes').values(code).execute();
+}
+
+/** Consumes a live code: one conditional UPDATE, so only one of concurrent right answers wins. */
+export async function consumeCode(
+  db: Db,
+  id: string,
+  now: number,
+  maxAttempts: number,
+): Promise<boolean> {
+  const consumed = await db
+    .updateTable('one_time_codes')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .where('attempts', '<', maxAttempts)
+    .executeTakeFirst();
+  return Number(consumed.numUpdatedRows) === 1;
+}
+
+/** Counts a wrong answer; the attempts after it, or undefined when the code was used meanwhile. */
+export async function countWrongAttempt(db: Db, id: string): Promise<number | undefined> {
+  const counted = await db
+    .updateTable('one_time_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .returning('attempts')
+    .executeTakeFirst();
+  return counted?.attempts;
+}

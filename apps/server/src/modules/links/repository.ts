@@ -1,0 +1,26 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import type { LinkTokenTable } from '../../db/schema.js';
+
+export async function insertLinkToken(db: Db, link: Insertable<LinkTokenTable>): Promise<void> {
+  await db.insertInto('link_tokens').values(link).execute();
+}
+
+export function findLinkTokenByHash(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('link_tokens')
+    .select(['id', 'user_id', 'expires_at', 'consumed_at', 'purpose'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Marks a link used, once: false when it already was (even concurrently). */
+export async function consumeLinkToken(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('link_tokens')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

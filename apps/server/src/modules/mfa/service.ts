@@ -1,0 +1,57 @@
+import type { CodeSent } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Progress, ProgressContext } from '../auth/service.js';
+import { finishStage, secondFactorStage } from '../auth/service.js';
+import { sendCode, verifyCode } from '../codes/service.js';
+import { findUserById } from '../users/repository.js';
+
+export type SecondFactorProvider = 'email' | 'sms';
+
+const PURPOSE = { email: 'mfa_email', sms: 'mfa_sms' } as const;
+
+/** Sends a second-factor code by e-mail, or by SMS to a verified phone only. */
+export async function sendSecondFactorCode(
+  ctx: AppContext,
+  userId: string,
+  provider: SecondFactorProvider,
+  request: Pick<ProgressContext, 'language' | 'brand'>,
+): Promise<CodeSent> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AppError('not_logged_in');
+  const sms = provider === 'sms';
+  if (sms && (!user.phone || user.phone_verified_at === null)) {
+    throw new AppError('validation_error', {
+      fields: [{ path: 'provider', message: 'phone_invalid' }],
+    });
+  }
+  return sendCode(ctx, {
+    userId: user.id,
+    purpose: PURPOSE[provider],
+    channel: provider,
+    destination: sms ? (user.phone ?? '') : user.email,
+    template: 'mfa_code',
+    language: request.language,
+    brand: request.brand,
+  });
+}
+
+/**
+ * Checks the second-factor code and finishes the stage; when asked, this browser becomes trusted
+ * (the device token to set as a cookie comes back).
+ */
+export async function verifySecondFactor(
+  ctx: AppContext,
+  session: { id: string; userId: string },
+  input: { provider: SecondFactorProvider; code: string; trustDevice?: boolean },
+  request: ProgressContext,
+): Promise<{ progress: Progress; device: { token: string; expiresAt: number } | null }> {
+  await verifyCode(ctx, session.userId, PURPOSE[input.provider], input.code);
+  const { progress, outcome } = await finishStage(
+    ctx,
+    { ...request, userId: session.userId, sessionId: session.id },
+    secondFactorStage,
+    { provider: input.provider, trustDevice: input.trustDevice ?? false },
+  );
+  return { progress, device: outcome.device };
+}

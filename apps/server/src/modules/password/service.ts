@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import type { CodeSent, Language, Brand } from '@hygie/domain';
+import { checkPassword, CODES, normalizePassword } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import type { UserRow } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { recordAudit } from '../audit/service.js';
+import type { Progress, ProgressContext } from '../auth/service.js';
+import {
+  findByUsername,
+  finishStage,
+  passwordCreationStage,
+  passwordExpiryStage,
+} from '../auth/service.js';
+import { sendCode, verifyCode } from '../codes/service.js';
+import { consumeLink, issueLink, peekLink } from '../links/service.js';
+import { Throttle } from '../throttle/service.js';
+import { revokeAccess, setPassword } from '../users/mutations.js';
+import { queueSecurityNotice } from '../users/notices.js';
+import { findUserById } from '../users/repository.js';
+import { lastResetRequest, recordResetRequest } from './repository.js';
+
+/** Refuses a new password that breaks the rule for this user (personal information included). */
+export function assertAcceptablePassword(
+  password: string,
+  user: Pick<UserRow, 'email' | 'first_name' | 'last_name'>,
+) {
+  const problems = checkPassword(normalizePassword(password), {
+    email: user.email,
+    names: [user.first_name, user.last_name].filter((n): n is string => !!n),
+  });
+  if (problems.includes('contains_personal_info')) {
+    throw new AppError('validation_error', {
+      fields: [{ path: 'password', message: 'password_personal_info' }],
+    });
+  }
+  if (problems.includes('too_common')) throw new AppError('password_too_common');
+  if (problems.length > 0) throw new AppError('password_too_weak');
+}
+
+/** Queues the "your password was changed — not you? lock your account" notice. */
+export function queuePasswordChangedNotice(
+  ctx: AppContext,
+  trx: Db,
+  user: Pick<UserRow, 'id' | 'email'>,
+  language: Language,
+  brand: Brand,
+): Promise<void> {
+  return queueSecurityNotice(ctx, trx, user, 'password_changed', { language, brand });
+}
+
+/** Sets a new password at the sign-in stage that asks for one (expired, or to create). */
+export async function renewPassword(
+  ctx: AppContext,
+  session: { id: string; userId: string; stage: string },
+  newPassword: string,
+  request: ProgressContext,
+): Promise<Progress> {
+  const user = await findUserById(ctx.db, session.userId);
+  if (!user) throw new AppError('not_logged_in');
+  const password = normalizePassword(newPassword);
+  assertAcceptablePassword(password, user);
+  if (user.password_hash && (await ctx.passwords.verify(user.password_hash, password))) {
+    throw new AppError('password_must_differ');
+  }
+  const hash = await ctx.passwords.hash(password);
+  const stage = session.stage === 'password_expired' ? passwordExpiryStage : passwordCreationStage;
+  const { progress } = await finishStage(
+    ctx,
+    { ...request, userId: user.id, sessionId: session.id },
+    stage,
+    { passwordHash: hash, action: 'password_renewed' },
+  );
+  return progress;
+}
+
+type Channel = 'email' | 'sms';
+
+/**
+ * Sends a reset code by e-mail or SMS. The answer is the same for unknown accounts, and one
+ * cooldown applies per name typed, known account or not, so the answers cannot tell them apart.
+ */
+export async function sendResetCode(
+  ctx: AppContext,
+  input: { username: string; channel: Channel },
+  request: Pick<ProgressContext, 'language' | 'brand'>,
+): Promise<CodeSent> {
+  const { username, channel } = input;
+  const key = `forgot:${channel}:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
+  const now = ctx.clock.now();
+  const last = await lastResetRequest(ctx.db, key);
+  const wait =
+    last !== undefined ? Math.ceil((last + CODES.resendCooldownSeconds * 1000 - now) / 1000) : 0;
+  if (wait > 0)
+    throw new AppError(
+      'wait_before_retry',
+      { retryAfterSeconds: wait },
+      { 'retry-after': String(wait) },
+    );
+  await recordResetRequest(ctx.db, key, now);
+
+  const user = await findByUsername(ctx.db, username);
+  const destination =
+    channel === 'sms' ? (user?.phone_verified_at ? user.phone : null) : (user?.email ?? null);
+  if (user && destination && user.status !== 'locked') {
+    await sendCode(ctx, {
+      userId: user.id,
+      purpose: channel === 'sms' ? 'reset_sms' : 'reset_email',
+      channel,
+      destination,
+      template: 'password_reset_code',
+      language: request.language,
+      brand: request.brand,
+    }).catch((err: unknown) => {
+      // The account's own cooldown must not show through: the name's cooldown above is the answer.
+      if (!(err instanceof AppError && err.code === 'wait_before_retry')) throw err;
+    });
+  }
+  return { destination: '', retryAfterSeconds: CODES.resendCooldownSeconds };
+}
+
+/** Checks the reset code; returns a short-lived, single-use reset token. */
+export async function verifyResetCode(
+  ctx: AppContext,
+  input: { username: string; channel: Channel; code: string },
+): Promise<{ resetToken: string }> {
+  const user = await findByUsername(ctx.db, input.username);
+  if (!user) throw new AppError('code_invalid');
+  const purpose = input.channel === 'sms' ? 'reset_sms' : 'reset_email';
+  await verifyCode(ctx, user.id, purpose, input.code);
+  return { resetToken: await issueLink(ctx, ctx.db, user.id, 'password_reset') };
+}
+
+/**
+ * Sets the new password from a reset token. A reset proves one factor only: every session and
+ * trusted device ends, and the next sign-in asks for the second factor.
+ */
+export async function resetPassword(
+  ctx: AppContext,
+  input: { resetToken: string; password: string },
+  request: Pick<ProgressContext, 'ip' | 'language' | 'brand'>,
+): Promise<void> {
+  const link = await peekLink(ctx, input.resetToken, 'password_reset');
+  const user = await findUserById(ctx.db, link.userId);
+  if (!user) throw new AppError('link_expired');
+  const password = normalizePassword(input.password);
+  assertAcceptablePassword(password, user);
+  const hash = await ctx.passwords.hash(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await consumeLink(ctx, trx, link.id);
+    await setPassword(trx, user.id, hash, ctx.clock.now());
+    await revokeAccess(trx, user.id);
+    await new Throttle(trx, ctx.clock).reset(`login:user:${user.id}`);
+    await queuePasswordChangedNotice(ctx, trx, user, request.language, request.brand);
+    await recordAudit(trx, ctx.clock, {
+      action: 'password_reset',
+      actorId: user.id,
+      targetId: user.id,
+      ip: request.ip,
+    });
+  });
+}

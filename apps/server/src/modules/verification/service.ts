@@ -1,0 +1,170 @@
+import type { CodeSent } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Progress, ProgressContext } from '../auth/service.js';
+import {
+  advanceSession,
+  emailVerificationStage,
+  finishStage,
+  phoneVerificationStage,
+} from '../auth/service.js';
+import { codeSent, queueCode, verifyCode } from '../codes/service.js';
+import { findUserByEmail, findUserById } from '../users/repository.js';
+import { setUnverifiedPhone } from './repository.js';
+
+type MessageContext = Pick<ProgressContext, 'language' | 'brand'>;
+/** The caller's session, when there is one (verification also works from the e-mailed link). */
+export type MaybeSession = { id: string; userId: string } | null;
+
+/** The link in the verification e-mail: the verify-email page with the address and code filled in. */
+export function verifyLink(publicUrl: URL, email: string, code: string): string {
+  const url = new URL('/security/verify-email', publicUrl);
+  url.searchParams.set('email', email);
+  url.searchParams.set('code', code);
+  return url.href;
+}
+
+/** Queues the e-mail verification code (with its link) in the caller's transaction. */
+export function queueEmailVerificationCode(
+  ctx: AppContext,
+  trx: Db,
+  user: { id: string; email: string },
+  request: MessageContext,
+): Promise<CodeSent> {
+  return queueCode(ctx, trx, {
+    userId: user.id,
+    purpose: 'email_verification',
+    channel: 'email',
+    destination: user.email,
+    template: 'verification_code',
+    language: request.language,
+    brand: request.brand,
+    params: (code) => ({ link: verifyLink(ctx.config.publicUrl, user.email, code) }),
+  });
+}
+
+/**
+ * Sends the e-mail verification code (again): to the session's user, or to the address typed.
+ * Anonymous callers get the same answer whether the address has an account or not.
+ */
+export async function sendEmailVerification(
+  ctx: AppContext,
+  session: { userId: string; email: string } | null,
+  typedEmail: string | undefined,
+  request: MessageContext,
+): Promise<CodeSent> {
+  const email = session?.email ?? typedEmail;
+  if (!email) {
+    throw new AppError('validation_error', {
+      fields: [{ path: 'email', message: 'field_required' }],
+    });
+  }
+  const user = session
+    ? await findUserById(ctx.db, session.userId)
+    : await findUserByEmail(ctx.db, email);
+  if (user && user.email_verified_at === null) {
+    await ctx.db
+      .transaction()
+      .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request));
+  }
+  return codeSent('email', email);
+}
+
+/**
+ * Verifies the e-mail address with its code. With a session the stage is finished (progress comes
+ * back); from the e-mailed link only the address becomes verified (null).
+ */
+export async function verifyEmail(
+  ctx: AppContext,
+  session: MaybeSession,
+  input: { email?: string | undefined; code: string },
+  request: ProgressContext,
+): Promise<Progress | null> {
+  const user = session
+    ? await findUserById(ctx.db, session.userId)
+    : input.email
+      ? await findUserByEmail(ctx.db, input.email)
+      : undefined;
+  if (!user) throw new AppError('code_invalid');
+  const actor = { ...request, userId: user.id, sessionId: session?.id ?? null };
+  if (user.email_verified_at === null) {
+    await verifyCode(ctx, user.id, 'email_verification', input.code);
+    if (!session) {
+      await emailVerificationStage.complete(ctx, ctx.db, actor);
+      return null;
+    }
+    const { progress } = await finishStage(
+      ctx,
+      { ...actor, sessionId: session.id },
+      emailVerificationStage,
+      undefined,
+    );
+    return progress;
+  }
+  if (!session) return null;
+  return advanceSession(ctx, session.id, session.userId, request, { rotate: true });
+}
+
+function sendPhoneCode(
+  ctx: AppContext,
+  trx: Db,
+  userId: string,
+  phone: string,
+  request: MessageContext,
+): Promise<CodeSent> {
+  return queueCode(ctx, trx, {
+    userId,
+    purpose: 'phone_verification',
+    channel: 'sms',
+    destination: phone,
+    template: 'verification_code',
+    language: request.language,
+    brand: request.brand,
+  });
+}
+
+/** Sets the mobile phone number (unverified) and sends it a code, in one transaction. */
+export function changePhone(
+  ctx: AppContext,
+  userId: string,
+  phone: string,
+  request: MessageContext,
+): Promise<CodeSent> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await setUnverifiedPhone(trx, userId, phone, ctx.clock.now());
+    return sendPhoneCode(ctx, trx, userId, phone, request);
+  });
+}
+
+/** Sends the phone verification code again, to the number on file. */
+export async function resendPhoneCode(
+  ctx: AppContext,
+  userId: string,
+  phone: string | null,
+  request: MessageContext,
+): Promise<CodeSent> {
+  if (!phone) {
+    throw new AppError('validation_error', {
+      fields: [{ path: 'phone', message: 'field_required' }],
+    });
+  }
+  return ctx.db.transaction().execute((trx) => sendPhoneCode(ctx, trx, userId, phone, request));
+}
+
+/** Verifies the mobile phone with its SMS code and finishes the stage. */
+export async function verifyPhone(
+  ctx: AppContext,
+  session: { id: string; userId: string },
+  code: string,
+  request: ProgressContext,
+): Promise<Progress> {
+  const { destination } = await verifyCode(ctx, session.userId, 'phone_verification', code);
+  const { progress } = await finishStage(
+    ctx,
+    { ...request, userId: session.userId, sessionId: session.id },
+    phoneVerificationStage,
+    { phone: destination },
+  );
+  return progress;
+}
