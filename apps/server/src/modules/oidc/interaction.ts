@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Interaction, InteractionResults } from 'oidc-provider';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import type { AppContext } from '../../context.js';
 import { errorMessage } from '../../i18n/error-messages.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
@@ -20,6 +21,15 @@ export interface InteractionDeps {
 }
 
 type Decision = 'allow' | 'deny' | undefined;
+
+// The provider types request parameters and prompt details as unknown: read them defensively.
+function stringParam(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+}
 
 /** The interaction's address on the API origin: where the SPA sends the browser after sign-in. */
 export function interactionUrl(publicUrl: URL, uid: string): string {
@@ -45,15 +55,14 @@ export async function runInteraction(
 ): Promise<FastifyReply> {
   const { ctx, provider, requireSession } = deps;
   const publicUrl = ctx.config.publicUrl;
-  let interaction: Interaction;
+  let interaction: Interaction | undefined;
   try {
     interaction = await provider.interactionDetails(request.raw, reply.raw);
   } catch (err) {
     // SessionNotFound (an invalid_request): no interaction cookie, or it expired.
-    if ((err as { error?: unknown }).error !== 'invalid_request') throw err;
-    interaction = { uid: '' } as Interaction;
+    if (!(err instanceof errors.InvalidRequest)) throw err;
   }
-  if (interaction.uid !== uid) {
+  if (interaction?.uid !== uid) {
     return reply.redirect(
       oauthErrorUrl(publicUrl, {
         error: 'invalid_request',
@@ -70,7 +79,7 @@ export async function runInteraction(
     return reply.redirect(login.href, 303);
   }
 
-  const clientId = interaction.params.client_id ?? '';
+  const clientId = stringParam(interaction.params.client_id);
   const access = await platformAccessForClient(ctx, clientId, session.user_id);
   if (!access) {
     return reply.redirect(oauthErrorUrl(publicUrl, { error: 'invalid_client' }), 303);
@@ -115,7 +124,7 @@ export async function runInteraction(
     // When the portal sign-in happened (never ahead of the provider's own clock).
     ts: Math.floor(Math.min(session.created_at, Date.now()) / 1000),
   };
-  const requested = String(interaction.params.scope ?? '')
+  const requested = stringParam(interaction.params.scope)
     .split(' ')
     .filter((scope) => SCOPES.includes(scope));
 
@@ -131,10 +140,11 @@ export async function runInteraction(
 
   const token = consentToken(ctx.secret, uid, session);
   if (!form) {
-    const language = interaction.params.ui_locales
-      ? pageLanguage(interaction.params.ui_locales, request.headers['accept-language'])
+    const uiLocales = stringParam(interaction.params.ui_locales);
+    const language = uiLocales
+      ? pageLanguage(uiLocales, request.headers['accept-language'])
       : request.language;
-    const missing = interaction.prompt.details.missingOIDCScope ?? requested;
+    const missing = stringList(interaction.prompt.details.missingOIDCScope) ?? requested;
     const action = `${OIDC_PREFIX}/interaction/${encodeURIComponent(uid)}/consent`;
     return reply
       .type('text/html; charset=utf-8')
@@ -167,7 +177,7 @@ async function saveGrant(
     grant = new Grant({ accountId, clientId });
   }
   if (scopes.length) grant.addOIDCScope(scopes.join(' '));
-  const claims = interaction.prompt.details.missingOIDCClaims;
+  const claims = stringList(interaction.prompt.details.missingOIDCClaims);
   if (claims?.length) grant.addOIDCClaims(claims);
   return grant.save();
 }
