@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
-import { requireAdmin } from '../admin/guard.js';
 import { recordAudit } from '../audit/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { purgeExpired } from './adapter.js';
@@ -18,7 +17,7 @@ const uid = z.string().min(1).max(64);
  * hijacked) and the interaction routes the provider sends browsers to.
  */
 export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  const { ctx, cookies, requireSession } = deps;
+  const { ctx, cookies, requireSession, requireAdmin } = deps;
   const { provider, requests } = await createOidcProvider({
     ctx,
     cookies,
@@ -103,7 +102,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await requireAdmin(requireSession, request);
+      await requireAdmin(request);
       return { keys: describeKeys(await loadSigningKeys(ctx.db, ctx.clock.now())) };
     },
   );
@@ -118,7 +117,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
+      const admin = await requireAdmin(request);
       const keys = await rotateSigningKeys(ctx.db, request.body.step, ctx.clock.now());
       await recordAudit(ctx.db, ctx.clock, {
         action: 'oidc_keys_rotated',

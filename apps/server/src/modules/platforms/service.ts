@@ -1,5 +1,6 @@
 import type {
   AdminPlatform,
+  AdminUser,
   CreatedPlatform,
   PlatformAccess,
   PlatformCreateInput,
@@ -18,6 +19,7 @@ import { parseUriList, presentAdminPlatform, presentService } from './present.js
 import {
   accessOf,
   accessRowsOfUser,
+  accessRowsOfUsers,
   deletePlatformRow,
   findPlatformByClientId,
   findPlatformById,
@@ -147,6 +149,28 @@ export async function listServices(ctx: AppContext, userId: string): Promise<Ser
   ]);
   const statusOf = new Map(access.map((a) => [a.platform_id, a.status]));
   return platforms.map((p) => presentService(p, statusOf.get(p.id) ?? null));
+}
+
+/** Each user's standing on every platform (the admin's user list): two indexed queries. */
+export async function platformStandingOfUsers(
+  ctx: Pick<AppContext, 'db'>,
+  userIds: string[],
+): Promise<(userId: string) => AdminUser['platforms']> {
+  const [platforms, access] = await Promise.all([
+    listPlatforms(ctx.db),
+    userIds.length ? accessRowsOfUsers(ctx.db, userIds) : Promise.resolve([]),
+  ]);
+  return (userId) =>
+    platforms.map((p) => {
+      const status =
+        access.find((a) => a.user_id === userId && a.platform_id === p.id)?.status ?? null;
+      return {
+        platformId: p.id,
+        name: p.name,
+        usable: canUsePlatform(p.access_policy, status),
+        status,
+      };
+    });
 }
 
 function accessAnswer(
