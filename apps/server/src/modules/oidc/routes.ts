@@ -2,12 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
-import { recordAudit } from '../audit/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { purgeExpired } from './adapter.js';
-import { describeKeys, loadSigningKeys, rotateSigningKeys } from './keys.js';
-import { runInteraction } from './interaction.js';
+import { runInteraction } from './interaction-routes.js';
 import { createOidcProvider, OIDC_PREFIX } from './provider.js';
+import { purgeExpiredArtefacts, rotateKeys, signingKeyList } from './service.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 const uid = z.string().min(1).max(64);
@@ -103,7 +101,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     },
     async (request) => {
       await requireAdmin(request);
-      return { keys: describeKeys(await loadSigningKeys(ctx.db, ctx.clock.now())) };
+      return signingKeyList(ctx);
     },
   );
   app.post(
@@ -118,20 +116,12 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     },
     async (request) => {
       const admin = await requireAdmin(request);
-      const keys = await rotateSigningKeys(ctx.db, request.body.step, ctx.clock.now());
-      await recordAudit(ctx.db, ctx.clock, {
-        action: 'oidc_keys_rotated',
-        actorId: admin.user_id,
-        ip: request.ip,
-        details: { step: request.body.step, kids: keys.map((k) => k.kid) },
-      });
-      return { keys: describeKeys(keys) };
+      return rotateKeys(ctx, request.body.step, { userId: admin.user_id, ip: request.ip });
     },
   );
 
-  // Expired codes, tokens and sessions are invisible already; this keeps the table small.
   const timer = setInterval(() => {
-    purgeExpired(ctx.db).catch((err: unknown) => app.log.warn({ err }, 'oidc purge failed'));
+    purgeExpiredArtefacts(ctx).catch((err: unknown) => app.log.warn({ err }, 'oidc purge failed'));
   }, PURGE_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

@@ -251,6 +251,14 @@ function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
 
+/** The platform registered as this OIDC client, if any (the provider's client lookup). */
+export function platformOfClient(
+  ctx: Pick<AppContext, 'db'>,
+  clientId: string,
+): Promise<PlatformRow | undefined> {
+  return findPlatformByClientId(ctx.db, clientId);
+}
+
 /** The platform behind an OIDC client, and whether this user may use it now (the access rule). */
 export async function platformAccessForClient(
   ctx: Pick<AppContext, 'db'>,
