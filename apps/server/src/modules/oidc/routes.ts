@@ -44,6 +44,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     scope.all(`${OIDC_PREFIX}/*`, { schema: { hide: true } }, (request, reply) => {
       reply.hijack();
+      // Koa (inside the provider) reads `originalUrl`, which Node's request type does not declare.
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       requests.set(raw, request);
       // Links and cookie security follow PUBLIC_URL, never the request's Host; the client address
