@@ -160,6 +160,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       ctx,
       cookies,
       requireSession,
+      requireAdmin: (request) => requireAdmin(requireSession, request),
       nudgeOutbox: () => dispatcher.nudge(),
     };
     for (const routes of [

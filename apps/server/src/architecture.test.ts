@@ -88,6 +88,14 @@ describe('the server layers, enforced by lint', () => {
     expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
   });
 
+  it('fails on a transaction opened by a route', async () => {
+    const code =
+      "import type { Db } from '../../db/connection.js';\n" +
+      'export const t = (db: Db) => db.transaction().execute(async () => 1);\n';
+    expect(await ruleIds(`${module}/routes.ts`, code)).toContain('no-restricted-syntax');
+    expect(await ruleIds(`${module}/service.ts`, code)).toEqual([]);
+  });
+
   it('accepts the layers used as intended', async () => {
     const repository =
       "import type { Db } from '../../db/connection.js';\n" +

@@ -7,17 +7,9 @@ import {
   settingUpdateSchema,
 } from '@hygie/domain';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
-import { recordAudit } from '../audit/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import {
-  listSettings,
-  loadSettings,
-  resetSetting,
-  saveSetting,
-  SETTING_BOUNDS,
-} from '../settings/service.js';
-import { requireAdmin } from './guard.js';
+import { listSettings } from '../settings/service.js';
+import { changeSetting, resetSettingToDefault } from './service.js';
 
 const params = z.object({ key: z.enum(SETTING_KEYS) });
 const errors = {
@@ -30,7 +22,7 @@ const errors = {
 /** Application settings (admin): read, update within bounds, reset to the default; every change audited. */
 export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
-  { ctx, requireSession },
+  { ctx, requireAdmin },
 ) => {
   app.get(
     '/api/admin/settings',
@@ -42,7 +34,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      await requireAdmin(requireSession, request);
+      await requireAdmin(request);
       return listSettings(ctx);
     },
   );
@@ -59,47 +51,11 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
-      const { key } = request.params;
-      const { value } = request.body;
-      const bounds = SETTING_BOUNDS[key];
-      if (value === null ? !bounds.nullable : value < bounds.min || value > bounds.max) {
-        throw new AppError('settings_update_failed', {
-          key,
-          min: bounds.min,
-          max: bounds.max,
-          nullable: bounds.nullable,
-        });
-      }
-      const before = await loadSettings(ctx);
-      if (
-        key === 'SESSION_IDLE_TIMEOUT' &&
-        value !== null &&
-        value > before.SESSION_ABSOLUTE_TIMEOUT
-      ) {
-        throw new AppError('settings_update_failed', { key, max: before.SESSION_ABSOLUTE_TIMEOUT });
-      }
-      if (
-        key === 'SESSION_ABSOLUTE_TIMEOUT' &&
-        value !== null &&
-        value < before.SESSION_IDLE_TIMEOUT
-      ) {
-        throw new AppError('settings_update_failed', { key, min: before.SESSION_IDLE_TIMEOUT });
-      }
-      const now = ctx.clock.now();
-      await ctx.db.transaction().execute(async (trx) => {
-        await saveSetting(trx, key, value as never, admin.user_id, now);
-        await recordAudit(trx, ctx.clock, {
-          action: 'setting_changed',
-          actorId: admin.user_id,
-          ip: request.ip,
-          details: { key, old: before[key], new: value },
-        });
+      const admin = await requireAdmin(request);
+      return changeSetting(ctx, request.params.key, request.body.value, {
+        userId: admin.user_id,
+        ip: request.ip,
       });
-      const list = await listSettings(ctx);
-      const updated = list.find((s) => s.key === key);
-      if (!updated) throw new AppError('settings_load_failed');
-      return updated;
     },
   );
 
@@ -114,21 +70,11 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
-      const { key } = request.params;
-      const before = await loadSettings(ctx);
-      await ctx.db.transaction().execute(async (trx) => {
-        await resetSetting(trx, key);
-        await recordAudit(trx, ctx.clock, {
-          action: 'setting_reset',
-          actorId: admin.user_id,
-          ip: request.ip,
-          details: { key, old: before[key] },
-        });
+      const admin = await requireAdmin(request);
+      return resetSettingToDefault(ctx, request.params.key, {
+        userId: admin.user_id,
+        ip: request.ip,
       });
-      const updated = (await listSettings(ctx)).find((s) => s.key === key);
-      if (!updated) throw new AppError('settings_reset_failed');
-      return updated;
     },
   );
 };

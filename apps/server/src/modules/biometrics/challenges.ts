@@ -1,29 +1,30 @@
 import type { AppContext } from '../../context.js';
-import type { BiometricChallengeTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { randomToken } from '../../lib/tokens.js';
+import type { ChallengePurpose } from './repository.js';
+import { challengeValue, consumeChallengeRow, insertChallenge } from './repository.js';
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
-type Purpose = BiometricChallengeTable['purpose'];
 
 /** A fresh 256-bit challenge for one ceremony (≥ 64 bits required), valid 5 minutes. */
-export async function createChallenge(ctx: AppContext, purpose: Purpose, userId: string | null) {
+export async function createChallenge(
+  ctx: AppContext,
+  purpose: ChallengePurpose,
+  userId: string | null,
+) {
   const now = ctx.clock.now();
   const challenge = randomToken(32);
   const id = newId();
-  await ctx.db
-    .insertInto('biometric_challenges')
-    .values({
-      id,
-      user_id: userId,
-      purpose,
-      challenge,
-      created_at: now,
-      expires_at: now + CHALLENGE_TTL_MS,
-      consumed_at: null,
-    })
-    .execute();
+  await insertChallenge(ctx.db, {
+    id,
+    user_id: userId,
+    purpose,
+    challenge,
+    created_at: now,
+    expires_at: now + CHALLENGE_TTL_MS,
+    consumed_at: null,
+  });
   return { challengeId: id, challenge, expiresAt: new Date(now + CHALLENGE_TTL_MS).toISOString() };
 }
 
@@ -35,24 +36,11 @@ export async function createChallenge(ctx: AppContext, purpose: Purpose, userId:
 export async function consumeChallenge(
   ctx: AppContext,
   challengeId: string,
-  purpose: Purpose,
+  purpose: ChallengePurpose,
   userId: string | null = null,
 ): Promise<string> {
-  const now = ctx.clock.now();
-  const result = await ctx.db
-    .updateTable('biometric_challenges')
-    .set({ consumed_at: now })
-    .where('id', '=', challengeId)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', now)
-    .$if(userId !== null, (qb) => qb.where('user_id', '=', userId ?? ''))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new AppError('biometric_verification_failed');
-  const row = await ctx.db
-    .selectFrom('biometric_challenges')
-    .select('challenge')
-    .where('id', '=', challengeId)
-    .executeTakeFirstOrThrow();
-  return row.challenge;
+  if (!(await consumeChallengeRow(ctx.db, challengeId, purpose, userId, ctx.clock.now()))) {
+    throw new AppError('biometric_verification_failed');
+  }
+  return challengeValue(ctx.db, challengeId);
 }

@@ -1,38 +1,147 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import {
+  generateAuthenticationOptions,
+  verifyAuthenticationResponse,
+} from '@simplewebauthn/server';
+import type { nativeLoginSchema, webauthnAuthenticationVerifySchema } from '@hygie/domain';
+import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import type { CredentialTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { LoginResult, ProgressContext } from '../auth/service.js';
-import { advanceSession } from '../auth/service.js';
+import { advanceSession, findByUsername } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
-import type { SessionMeta } from '../sessions/service.js';
-import { openSession } from '../sessions/service.js';
+import { closeSession, openSession } from '../sessions/service.js';
 import { findUserById } from '../users/repository.js';
+import { consumeChallenge, createChallenge } from './challenges.js';
+import { verifyNativeSignature } from './native-keys.js';
+import type { CredentialKind, CredentialRow } from './repository.js';
+import {
+  activeWebauthnKeysOfUser,
+  findCredential,
+  markCredentialUsed,
+  setCredentialCounter,
+} from './repository.js';
+import type { Ceremony } from './webauthn.js';
+import { challengeBytes, parseTransports, relyingPartyOf } from './webauthn.js';
+
+/** The browser a biometric sign-in comes from: its request, device cookie and current session. */
+export interface SignInAttempt {
+  meta: ProgressContext;
+  deviceToken: string | undefined;
+  /** The session this browser had: replaced by the new one, like a password sign-in does. */
+  previousToken: string | undefined;
+}
+
+type PasskeyAssertion = z.infer<typeof webauthnAuthenticationVerifySchema>;
+type NativeAssertion = z.infer<typeof nativeLoginSchema>;
+
+/** A key that may sign in: it exists (else the verification fails) and is not revoked. */
+async function usableKey(ctx: AppContext, kind: CredentialKind, id: unknown) {
+  const credential = typeof id === 'string' ? await findCredential(ctx.db, kind, id) : undefined;
+  if (!credential) throw new AppError('biometric_verification_failed');
+  if (credential.revoked_at !== null) throw new AppError('biometric_key_invalidated');
+  return credential;
+}
+
+// ---- WebAuthn (browsers) ----
+
+/** Options to sign in with a passkey: with a name, only that account's keys are allowed. */
+export async function passkeySignInOptions(
+  ctx: AppContext,
+  username: string | undefined,
+): Promise<Ceremony> {
+  // An unknown name looks the same as a known one without keys (no list either way).
+  const user = username ? await findByUsername(ctx.db, username) : undefined;
+  const keys = user ? await activeWebauthnKeysOfUser(ctx.db, user.id) : [];
+  const { challengeId, challenge } = await createChallenge(ctx, 'webauthn_login', null);
+  const options = await generateAuthenticationOptions({
+    rpID: relyingPartyOf(ctx).rpID,
+    challenge: challengeBytes(challenge),
+    userVerification: 'required',
+    allowCredentials: keys.map((c) => ({
+      id: c.credential_id,
+      transports: parseTransports(c.transports),
+    })),
+  });
+  // The options are JSON the browser hands to WebAuthn as they are; the API types them loosely.
+  return { challengeId, options: options as unknown as Record<string, unknown> };
+}
+
+export async function signInWithPasskey(
+  ctx: AppContext,
+  input: PasskeyAssertion,
+  attempt: SignInAttempt,
+): Promise<LoginResult> {
+  const challenge = await consumeChallenge(ctx, input.challengeId, 'webauthn_login');
+  // The body is validated as a JSON object; SimpleWebAuthn checks its shape itself.
+  const response = input.response as unknown as AuthenticationResponseJSON;
+  const credential = await usableKey(ctx, 'webauthn', response.id);
+  const { rpID, origin } = relyingPartyOf(ctx);
+  let verification;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+      credential: {
+        id: credential.credential_id,
+        publicKey: new Uint8Array(Buffer.from(credential.public_key, 'base64url')),
+        counter: Number(credential.counter),
+        transports: parseTransports(credential.transports),
+      },
+    });
+  } catch {
+    throw new AppError('biometric_verification_failed');
+  }
+  if (!verification.verified) throw new AppError('biometric_verification_failed');
+  const { newCounter, userVerified } = verification.authenticationInfo;
+  await setCredentialCounter(ctx.db, credential.id, newCounter);
+  return signInWithCredential(ctx, credential, userVerified, attempt);
+}
+
+// ---- Native app bridge (docs/native-bridge.md) ----
+
+/** A sign-in challenge for the app to sign. */
+export function nativeSignInChallenge(ctx: AppContext) {
+  return createChallenge(ctx, 'native_login', null);
+}
+
+export async function signInWithNativeKey(
+  ctx: AppContext,
+  input: NativeAssertion,
+  attempt: SignInAttempt,
+): Promise<LoginResult> {
+  const challenge = await consumeChallenge(ctx, input.challengeId, 'native_login');
+  const credential = await usableKey(ctx, 'native', input.keyId);
+  if (!verifyNativeSignature(credential.public_key, challenge, input.signature)) {
+    throw new AppError('biometric_verification_failed');
+  }
+  return signInWithCredential(ctx, credential, true, attempt);
+}
 
 /**
  * Signing in with a biometric key counts as the password step. A user-verifying key (biometrics
  * checked on the device — every key enrolled here is, enrolment requires it) also proves the second
  * factor: possession of the device plus the biometric check. The other stages still apply.
  */
-export async function signInWithCredential(
+async function signInWithCredential(
   ctx: AppContext,
-  credential: Pick<CredentialTable, 'id' | 'user_id' | 'user_verifying' | 'kind'>,
+  credential: Pick<CredentialRow, 'id' | 'user_id' | 'user_verifying' | 'kind'>,
   userVerified: boolean,
-  meta: SessionMeta & ProgressContext,
-  deviceToken: string | undefined,
+  attempt: SignInAttempt,
 ): Promise<LoginResult> {
+  const { meta } = attempt;
   const user = await findUserById(ctx.db, credential.user_id);
   if (!user) throw new AppError('biometric_verification_failed');
   if (user.status === 'locked')
     throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
   if (user.status === 'pending_validation') throw new AppError('account_pending_validation');
   const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('credentials')
-    .set({ last_used_at: now })
-    .where('id', '=', credential.id)
-    .execute();
-  const trustedDeviceId = await recognisedDevice(ctx, user.id, deviceToken);
+  await markCredentialUsed(ctx.db, credential.id, now);
+  const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);
   const secondFactor = userVerified && credential.user_verifying === 1 ? now : null;
   const session = await openSession(
     ctx,
@@ -50,5 +159,6 @@ export async function signInWithCredential(
     details: { kind: credential.kind },
   });
   const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
+  if (attempt.previousToken) await closeSession(ctx, attempt.previousToken);
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

@@ -1,8 +1,20 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
-import { findPlatformByClientId } from '../platforms/repository.js';
+import { platformOfClient } from '../platforms/service.js';
 import { clientMetadataOf } from './client-metadata.js';
+import type { StoredArtefact } from './repository.js';
+import {
+  deleteArtefact,
+  deleteArtefactsOfAccount,
+  deleteArtefactsOfGrant,
+  deleteExpiredArtefacts,
+  findArtefact,
+  findArtefactBy,
+  grantIdOfArtefact,
+  markArtefactConsumed,
+  upsertArtefact,
+} from './repository.js';
 
 // Models whose rows belong to a grant: a replayed code or refresh token revokes all of them.
 const GRANTABLE = new Set([
@@ -46,40 +58,19 @@ export class KyselyAdapter implements Adapter {
       account_id: stringOrNull(payload.accountId),
       expires_at: expiresIn > 0 ? now() + expiresIn * 1000 : null,
     };
-    await this.db
-      .insertInto('oidc_store')
-      .values({ id: this.key(id), model: this.model, consumed_at: null, ...row })
-      .onConflict((oc) => oc.column('id').doUpdateSet(row))
-      .execute();
+    await upsertArtefact(this.db, this.key(id), this.model, row);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db
-      .selectFrom('oidc_store')
-      .select(['payload', 'expires_at', 'consumed_at'])
-      .where('id', '=', this.key(id))
-      .executeTakeFirst();
-    return this.present(row);
+    return this.present(await findArtefact(this.db, this.key(id)));
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db
-      .selectFrom('oidc_store')
-      .select(['payload', 'expires_at', 'consumed_at'])
-      .where('uid', '=', uid)
-      .where('model', '=', this.model)
-      .executeTakeFirst();
-    return this.present(row);
+    return this.present(await findArtefactBy(this.db, this.model, 'uid', uid));
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db
-      .selectFrom('oidc_store')
-      .select(['payload', 'expires_at', 'consumed_at'])
-      .where('user_code', '=', userCode)
-      .where('model', '=', this.model)
-      .executeTakeFirst();
-    return this.present(row);
+    return this.present(await findArtefactBy(this.db, this.model, 'user_code', userCode));
   }
 
   /**
@@ -87,38 +78,23 @@ export class KyselyAdapter implements Adapter {
    * the same code exactly one gets tokens; the other is refused and the grant revoked, as a replay.
    */
   async consume(id: string): Promise<void> {
-    const result = await this.db
-      .updateTable('oidc_store')
-      .set({ consumed_at: now() })
-      .where('id', '=', this.key(id))
-      .where('consumed_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return;
-    const row = await this.db
-      .selectFrom('oidc_store')
-      .select('grant_id')
-      .where('id', '=', this.key(id))
-      .executeTakeFirst();
-    if (row?.grant_id) await this.revokeByGrantId(row.grant_id);
+    if (await markArtefactConsumed(this.db, this.key(id), now())) return;
+    const grantId = await grantIdOfArtefact(this.db, this.key(id));
+    if (grantId) await this.revokeByGrantId(grantId);
     throw new errors.InvalidGrant('grant already used');
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.deleteFrom('oidc_store').where('id', '=', this.key(id)).execute();
+    await deleteArtefact(this.db, this.key(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.db
-      .deleteFrom('oidc_store')
-      .where('grant_id', '=', grantId)
-      .where('model', 'in', [...GRANTABLE])
-      .execute();
+    await deleteArtefactsOfGrant(this.db, grantId, [...GRANTABLE]);
   }
 
-  private present(
-    row: { payload: string; expires_at: number | null; consumed_at: number | null } | undefined,
-  ): AdapterPayload | undefined {
+  private present(row: StoredArtefact | undefined): AdapterPayload | undefined {
     if (!row || (row.expires_at !== null && row.expires_at <= now())) return undefined;
+    // The row holds what the provider gave `upsert`: its own payload type, returned unchanged.
     const payload = JSON.parse(row.payload) as AdapterPayload;
     // The provider expects `consumed` as epoch seconds.
     if (row.consumed_at !== null) payload.consumed = Math.floor(row.consumed_at / 1000);
@@ -132,7 +108,7 @@ export class PlatformClientAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     if (id.length === 0 || id.length > 64) return undefined;
-    const platform = await findPlatformByClientId(this.db, id);
+    const platform = await platformOfClient({ db: this.db }, id);
     return platform ? clientMetadataOf(platform) : undefined;
   }
 
@@ -158,15 +134,10 @@ export function adapterFactory(db: Db) {
 
 /** Deletes artefacts past their expiry (any node may run it; it is idempotent). */
 export async function purgeExpired(db: Db, at = now()): Promise<number> {
-  const result = await db.deleteFrom('oidc_store').where('expires_at', '<', at).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteExpiredArtefacts(db, at);
 }
 
 /** Ends a user's provider sessions on every node (portal sign-out). */
 export async function deleteSessionsOfAccount(db: Db, accountId: string): Promise<void> {
-  await db
-    .deleteFrom('oidc_store')
-    .where('account_id', '=', accountId)
-    .where('model', '=', 'Session')
-    .execute();
+  await deleteArtefactsOfAccount(db, accountId, 'Session');
 }

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
+import { insertKeySetIfAbsent, readKeySet, swapKeySet } from './repository.js';
 
 /** Where the signing keys live: a setting no admin screen shows (like the server secret). */
 export const SIGNING_KEYS_SETTING = 'internal.oidc_jwks';
@@ -36,28 +37,16 @@ function parseKeys(value: string): PrivateJwk[] {
 export async function loadSigningKeys(db: Db, now: number): Promise<PrivateJwk[]> {
   const existing = await readKeys(db);
   if (existing) return existing;
-  await db
-    .insertInto('settings')
-    .values({
-      key: SIGNING_KEYS_SETTING,
-      value: JSON.stringify({ keys: [generateSigningKey()] }),
-      updated_by: null,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
+  const fresh = JSON.stringify({ keys: [generateSigningKey()] });
+  await insertKeySetIfAbsent(db, SIGNING_KEYS_SETTING, fresh, now);
   const stored = await readKeys(db);
   if (!stored) throw new Error(`${SIGNING_KEYS_SETTING} could not be stored`);
   return stored;
 }
 
 async function readKeys(db: Db): Promise<PrivateJwk[] | undefined> {
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', SIGNING_KEYS_SETTING)
-    .executeTakeFirst();
-  return row ? parseKeys(row.value) : undefined;
+  const value = await readKeySet(db, SIGNING_KEYS_SETTING);
+  return value === undefined ? undefined : parseKeys(value);
 }
 
 /**
@@ -71,24 +60,16 @@ export async function rotateSigningKeys(
   step: 'stage' | 'promote' | 'retire',
   now: number,
 ): Promise<PrivateJwk[]> {
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', SIGNING_KEYS_SETTING)
-    .executeTakeFirst();
-  if (!row) return loadSigningKeys(db, now);
-  const keys = parseKeys(row.value);
+  const current = await readKeySet(db, SIGNING_KEYS_SETTING);
+  if (current === undefined) return loadSigningKeys(db, now);
+  const keys = parseKeys(current);
   let next: PrivateJwk[];
   if (step === 'stage') next = [...keys, generateSigningKey()];
   else if (step === 'promote') next = [...keys.slice(-1), ...keys.slice(0, -1)];
   else next = keys.slice(0, 1);
-  const result = await db
-    .updateTable('settings')
-    .set({ value: JSON.stringify({ keys: next }), updated_at: now })
-    .where('key', '=', SIGNING_KEYS_SETTING)
-    .where('value', '=', row.value)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new Error('the signing keys changed meanwhile');
+  if (!(await swapKeySet(db, SIGNING_KEYS_SETTING, current, JSON.stringify({ keys: next }), now))) {
+    throw new Error('the signing keys changed meanwhile');
+  }
   return next;
 }
 

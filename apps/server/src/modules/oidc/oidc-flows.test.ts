@@ -102,12 +102,29 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       expect.arrayContaining(['profile_type', 'ins', 'ins_oid', 'professional_id']),
     );
     expect(metadata.end_session_endpoint).toBe(`${t.base}/oidc/session/end`);
+    // Bearer tokens only: DPoP stays off (oidc-provider 9 would enable it by default).
+    expect(metadata.dpop_signing_alg_values_supported).toBeUndefined();
     const jwks = (await (await fetch(`${t.base}/oidc/jwks`)).json()) as {
       keys: Record<string, unknown>[];
     };
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
     expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('answers an unknown provider path with invalid_request: JSON 404, or /oauth-error in a browser', async () => {
+    const api = await fetch(`${t.base}/oidc/nowhere`, { headers: { accept: 'application/json' } });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: 'invalid_request' });
+    const page = await fetch(`${t.base}/oidc/nowhere`, {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    await page.body?.cancel();
+    expect(page.status).toBe(303);
+    const target = new URL(page.headers.get('location') ?? '');
+    expect(target.pathname).toBe('/oauth-error');
+    expect(target.searchParams.get('error')).toBe('invalid_request');
   });
 
   it('signs a patient in through the portal session: code, tokens and every claim with health', async () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import Provider, { interactionPolicy } from 'oidc-provider';
-import type { ClientInstance, FindAccount, GrantInstance, KoaContextWithOIDC } from 'oidc-provider';
+import type { Client, ErrorOut, FindAccount, Grant, KoaContextWithOIDC } from 'oidc-provider';
 import { BRAND_NAMES, DEFAULT_BRAND } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
@@ -93,7 +93,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   );
 
   // First-party platforms get what they ask for without a consent screen.
-  async function loadExistingGrant(koa: KoaContextWithOIDC): Promise<GrantInstance | undefined> {
+  async function loadExistingGrant(koa: KoaContextWithOIDC): Promise<Grant | undefined> {
     const { oidc } = koa;
     const clientId = oidc.client?.clientId;
     const accountId = oidc.session?.accountId;
@@ -119,7 +119,8 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     scopes: SCOPES,
     claims: { acr: null, auth_time: null, sid: null, iss: null, ...SCOPE_CLAIMS },
     responseTypes: ['code'],
-    pkce: { methods: ['S256'], required: () => true },
+    // S256 is the only method oidc-provider 9 knows; PKCE is required of every client.
+    pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     enabledJWA: {
       idTokenSigningAlgValues: ['RS256'],
@@ -129,13 +130,11 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     },
     allowOmittingSingleRegisteredRedirectUri: false,
     // Browser-based platforms (public clients) may call the token endpoint from their own origin.
-    clientBasedCORS: (_koa: KoaContextWithOIDC, origin: string, client: ClientInstance) =>
-      client.redirectUris.some((uri) => new URL(uri).origin === origin),
+    clientBasedCORS: (_koa: KoaContextWithOIDC, origin: string, client: Client) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
     // Every code exchange gets a refresh token; without offline_access it dies with the session.
-    issueRefreshToken: async (
-      _koa: KoaContextWithOIDC,
-      client: { grantTypeAllowed(t: string): boolean },
-    ) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_koa: KoaContextWithOIDC, client: Client) =>
+      client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {
       AuthorizationCode: 60,
@@ -164,6 +163,8 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     loadExistingGrant,
     features: {
       devInteractions: { enabled: false },
+      // oidc-provider 9 turns DPoP on by default; platforms use bearer tokens, as with 8.
+      dPoP: { enabled: false },
       revocation: { enabled: true },
       introspection: { enabled: true },
       userinfo: { enabled: true },
@@ -181,8 +182,8 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       },
     },
     // Errors a browser sees go to the portal's translated page, never a provider page.
-    renderError: async (koa: KoaContextWithOIDC, out: Record<string, string>) => {
-      const params: Record<string, string> = { error: out.error ?? 'server_error' };
+    renderError: async (koa: KoaContextWithOIDC, out: ErrorOut) => {
+      const params: Record<string, string> = { error: out.error };
       if (out.error_description) params.error_description = out.error_description.slice(0, 200);
       koa.status = 303;
       koa.redirect(oauthErrorUrl(config.publicUrl, params));
@@ -195,9 +196,27 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     typeof stored === 'string' &&
     typeof presented === 'string' &&
     safeEqual(hashToken(presented), stored);
-  provider.Client.prototype.compareClientSecret = function (this: ClientInstance, actual) {
+  provider.Client.prototype.compareClientSecret = function (this: Client, actual) {
     return compare(this.clientSecret, actual);
   };
+
+  // oidc-provider 9 no longer answers unknown paths itself (Koa's bare 404 would); answer as 8 did:
+  // an invalid_request, as JSON for programs and on the portal's error page for browsers.
+  provider.use(async (koa, next) => {
+    await next();
+    if (koa.status !== 404 || koa.message !== 'Not Found') return;
+    const error = {
+      error: 'invalid_request',
+      error_description: 'unrecognized route or not allowed method',
+    };
+    if (koa.accepts('json', 'html') === 'html') {
+      koa.status = 303;
+      koa.redirect(oauthErrorUrl(config.publicUrl, error));
+    } else {
+      koa.status = 404;
+      koa.body = error;
+    }
+  });
 
   // RP-initiated logout signs the user out of the portal too (single sign-out) — when the provider
   // session it ended is the portal user's. (The provider also ends a session this way when another

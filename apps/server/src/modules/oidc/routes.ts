@@ -2,13 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
-import { requireAdmin } from '../admin/guard.js';
-import { recordAudit } from '../audit/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { purgeExpired } from './adapter.js';
-import { describeKeys, loadSigningKeys, rotateSigningKeys } from './keys.js';
-import { runInteraction } from './interaction.js';
+import { runInteraction } from './interaction-routes.js';
 import { createOidcProvider, OIDC_PREFIX } from './provider.js';
+import { purgeExpiredArtefacts, rotateKeys, signingKeyList } from './service.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 const uid = z.string().min(1).max(64);
@@ -18,7 +15,7 @@ const uid = z.string().min(1).max(64);
  * hijacked) and the interaction routes the provider sends browsers to.
  */
 export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  const { ctx, cookies, requireSession } = deps;
+  const { ctx, cookies, requireSession, requireAdmin } = deps;
   const { provider, requests } = await createOidcProvider({
     ctx,
     cookies,
@@ -47,6 +44,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     scope.all(`${OIDC_PREFIX}/*`, { schema: { hide: true } }, (request, reply) => {
       reply.hijack();
+      // Koa (inside the provider) reads `originalUrl`, which Node's request type does not declare.
       const raw = request.raw as IncomingMessage & { originalUrl?: string };
       requests.set(raw, request);
       // Links and cookie security follow PUBLIC_URL, never the request's Host; the client address
@@ -103,8 +101,8 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await requireAdmin(requireSession, request);
-      return { keys: describeKeys(await loadSigningKeys(ctx.db, ctx.clock.now())) };
+      await requireAdmin(request);
+      return signingKeyList(ctx);
     },
   );
   app.post(
@@ -118,21 +116,13 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
-      const keys = await rotateSigningKeys(ctx.db, request.body.step, ctx.clock.now());
-      await recordAudit(ctx.db, ctx.clock, {
-        action: 'oidc_keys_rotated',
-        actorId: admin.user_id,
-        ip: request.ip,
-        details: { step: request.body.step, kids: keys.map((k) => k.kid) },
-      });
-      return { keys: describeKeys(keys) };
+      const admin = await requireAdmin(request);
+      return rotateKeys(ctx, request.body.step, { userId: admin.user_id, ip: request.ip });
     },
   );
 
-  // Expired codes, tokens and sessions are invisible already; this keeps the table small.
   const timer = setInterval(() => {
-    purgeExpired(ctx.db).catch((err: unknown) => app.log.warn({ err }, 'oidc purge failed'));
+    purgeExpiredArtefacts(ctx).catch((err: unknown) => app.log.warn({ err }, 'oidc purge failed'));
   }, PURGE_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

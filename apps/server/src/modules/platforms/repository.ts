@@ -73,3 +73,12 @@ export function accessRowsOfUser(db: Db, userId: string) {
     .where('user_id', '=', userId)
     .execute();
 }
+
+/** The access rows of several users (the primary key's leading column). */
+export function accessRowsOfUsers(db: Db, userIds: string[]) {
+  return db
+    .selectFrom('platform_access')
+    .select(['user_id', 'platform_id', 'status'])
+    .where('user_id', 'in', userIds)
+    .execute();
+}

@@ -12,7 +12,6 @@ import {
   serviceListSchema,
 } from '@hygie/domain';
 import { z } from 'zod';
-import { requireAdmin } from '../admin/guard.js';
 import type { RouteDeps } from '../route-deps.js';
 import {
   createPlatform,
@@ -36,7 +35,7 @@ const errors = {
 /** The platforms registry (admin), per-user access (admin), and "My services" (signed-in users). */
 export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
-  { ctx, requireSession },
+  { ctx, requireSession, requireAdmin },
 ) => {
   app.get(
     '/api/admin/platforms',
@@ -48,7 +47,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      await requireAdmin(requireSession, request);
+      await requireAdmin(request);
       return { platforms: await listAdminPlatforms(ctx) };
     },
   );
@@ -64,7 +63,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      await requireAdmin(requireSession, request);
+      await requireAdmin(request);
       return getAdminPlatform(ctx, request.params.id);
     },
   );
@@ -80,7 +79,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request, reply) => {
-      const admin = await requireAdmin(requireSession, request);
+      const admin = await requireAdmin(request);
       const created = await createPlatform(ctx, request.body, {
         userId: admin.user_id,
         ip: request.ip,
@@ -101,7 +100,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
+      const admin = await requireAdmin(request);
       return updatePlatform(ctx, request.params.id, request.body, {
         userId: admin.user_id,
         ip: request.ip,
@@ -120,7 +119,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
+      const admin = await requireAdmin(request);
       await deletePlatform(ctx, request.params.id, { userId: admin.user_id, ip: request.ip });
       return { ok: true as const };
     },
@@ -138,7 +137,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request) => {
-      const admin = await requireAdmin(requireSession, request);
+      const admin = await requireAdmin(request);
       return setUserPlatformAccess(
         ctx,
         request.params.id,

@@ -1,5 +1,6 @@
 import type {
   AdminPlatform,
+  AdminUser,
   CreatedPlatform,
   PlatformAccess,
   PlatformCreateInput,
@@ -18,6 +19,7 @@ import { parseUriList, presentAdminPlatform, presentService } from './present.js
 import {
   accessOf,
   accessRowsOfUser,
+  accessRowsOfUsers,
   deletePlatformRow,
   findPlatformByClientId,
   findPlatformById,
@@ -149,6 +151,28 @@ export async function listServices(ctx: AppContext, userId: string): Promise<Ser
   return platforms.map((p) => presentService(p, statusOf.get(p.id) ?? null));
 }
 
+/** Each user's standing on every platform (the admin's user list): two indexed queries. */
+export async function platformStandingOfUsers(
+  ctx: Pick<AppContext, 'db'>,
+  userIds: string[],
+): Promise<(userId: string) => AdminUser['platforms']> {
+  const [platforms, access] = await Promise.all([
+    listPlatforms(ctx.db),
+    userIds.length ? accessRowsOfUsers(ctx.db, userIds) : Promise.resolve([]),
+  ]);
+  return (userId) =>
+    platforms.map((p) => {
+      const status =
+        access.find((a) => a.user_id === userId && a.platform_id === p.id)?.status ?? null;
+      return {
+        platformId: p.id,
+        name: p.name,
+        usable: canUsePlatform(p.access_policy, status),
+        status,
+      };
+    });
+}
+
 function accessAnswer(
   row: PlatformRow,
   userId: string,
@@ -225,6 +249,14 @@ export async function setUserPlatformAccess(
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
+}
+
+/** The platform registered as this OIDC client, if any (the provider's client lookup). */
+export function platformOfClient(
+  ctx: Pick<AppContext, 'db'>,
+  clientId: string,
+): Promise<PlatformRow | undefined> {
+  return findPlatformByClientId(ctx.db, clientId);
 }
 
 /** The platform behind an OIDC client, and whether this user may use it now (the access rule). */

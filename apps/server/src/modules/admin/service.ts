@@ -1,0 +1,196 @@
+import type {
+  AdminUser,
+  Brand,
+  Setting,
+  SettingKey,
+  userSearchQuerySchema,
+  userSearchResultSchema,
+} from '@hygie/domain';
+import { normalizeMobilePhone } from '@hygie/domain';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { enqueueMessage } from '../../messaging/outbox.js';
+import { recordAudit } from '../audit/service.js';
+import { platformStandingOfUsers } from '../platforms/service.js';
+import {
+  listSettings,
+  loadSettings,
+  resetSetting,
+  saveSetting,
+  SETTING_BOUNDS,
+} from '../settings/service.js';
+import { findUserById } from '../users/repository.js';
+import { normalizeSearch } from '../users/search-key.js';
+import { activateUser, clearLoginThrottle, deleteUser, searchUsers } from './repository.js';
+
+/** The admin acting, for the audit trail. */
+export interface AdminActor {
+  userId: string;
+  ip: string | null;
+}
+
+type UserSearchQuery = z.infer<typeof userSearchQuerySchema>;
+type UserSearchResult = z.infer<typeof userSearchResultSchema>;
+
+// ---- users ----
+
+/** Users by name, e-mail or identifier (prefix), a page at a time, with their platform access. */
+export async function findUsers(
+  ctx: AppContext,
+  query: UserSearchQuery,
+): Promise<UserSearchResult> {
+  const { q, status, page, pageSize } = query;
+  const rows = await searchUsers(ctx.db, {
+    term: normalizeSearch(q),
+    compact: q.replace(/\s+/g, ''),
+    phone: /^[+\d][\d\s.]{5,}$/.test(q) ? normalizeMobilePhone(q) : null,
+    status,
+    // One more than a page tells whether another page follows.
+    limit: pageSize + 1,
+    offset: (page - 1) * pageSize,
+  });
+  const items = rows.slice(0, pageSize);
+  const platformsOf = await platformStandingOfUsers(
+    ctx,
+    items.map((r) => r.id),
+  );
+  const result: AdminUser[] = items.map((r) => ({
+    id: r.id,
+    name: [r.first_name, r.last_name].filter(Boolean).join(' '),
+    email: r.email,
+    type: r.profile,
+    status: r.status,
+    identifier: r.ins ?? r.professional_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    platforms: platformsOf(r.id),
+  }));
+  return { items: result, page, pageSize, hasMore: rows.length > pageSize };
+}
+
+/**
+ * Validates or rejects a pending professional account (its identity is checked by an admin before
+ * the first sign-in) and tells the person by e-mail, in one transaction.
+ */
+export async function decideAccount(
+  ctx: AppContext,
+  userId: string,
+  decision: 'validate' | 'reject',
+  actor: AdminActor & { brand: Brand },
+): Promise<void> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.status !== 'pending_validation') throw new AppError('not_found');
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (decision === 'validate') await activateUser(trx, user.id, now);
+    await enqueueMessage(trx, ctx.clock, {
+      channel: 'email',
+      recipient: user.email,
+      template: decision === 'validate' ? 'account_validated' : 'account_rejected',
+      language: user.language,
+      brand: actor.brand,
+      params: {
+        loginUrl: new URL('/security/login', ctx.config.publicUrl).href,
+        contactEmail: ctx.config.contactEmail,
+      },
+    });
+    // A sign-up whose identity could not be verified leaves no account behind (and so nothing an
+    // "unlock" could reopen); the e-mail and the audit record remain.
+    if (decision === 'reject') await deleteUser(trx, user.id);
+    await recordAudit(trx, ctx.clock, {
+      action: `account_${decision}d`,
+      actorId: actor.userId,
+      targetId: user.id,
+      ip: actor.ip,
+    });
+  });
+}
+
+/** Unlocks a locked account and clears its sign-in throttle. */
+export async function unlockAccount(
+  ctx: AppContext,
+  userId: string,
+  actor: AdminActor,
+): Promise<void> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.status !== 'locked') throw new AppError('not_found');
+  await ctx.db.transaction().execute(async (trx) => {
+    await activateUser(trx, user.id, ctx.clock.now());
+    await clearLoginThrottle(trx, user.id);
+    await recordAudit(trx, ctx.clock, {
+      action: 'account_unlocked',
+      actorId: actor.userId,
+      targetId: user.id,
+      ip: actor.ip,
+    });
+  });
+}
+
+// ---- settings ----
+
+/** The admin view of one setting, as it is now. */
+async function settingView(ctx: AppContext, key: SettingKey, failure: 'load' | 'reset') {
+  const setting = (await listSettings(ctx)).find((s) => s.key === key);
+  if (!setting) {
+    throw new AppError(failure === 'load' ? 'settings_load_failed' : 'settings_reset_failed');
+  }
+  return setting;
+}
+
+/**
+ * Changes a setting within its bounds (null only where it disables the rule); the idle timeout
+ * never exceeds the absolute one. Audited with the old and new values.
+ */
+export async function changeSetting(
+  ctx: AppContext,
+  key: SettingKey,
+  value: number | null,
+  actor: AdminActor,
+): Promise<Setting> {
+  const bounds = SETTING_BOUNDS[key];
+  if (value === null ? !bounds.nullable : value < bounds.min || value > bounds.max) {
+    throw new AppError('settings_update_failed', {
+      key,
+      min: bounds.min,
+      max: bounds.max,
+      nullable: bounds.nullable,
+    });
+  }
+  const before = await loadSettings(ctx);
+  if (key === 'SESSION_IDLE_TIMEOUT' && value !== null && value > before.SESSION_ABSOLUTE_TIMEOUT) {
+    throw new AppError('settings_update_failed', { key, max: before.SESSION_ABSOLUTE_TIMEOUT });
+  }
+  if (key === 'SESSION_ABSOLUTE_TIMEOUT' && value !== null && value < before.SESSION_IDLE_TIMEOUT) {
+    throw new AppError('settings_update_failed', { key, min: before.SESSION_IDLE_TIMEOUT });
+  }
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await saveSetting(trx, key, value, actor.userId, now);
+    await recordAudit(trx, ctx.clock, {
+      action: 'setting_changed',
+      actorId: actor.userId,
+      ip: actor.ip,
+      details: { key, old: before[key], new: value },
+    });
+  });
+  return settingView(ctx, key, 'load');
+}
+
+/** Resets a setting to its default. Audited with the old value. */
+export async function resetSettingToDefault(
+  ctx: AppContext,
+  key: SettingKey,
+  actor: AdminActor,
+): Promise<Setting> {
+  const before = await loadSettings(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    await resetSetting(trx, key);
+    await recordAudit(trx, ctx.clock, {
+      action: 'setting_reset',
+      actorId: actor.userId,
+      ip: actor.ip,
+      details: { key, old: before[key] },
+    });
+  });
+  return settingView(ctx, key, 'reset');
+}

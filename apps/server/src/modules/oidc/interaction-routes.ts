@@ -1,0 +1,90 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Interaction, InteractionResults } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { AppContext } from '../../context.js';
+import type { RequireSession } from '../../plugins/authenticate.js';
+import type { InteractionInput } from './interaction.js';
+import { decideInteraction, interactionUrl } from './interaction.js';
+import { completeSession } from './portal.js';
+import { oauthErrorUrl } from './provider.js';
+
+export interface InteractionDeps {
+  ctx: AppContext;
+  provider: Provider;
+  requireSession: RequireSession;
+}
+
+/**
+ * Runs an interaction the provider started (GET, and the consent form's POST): sends the browser
+ * to sign in when the portal session is not complete, else ends the interaction as decided — a
+ * refused user lands on /oauth-error.
+ */
+export async function runInteraction(
+  deps: InteractionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uid: string,
+  form?: InteractionInput['form'],
+): Promise<FastifyReply> {
+  const { ctx, provider, requireSession } = deps;
+  const publicUrl = ctx.config.publicUrl;
+  let interaction: Interaction | undefined;
+  try {
+    interaction = await provider.interactionDetails(request.raw, reply.raw);
+  } catch (err) {
+    // SessionNotFound (an invalid_request): no interaction cookie, or it expired.
+    if (!(err instanceof errors.InvalidRequest)) throw err;
+  }
+  if (interaction?.uid !== uid) {
+    return reply.redirect(
+      oauthErrorUrl(publicUrl, {
+        error: 'invalid_request',
+        error_description: 'the sign-in request expired: start again from the platform',
+      }),
+      303,
+    );
+  }
+
+  const session = await completeSession(requireSession, request);
+  if (!session) {
+    const login = new URL('/security/login', publicUrl);
+    login.searchParams.set('target_uri', interactionUrl(publicUrl, uid));
+    return reply.redirect(login.href, 303);
+  }
+
+  const outcome = await decideInteraction(ctx, provider, {
+    interaction,
+    session,
+    language: request.language,
+    acceptLanguage: request.headers['accept-language'],
+    ip: request.ip,
+    form,
+  });
+  const end = (result: InteractionResults) =>
+    provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  switch (outcome.kind) {
+    case 'invalid_client':
+      return reply.redirect(oauthErrorUrl(publicUrl, { error: 'invalid_client' }), 303);
+    case 'forged':
+      return reply.redirect(oauthErrorUrl(publicUrl, { error: 'invalid_request' }), 303);
+    case 'denied':
+      await end({ error: 'access_denied', error_description: outcome.description });
+      return reply.redirect(
+        oauthErrorUrl(publicUrl, {
+          error: 'access_denied',
+          error_description: outcome.description,
+          platform: outcome.platform.name,
+          platform_url: outcome.platform.url,
+        }),
+        303,
+      );
+    case 'consent_page':
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(outcome.html);
+    case 'finish':
+      return reply.redirect(await end(outcome.result), 303);
+  }
+}

@@ -1,0 +1,152 @@
+import type { Db } from '../../db/connection.js';
+
+// ---- oidc_store: the provider's artefacts, one row per model instance ----
+
+export interface StoredArtefact {
+  payload: string;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+export interface ArtefactRow {
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  account_id: string | null;
+  expires_at: number | null;
+}
+
+/** Inserts or replaces an artefact (a replaced one keeps its consumed mark). */
+export async function upsertArtefact(
+  db: Db,
+  id: string,
+  model: string,
+  row: ArtefactRow,
+): Promise<void> {
+  await db
+    .insertInto('oidc_store')
+    .values({ id, model, consumed_at: null, ...row })
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
+    .execute();
+}
+
+export function findArtefact(db: Db, id: string): Promise<StoredArtefact | undefined> {
+  return db
+    .selectFrom('oidc_store')
+    .select(['payload', 'expires_at', 'consumed_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** An artefact of a model by one of its indexed secondary keys. */
+export function findArtefactBy(
+  db: Db,
+  model: string,
+  column: 'uid' | 'user_code',
+  value: string,
+): Promise<StoredArtefact | undefined> {
+  return db
+    .selectFrom('oidc_store')
+    .select(['payload', 'expires_at', 'consumed_at'])
+    .where(column, '=', value)
+    .where('model', '=', model)
+    .executeTakeFirst();
+}
+
+/** Marks an artefact used unless it already is; true when this call did (one conditional UPDATE). */
+export async function markArtefactConsumed(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('oidc_store')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function grantIdOfArtefact(db: Db, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('oidc_store')
+    .select('grant_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.grant_id ?? null;
+}
+
+export async function deleteArtefact(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('oidc_store').where('id', '=', id).execute();
+}
+
+/** Deletes the artefacts of these models that belong to a grant. */
+export async function deleteArtefactsOfGrant(
+  db: Db,
+  grantId: string,
+  models: string[],
+): Promise<void> {
+  await db
+    .deleteFrom('oidc_store')
+    .where('grant_id', '=', grantId)
+    .where('model', 'in', models)
+    .execute();
+}
+
+export async function deleteArtefactsOfAccount(
+  db: Db,
+  accountId: string,
+  model: string,
+): Promise<void> {
+  await db
+    .deleteFrom('oidc_store')
+    .where('account_id', '=', accountId)
+    .where('model', '=', model)
+    .execute();
+}
+
+/** Deletes the artefacts that expired before `at`; returns how many. */
+export async function deleteExpiredArtefacts(db: Db, at: number): Promise<number> {
+  const result = await db.deleteFrom('oidc_store').where('expires_at', '<', at).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---- the signing keys: one internal row of the settings table ----
+
+export async function readKeySet(db: Db, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores a key set unless one is there already (nodes starting together: the first one wins). */
+export async function insertKeySetIfAbsent(
+  db: Db,
+  key: string,
+  value: string,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value, updated_by: null, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+/** Replaces the key set only if it is still `expected` (compare-and-swap); true when it was. */
+export async function swapKeySet(
+  db: Db,
+  key: string,
+  expected: string,
+  next: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('settings')
+    .set({ value: next, updated_at: now })
+    .where('key', '=', key)
+    .where('value', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,30 @@
+import type { AppContext } from '../../context.js';
+import { recordAudit } from '../audit/service.js';
+import { purgeExpired } from './adapter.js';
+import { describeKeys, loadSigningKeys, rotateSigningKeys } from './keys.js';
+
+/** The provider's signing keys as an admin sees them (ids only); the first one signs. */
+export async function signingKeyList(ctx: AppContext) {
+  return { keys: describeKeys(await loadSigningKeys(ctx.db, ctx.clock.now())) };
+}
+
+/** One audited step of a signing-key rotation (docs/oidc.md); the nodes restart after it. */
+export async function rotateKeys(
+  ctx: AppContext,
+  step: 'stage' | 'promote' | 'retire',
+  actor: { userId: string; ip: string | null },
+) {
+  const keys = await rotateSigningKeys(ctx.db, step, ctx.clock.now());
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'oidc_keys_rotated',
+    actorId: actor.userId,
+    ip: actor.ip,
+    details: { step, kids: keys.map((k) => k.kid) },
+  });
+  return { keys: describeKeys(keys) };
+}
+
+/** Expired codes, tokens and sessions are invisible already; this keeps the table small. */
+export function purgeExpiredArtefacts(ctx: AppContext): Promise<number> {
+  return purgeExpired(ctx.db);
+}
