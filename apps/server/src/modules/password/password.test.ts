@@ -143,7 +143,10 @@ describe.each(DIALECTS)('forgotten password on %s', (dialect) => {
     });
     expect(knownAgain.statusCode).toBe(429);
     expect(knownAgain.body).toBe(unknownAgain.body);
-    expect(knownAgain.json()).toMatchObject({ code: 'wait_before_retry', data: { retryAfterSeconds: 50 } });
+    expect(knownAgain.json()).toMatchObject({
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: 50 },
+    });
     const verifyUnknown = await new TestClient(t.app).post('/api/password/forgot/verify', {
       username: 'nobody-forgot@hygie.test',
       channel: 'email',

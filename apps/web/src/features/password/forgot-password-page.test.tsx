@@ -95,7 +95,8 @@ describe('forgotten password', () => {
 
   it('says how long to wait before asking again', async () => {
     const { user } = await openForgot({
-      'POST /api/password/forgot': () => apiError(429, 'wait_before_retry', { retryAfterSeconds: 50 }),
+      'POST /api/password/forgot': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 50 }),
     });
     await user.type(await screen.findByLabelText(/^Adresse e-mail, téléphone/), 'marie@example.fr');
     await user.click(screen.getByTestId('forgot-send'));

@@ -99,7 +99,8 @@ describe('e-mail verification from the link (anonymous)', () => {
 
   it('says how long to wait when a code was sent moments ago', async () => {
     await anonymous('/security/verify-email?email=marie%40example.fr', {
-      'POST /api/verification/email/send': () => apiError(429, 'wait_before_retry', { retryAfterSeconds: 1 }),
+      'POST /api/verification/email/send': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 1 }),
     });
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('verify-email-resend'));
