@@ -18,6 +18,8 @@ export const NOT_YET_LAYERED = [
   `${SERVER}/modules/audit/service.ts`,
   `${SERVER}/modules/auth/respond.ts`,
   `${SERVER}/modules/auth/service.ts`,
+  `${SERVER}/modules/auth/stages/finish.ts`,
+  `${SERVER}/modules/auth/stages/registry.ts`,
   `${SERVER}/modules/biometrics/service.ts`,
   `${SERVER}/modules/biometrics/sign-in.ts`,
   `${SERVER}/modules/consent/service.ts`,
@@ -47,6 +49,8 @@ const noWeb = {
 const otherRoutes = {
   group: [
     '../*/routes.js',
+    '../../*/routes.js',
+    '../../*/*-routes.js',
     '../*/*-routes.js',
     '../../modules/*/routes.js',
     '../modules/*/routes.js',
@@ -61,6 +65,8 @@ const ownRoutes = {
 const otherRepositories = {
   group: [
     '../*/repository.js',
+    '../../*/repository.js',
+    '../../*/*-repository.js',
     '../*/*-repository.js',
     '../modules/*/repository.js',
     '../modules/*/*-repository.js',
