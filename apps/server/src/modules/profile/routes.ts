@@ -17,6 +17,7 @@ import {
 } from '@hygie/domain';
 import type { FastifyRequest } from 'fastify';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
@@ -120,8 +121,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
           });
         });
       } catch (err) {
-        const e = err as { code?: string; message?: string };
-        if (e.code === '23505' || /UNIQUE/.test(e.message ?? '')) {
+        if (isUniqueViolation(err)) {
           throw new AppError('validation_error', {
             fields: [{ path: patient ? 'ins' : 'identifier.value', message: 'identifier_taken' }],
           });
@@ -216,11 +216,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
           });
         });
       } catch (err) {
-        if (
-          /UNIQUE|23505/.test(
-            String((err as { code?: string }).code) + String((err as Error).message),
-          )
-        ) {
+        if (isUniqueViolation(err)) {
           throw new AppError('email_already_used');
         }
         throw err;

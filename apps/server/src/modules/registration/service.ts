@@ -2,6 +2,7 @@ import type { Brand, Language, RegistrationInput, registrationInputSchema } from
 import { normalizePassword, parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
@@ -14,15 +15,6 @@ import { searchKey } from '../users/search-key.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint/.test(e.message ?? '')
-  );
-}
 
 /**
  * Creates the account, records the terms accepted, and queues the e-mail verification code — one
@@ -116,14 +108,9 @@ export async function register(
       });
     });
   } catch (err) {
+    // Two sign-ups raced on one address, or an identifier is already someone's.
+    if (isUniqueViolation(err, 'users_email_uq')) throw new AppError('email_already_used');
     if (isUniqueViolation(err)) {
-      // Two sign-ups raced on one address, or an identifier is already someone's.
-      const taken = await ctx.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', input.email)
-        .executeTakeFirst();
-      if (taken) throw new AppError('email_already_used');
       throw new AppError('validation_error', {
         fields: [
           {
