@@ -11,7 +11,7 @@ import { issueCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/routes.js';
 import { loadSettings } from '../settings/service.js';
 import { verifyLink } from '../verification/routes.js';
-import { searchKey } from '../users/search-key.js';
+import { assertEmailAvailable, createUser } from '../users/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
@@ -30,56 +30,40 @@ export async function register(
     first_name: input.firstName,
     last_name: input.lastName,
   });
-  const exists = await ctx.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', input.email)
-    .executeTakeFirst();
-  if (exists) throw new AppError('email_already_used');
+  await assertEmailAvailable(ctx, input.email);
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
   const settings = await loadSettings(ctx);
   const now = ctx.clock.now();
-  const id = newId();
   const status = input.type === 'professional' ? 'pending_validation' : 'active';
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values({
-          id,
-          type: 'person',
-          email: input.email,
-          email_verified_at: null,
-          phone: input.phone,
-          phone_verified_at: null,
-          password_hash: hash,
-          password_changed_at: now,
-          must_create_password: 0,
-          profile: input.type,
-          status,
-          roles: '[]',
-          first_name: input.firstName,
-          last_name: input.lastName,
-          birth_name: input.birthName ?? null,
-          language: meta.language,
-          created_at: now,
-          updated_at: now,
-          birth_date: parseBirthDate(input.birthDate)?.iso ?? null,
-          birth_place_insee: input.birthPlaceInsee,
-          sex: input.sex,
-          ins: input.type === 'patient' ? (input.socialSecurityNumber ?? null) : null,
-          ins_oid: null,
-          first_name_used: input.type === 'patient' ? (input.firstNameUsed ?? null) : null,
-          last_name_used: input.type === 'patient' ? (input.lastNameUsed ?? null) : null,
-          professional_id_type: input.type === 'professional' ? input.identifier.type : null,
-          professional_id: input.type === 'professional' ? input.identifier.value : null,
-          job: input.type === 'professional' ? input.job : null,
-          specialty: input.type === 'professional' ? (input.specialty ?? null) : null,
-          cgu_version: settings.CGU_VERSION,
-          search_name: searchKey(input.firstName, input.lastName),
-        })
-        .execute();
+      const id = await createUser(ctx, trx, {
+        email: input.email,
+        phone: input.phone,
+        passwordHash: hash,
+        profile: input.type,
+        status,
+        language: meta.language,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        birthName: input.birthName ?? null,
+        birthDate: parseBirthDate(input.birthDate)?.iso ?? null,
+        birthPlaceInsee: input.birthPlaceInsee,
+        sex: input.sex,
+        ...(input.type === 'patient'
+          ? {
+              ins: input.socialSecurityNumber ?? null,
+              firstNameUsed: input.firstNameUsed ?? null,
+              lastNameUsed: input.lastNameUsed ?? null,
+            }
+          : {
+              professionalId: input.identifier,
+              job: input.job,
+              specialty: input.specialty ?? null,
+            }),
+        cguVersion: settings.CGU_VERSION,
+      });
       await trx
         .insertInto('consents')
         .values({
@@ -108,8 +92,7 @@ export async function register(
       });
     });
   } catch (err) {
-    // Two sign-ups raced on one address, or an identifier is already someone's.
-    if (isUniqueViolation(err, 'users_email_uq')) throw new AppError('email_already_used');
+    // An identifier is already someone's (a taken e-mail is already email_already_used).
     if (isUniqueViolation(err)) {
       throw new AppError('validation_error', {
         fields: [
