@@ -4,27 +4,38 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
-import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/routes.js';
 import { loadSettings } from '../settings/service.js';
 import { verifyLink } from '../verification/routes.js';
-import { assertEmailAvailable, createUser } from '../users/service.js';
+import { Throttle } from '../throttle/service.js';
+import { assertEmailAvailable, createUser, recordConsent } from '../users/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
 
+const HOUR = 60 * 60_000;
+/** Sign-ups per address per hour: "e-mail already used" is an answer the spec wants, so it is rate limited. */
+export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
+
 /**
  * Creates the account, records the terms accepted, and queues the e-mail verification code — one
  * transaction. Patients start active; professionals wait for an admin to validate their identity.
+ * Every attempt counts against the address's hourly sign-up limit, successful or not.
  */
 export async function register(
   ctx: AppContext,
   input: Registration,
-  meta: { ip: string | null; language: Language; brand: Brand },
+  meta: { ip: string; language: Language; brand: Brand },
 ): Promise<{ email: string; status: 'active' | 'pending_validation' }> {
+  const attempts = await new Throttle(ctx.db, ctx.clock).fail(
+    `register:${meta.ip}`,
+    () => null,
+    HOUR,
+  );
+  if (attempts > REGISTRATIONS_PER_IP_PER_HOUR) throw new AppError('too_many_requests');
   assertAcceptablePassword(input.password, {
     email: input.email,
     first_name: input.firstName,
@@ -34,7 +45,6 @@ export async function register(
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
   const settings = await loadSettings(ctx);
-  const now = ctx.clock.now();
   const status = input.type === 'professional' ? 'pending_validation' : 'active';
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -64,16 +74,8 @@ export async function register(
             }),
         cguVersion: settings.CGU_VERSION,
       });
-      await trx
-        .insertInto('consents')
-        .values({
-          id: newId(),
-          user_id: id,
-          version: settings.CGU_VERSION,
-          accepted_at: now,
-          ip: meta.ip,
-        })
-        .execute();
+      await recordConsent(ctx, trx, { userId: id, version: settings.CGU_VERSION, ip: meta.ip });
+      // A shared "send a code" service (cooldown + cap + outbox) would replace issueCode + enqueue.
       const code = await issueCode(ctx, trx, id, 'email_verification', input.email);
       await enqueueMessage(trx, ctx.clock, {
         channel: 'email',

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
-import { findUserByEmail, findUserById, insertUser } from './repository.js';
+import { findUserByEmail, findUserById, insertConsent, insertUser } from './repository.js';
 import { searchKey } from './search-key.js';
 
 /** A person account to create; what is left out starts empty (null). */
@@ -114,4 +114,19 @@ export async function createUser(
     throw err;
   }
   return id;
+}
+
+/** Records that the user accepted a terms version (when, from where), in the caller's transaction. */
+export async function recordConsent(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  consent: { userId: string; version: string; ip: string | null },
+): Promise<void> {
+  await insertConsent(db, {
+    id: newId(),
+    user_id: consent.userId,
+    version: consent.version,
+    accepted_at: ctx.clock.now(),
+    ip: consent.ip,
+  });
 }
