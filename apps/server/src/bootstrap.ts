@@ -5,8 +5,7 @@ import { ConfigError } from './config.js';
 import { AppError } from './lib/app-error.js';
 import { randomToken } from './lib/tokens.js';
 import { recordAudit } from './modules/audit/service.js';
-import { findUserByEmail } from './modules/users/repository.js';
-import { createUser } from './modules/users/service.js';
+import { createUser, findUserByEmail } from './modules/users/service.js';
 
 /** The HMAC secret: SESSION_SECRET, else one generated on first start and shared through the database. */
 export async function loadSecret(

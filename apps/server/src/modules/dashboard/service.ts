@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { phoneRequired } from '../auth/stages.js';
 import { countTrustedDevices } from '../devices/service.js';
 import { loadSettings } from '../settings/service.js';
-import { loadUser } from '../users/service.js';
+import { findUserById } from '../users/service.js';
 
 /** How long before expiry the dashboard starts warning about the password. */
 const PASSWORD_WARNING_MS = 14 * 24 * 60 * 60_000;
@@ -12,7 +12,7 @@ const PASSWORD_WARNING_MS = 14 * 24 * 60 * 60_000;
 /** What needs my attention: an unverified phone, a password about to expire, new terms. */
 export async function dashboardOf(ctx: AppContext, userId: string): Promise<Dashboard> {
   const [user, settings, trustedDevices] = await Promise.all([
-    loadUser(ctx, userId),
+    findUserById(ctx.db, userId),
     loadSettings(ctx),
     countTrustedDevices(ctx, userId),
   ]);

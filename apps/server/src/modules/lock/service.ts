@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
-import { loadUser, revokeAccess } from '../users/service.js';
+import { findUserById, revokeAccess } from '../users/service.js';
 import { lockUser } from './repository.js';
 
 /**
@@ -18,7 +18,7 @@ export async function lockAccountFromLink(
   meta: { ip: string | null; language: Language; brand: Brand },
 ): Promise<{ username: string }> {
   const link = await peekLink(ctx, input.code, 'lock_account');
-  const user = await loadUser(ctx, link.userId);
+  const user = await findUserById(ctx.db, link.userId);
   if (!user || user.email !== normalizeEmail(input.email)) throw new AppError('link_expired');
   await ctx.db.transaction().execute(async (trx) => {
     await consumeLink(ctx, trx, link.id);

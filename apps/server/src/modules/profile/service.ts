@@ -11,7 +11,7 @@ import { issueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/routes.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { searchKey } from '../users/search-key.js';
-import { assertEmailAvailable, loadUser, revokeAccess, setPassword } from '../users/service.js';
+import { assertEmailAvailable, findUserById, revokeAccess, setPassword } from '../users/service.js';
 import { presentProfile } from './present.js';
 import { confirmEmail, confirmPhone, setPendingContact, updatePersonFields } from './repository.js';
 
@@ -25,7 +25,7 @@ export interface RequestMeta {
 }
 
 async function signedInUser(ctx: AppContext, userId: string): Promise<UserRow> {
-  const user = await loadUser(ctx, userId);
+  const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_logged_in');
   return user;
 }
@@ -156,7 +156,7 @@ export async function confirmEmailChange(
     if (isUniqueViolation(err)) throw new AppError('email_already_used');
     throw err;
   }
-  return presentProfile((await loadUser(ctx, user.id)) ?? user);
+  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
 }
 
 /** An SMS code goes to the new number; the old one stays in force until the code is entered. */
@@ -206,7 +206,7 @@ export async function confirmPhoneChange(
       ip: meta.ip,
     });
   });
-  return presentProfile((await loadUser(ctx, user.id)) ?? user);
+  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
 }
 
 /**

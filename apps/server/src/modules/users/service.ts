@@ -2,10 +2,10 @@ import type { Language } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { UserRow, UserTable } from '../../db/schema.js';
+import type { UserTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
-import { findUserByEmail, findUserById, insertConsent, insertUser } from './repository.js';
+import { findUserByEmail, insertConsent, insertUser } from './repository.js';
 import { searchKey } from './search-key.js';
 
 /** A person account to create; what is left out starts empty (null). */
@@ -42,14 +42,11 @@ export interface NewAccount {
   cguVersion?: string | null;
 }
 
-// Access revocation and password storage run in the caller's transaction; other modules reach them
-// through this service rather than the users repository.
+// Other modules reach users through this service, never the repository: lookups and access
+// revocation are plain data access, offered here unchanged (they take `db` or the caller's
+// transaction).
+export { findUserByEmail, findUserById, updatePasswordHash } from './repository.js';
 export { revokeAccess, setPassword } from './mutations.js';
-
-/** The user with this id, or undefined (deleted since the session began). */
-export function loadUser(ctx: Pick<AppContext, 'db'>, id: string): Promise<UserRow | undefined> {
-  return findUserById(ctx.db, id);
-}
 
 /** Refuses an e-mail that is already an account's (before the slow work of a sign-up starts). */
 export async function assertEmailAvailable(ctx: Pick<AppContext, 'db'>, email: string) {
