@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { checkPassword, normalizeEmail, normalizePassword } from '@hygie/domain';
 import type { AppContext } from './context.js';
 import { ConfigError } from './config.js';
-import { newId } from './lib/ids.js';
+import { AppError } from './lib/app-error.js';
 import { randomToken } from './lib/tokens.js';
 import { recordAudit } from './modules/audit/service.js';
-import { findUserByEmail } from './modules/users/repository.js';
+import { createUser, findUserByEmail } from './modules/users/service.js';
 
 /** The HMAC secret: SESSION_SECRET, else one generated on first start and shared through the database. */
 export async function loadSecret(
@@ -45,34 +45,23 @@ export async function ensureAdmin(ctx: AppContext, log: FastifyBaseLogger): Prom
     );
   }
   const hash = await ctx.passwords.hash(password);
-  const now = ctx.clock.now();
-  const id = newId();
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('users')
-      .values({
-        id,
-        type: 'person',
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const id = await createUser(ctx, trx, {
         email,
-        email_verified_at: now,
-        phone: null,
-        phone_verified_at: null,
-        password_hash: hash,
-        password_changed_at: now,
-        must_create_password: 0,
+        emailVerified: true,
+        passwordHash: hash,
         profile: null,
         status: 'active',
-        roles: JSON.stringify(['admin']),
-        first_name: null,
-        last_name: null,
-        birth_name: null,
+        roles: ['admin'],
         language: 'fr',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('email').doNothing())
-      .execute();
-    await recordAudit(trx, ctx.clock, { action: 'admin_bootstrapped', targetId: id });
-  });
+      });
+      await recordAudit(trx, ctx.clock, { action: 'admin_bootstrapped', targetId: id });
+    });
+  } catch (err) {
+    // Another node starting at the same time created it first.
+    if (err instanceof AppError && err.code === 'email_already_used') return;
+    throw err;
+  }
   log.info({ email }, 'admin account created from ADMIN_EMAIL');
 }

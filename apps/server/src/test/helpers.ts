@@ -11,9 +11,9 @@ import { loadConfig } from '../config.js';
 import type { Dialect, DbHandle } from '../db/connection.js';
 import { openDatabase } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
-import { newId } from '../lib/ids.js';
 import { randomToken } from '../lib/tokens.js';
 import { findByUsername } from '../modules/auth/service.js';
+import { createUser as createAccount } from '../modules/users/service.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 if (process.env.REQUIRE_POSTGRES === '1' && !TEST_DATABASE_URL) {
@@ -231,44 +231,27 @@ export interface TestUser {
 
 /** Inserts a user directly (for tests of flows that start from an existing account). */
 export async function createUser(t: TestApp, u: TestUser): Promise<string> {
-  const now = t.clock.now();
-  const id = newId();
-  await t.ctx.db
-    .insertInto('users')
-    .values({
-      id,
-      type: 'person',
-      email: u.email,
-      email_verified_at: u.emailVerified === false ? null : now,
-      phone: u.phone ?? null,
-      phone_verified_at: u.phone && u.phoneVerified !== false ? now : null,
-      password_hash: await t.ctx.passwords.hash(normalizePassword(u.password)),
-      password_changed_at: u.passwordChangedAt ?? now,
-      must_create_password: u.mustCreatePassword ? 1 : 0,
-      profile: u.profile === undefined ? 'patient' : u.profile,
-      status: u.status ?? 'active',
-      roles: JSON.stringify(u.roles ?? []),
-      first_name: 'Jeanne',
-      last_name: 'Martin',
-      birth_name: null,
-      language: 'fr',
-      created_at: now,
-      updated_at: now,
-      birth_date: '1980-05-17',
-      birth_place_insee: '75056',
-      sex: 'female',
-      ins: u.ins ?? null,
-      ins_oid: null,
-      first_name_used: null,
-      last_name_used: null,
-      professional_id_type: u.professionalId?.type ?? null,
-      professional_id: u.professionalId?.value ?? null,
-      job: null,
-      specialty: null,
-      cgu_version: u.cguVersion === undefined ? '2026-01' : u.cguVersion,
-    })
-    .execute();
-  return id;
+  return createAccount(t.ctx, t.ctx.db, {
+    email: u.email,
+    emailVerified: u.emailVerified !== false,
+    phone: u.phone ?? null,
+    phoneVerified: u.phoneVerified !== false,
+    passwordHash: await t.ctx.passwords.hash(normalizePassword(u.password)),
+    ...(u.passwordChangedAt !== undefined ? { passwordChangedAt: u.passwordChangedAt } : {}),
+    mustCreatePassword: u.mustCreatePassword ?? false,
+    profile: u.profile === undefined ? 'patient' : u.profile,
+    status: u.status ?? 'active',
+    roles: u.roles ?? [],
+    firstName: 'Jeanne',
+    lastName: 'Martin',
+    language: 'fr',
+    birthDate: '1980-05-17',
+    birthPlaceInsee: '75056',
+    sex: 'female',
+    ins: u.ins ?? null,
+    professionalId: u.professionalId ?? null,
+    cguVersion: u.cguVersion === undefined ? '2026-01' : u.cguVersion,
+  });
 }
 
 /** Every message queued for a recipient, newest first, with its template and parameters. */

@@ -1,6 +1,5 @@
-import { AccountState, isAdmin, type CurrentUser } from '@hygie/domain';
+import { AccountState, isAdmin, safeInternalPath, type CurrentUser } from '@hygie/domain';
 import { CARRIED_QUERY_PARAMS, flowParams as flowParamsOf } from '../lib/flow-params';
-import { safeInternalPath } from '../lib/safe-redirect';
 
 export { CARRIED_QUERY_PARAMS };
 

@@ -1,11 +1,16 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { AccountState, accountStateOf, PENDING_STATES, type CurrentUser } from '@hygie/domain';
+import {
+  AccountState,
+  accountStateOf,
+  PENDING_STATES,
+  safeTargetUri,
+  type CurrentUser,
+} from '@hygie/domain';
 import { ApiError } from './api-client';
 import { shouldOfferBiometricEnrolment } from './biometrics';
 import { browser } from './browser';
 import { ME_QUERY_KEY } from './current-user';
-import { safeTargetUri } from './safe-redirect';
 import type { AppServices } from './services';
 import { useServices } from './services';
 

@@ -20,7 +20,7 @@ import {
   saveSetting,
   SETTING_BOUNDS,
 } from '../settings/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import { normalizeSearch } from '../users/search-key.js';
 import { activateUser, clearLoginThrottle, deleteUser, searchUsers } from './repository.js';
 

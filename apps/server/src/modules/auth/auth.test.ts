@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizePassword } from '@hygie/domain';
 import type { TestApp } from '../../test/helpers.js';
 import { ADMIN, createTestApp, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
-import { newId } from '../../lib/ids.js';
+import { createUser } from '../users/service.js';
 
 async function addUser(
   t: TestApp,
@@ -14,31 +14,19 @@ async function addUser(
     phone?: string;
   },
 ) {
-  const now = t.clock.now();
-  await t.ctx.db
-    .insertInto('users')
-    .values({
-      id: newId(),
-      type: 'person',
-      email: fields.email,
-      email_verified_at: now,
-      phone: fields.phone ?? null,
-      phone_verified_at: fields.phone ? now : null,
-      password_hash: await t.ctx.passwords.hash(normalizePassword(fields.password)),
-      password_changed_at: now,
-      must_create_password: 0,
-      profile: 'patient',
-      status: fields.status ?? 'active',
-      roles: '[]',
-      first_name: 'Jeanne',
-      last_name: 'Martin',
-      birth_name: null,
-      language: 'fr',
-      created_at: now,
-      updated_at: now,
-      cgu_version: '2026-01',
-    })
-    .execute();
+  await createUser(t.ctx, t.ctx.db, {
+    email: fields.email,
+    emailVerified: true,
+    phone: fields.phone ?? null,
+    phoneVerified: true,
+    passwordHash: await t.ctx.passwords.hash(normalizePassword(fields.password)),
+    profile: 'patient',
+    status: fields.status ?? 'active',
+    firstName: 'Jeanne',
+    lastName: 'Martin',
+    language: 'fr',
+    cguVersion: '2026-01',
+  });
 }
 
 describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {

@@ -16,7 +16,7 @@ import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { Throttle } from '../throttle/service.js';
-import { updatePasswordHash } from '../users/repository.js';
+import { updatePasswordHash } from '../users/service.js';
 import type { SessionMeta } from '../sessions/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import {

@@ -14,7 +14,7 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { recordAudit } from '../audit/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { isP256PublicKey, verifyNativeSignature } from './native-keys.js';

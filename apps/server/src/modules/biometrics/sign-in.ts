@@ -12,7 +12,7 @@ import type { LoginResult, ProgressContext } from '../auth/service.js';
 import { advanceSession, findByUsername } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { verifyNativeSignature } from './native-keys.js';
 import type { CredentialKind, CredentialRow } from './repository.js';

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, termsStage } from '../auth/service.js';
 import { loadSettings } from '../settings/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 
 type CguStatus = z.infer<typeof cguStatusSchema>;
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { renderRow } from '../../messaging/dispatcher.js';
 import { AppError } from '../../lib/app-error.js';
+import { devOutboxMessages } from './service.js';
 
 const messageSchema = z.object({
   id: z.string(),
@@ -39,29 +39,7 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; production: boolea
     },
     async (request) => {
       if (production) throw new AppError('not_found');
-      const { to, limit } = request.query;
-      const rows = await db
-        .selectFrom('outbox')
-        .selectAll()
-        .$if(to !== undefined, (qb) => qb.where('recipient', '=', to ?? ''))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => {
-        const rendered = renderRow(row);
-        return {
-          id: row.id,
-          channel: row.channel,
-          to: row.recipient,
-          template: row.template,
-          language: row.language,
-          brand: row.brand,
-          status: row.status,
-          createdAt: new Date(row.created_at).toISOString(),
-          ...rendered,
-        };
-      });
+      return devOutboxMessages(db, request.query);
     },
   );
 };

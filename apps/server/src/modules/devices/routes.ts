@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, okSchema, trustedDeviceListSchema } from '@hygie/domain';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
-import { hashToken } from '../../lib/tokens.js';
-import { recordAudit } from '../audit/service.js';
-import { describeUserAgent } from '../../lib/user-agent.js';
 import type { RouteDeps } from '../route-deps.js';
+import { forgetMyDevice, listMyDevices } from './service.js';
 
 const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 
@@ -25,25 +22,11 @@ export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request) => {
       const session = await requireSession(request);
-      const rows = await ctx.db
-        .selectFrom('trusted_devices')
-        .selectAll()
-        .where('user_id', '=', session.user_id)
-        .where('expires_at', '>', ctx.clock.now())
-        .orderBy('last_used_at', 'desc')
-        .execute();
-      const cookie = request.cookies[cookies.deviceCookie];
-      const cookieHash = cookie ? hashToken(cookie) : null;
-      return rows.map((d) => ({
-        id: d.id,
-        userAgent: d.user_agent,
-        label: describeUserAgent(d.user_agent),
-        ip: d.ip,
-        creationDate: new Date(d.created_at).toISOString(),
-        lastUsed: new Date(d.last_used_at).toISOString(),
-        expiresAt: new Date(d.expires_at).toISOString(),
-        current: d.token_hash === cookieHash || d.id === session.trusted_device_id,
-      }));
+      return listMyDevices(
+        ctx,
+        { userId: session.user_id, trustedDeviceId: session.trusted_device_id },
+        request.cookies[cookies.deviceCookie],
+      );
     },
   );
 
@@ -59,23 +42,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request) => {
       const session = await requireSession(request);
-      const result = await ctx.db.transaction().execute(async (trx) => {
-        const deleted = await trx
-          .deleteFrom('trusted_devices')
-          .where('id', '=', request.params.id)
-          .where('user_id', '=', session.user_id)
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) === 1) {
-          await recordAudit(trx, ctx.clock, {
-            action: 'trusted_device_revoked',
-            actorId: session.user_id,
-            targetId: request.params.id,
-            ip: request.ip,
-          });
-        }
-        return Number(deleted.numDeletedRows);
-      });
-      if (result !== 1) throw new AppError('not_found');
+      await forgetMyDevice(ctx, session.user_id, request.params.id, request.ip);
       return { ok: true as const };
     },
   );

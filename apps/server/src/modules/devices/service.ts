@@ -3,7 +3,18 @@ import type { Db } from '../../db/connection.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import type { SessionMeta } from '../sessions/service.js';
-import { findTrustedDeviceByTokenHash } from './repository.js';
+import type { TrustedDevice } from '@hygie/domain';
+import { AppError } from '../../lib/app-error.js';
+import { recordAudit } from '../audit/service.js';
+import { describeUserAgent } from '../../lib/user-agent.js';
+import {
+  countLiveTrustedDevices,
+  deleteTrustedDeviceOfUser,
+  findTrustedDeviceByTokenHash,
+  insertTrustedDevice,
+  listLiveTrustedDevices,
+  touchTrustedDevice,
+} from './repository.js';
 
 /**
  * "Don't ask again on this device": a record (userAgent, ip, creationDate, lastUsed, expiry) and a
@@ -21,19 +32,16 @@ export async function trustDevice(
   const token = randomToken();
   const id = newId();
   const expiresAt = now + days * 24 * 60 * 60_000;
-  await db
-    .insertInto('trusted_devices')
-    .values({
-      id,
-      user_id: userId,
-      token_hash: hashToken(token),
-      user_agent: meta.userAgent?.slice(0, 512) ?? null,
-      ip: meta.ip,
-      created_at: now,
-      last_used_at: now,
-      expires_at: expiresAt,
-    })
-    .execute();
+  await insertTrustedDevice(db, {
+    id,
+    user_id: userId,
+    token_hash: hashToken(token),
+    user_agent: meta.userAgent?.slice(0, 512) ?? null,
+    ip: meta.ip,
+    created_at: now,
+    last_used_at: now,
+    expires_at: expiresAt,
+  });
   return { id, token, expiresAt };
 }
 
@@ -47,10 +55,56 @@ export async function recognisedDevice(
   const device = await findTrustedDeviceByTokenHash(ctx.db, hashToken(token));
   const now = ctx.clock.now();
   if (!device || device.user_id !== userId || now >= device.expires_at) return null;
-  await ctx.db
-    .updateTable('trusted_devices')
-    .set({ last_used_at: now })
-    .where('id', '=', device.id)
-    .execute();
+  await touchTrustedDevice(ctx.db, device.id, now);
   return device.id;
+}
+
+/** How many unexpired trusted devices the user has (the dashboard shows it). */
+export function countTrustedDevices(ctx: AppContext, userId: string): Promise<number> {
+  return countLiveTrustedDevices(ctx.db, userId, ctx.clock.now());
+}
+
+/**
+ * My unexpired trusted devices; `current` marks this browser's (by its device cookie, or the
+ * device the session was trusted on).
+ */
+export async function listMyDevices(
+  ctx: AppContext,
+  session: { userId: string; trustedDeviceId: string | null },
+  deviceToken: string | undefined,
+): Promise<TrustedDevice[]> {
+  const rows = await listLiveTrustedDevices(ctx.db, session.userId, ctx.clock.now());
+  const cookieHash = deviceToken ? hashToken(deviceToken) : null;
+  return rows.map((d) => ({
+    id: d.id,
+    userAgent: d.user_agent,
+    label: describeUserAgent(d.user_agent),
+    ip: d.ip,
+    creationDate: new Date(d.created_at).toISOString(),
+    lastUsed: new Date(d.last_used_at).toISOString(),
+    expiresAt: new Date(d.expires_at).toISOString(),
+    current: d.token_hash === cookieHash || d.id === session.trustedDeviceId,
+  }));
+}
+
+/** Forgets one of my trusted devices; another user's id is not_found (no hint that it exists). */
+export async function forgetMyDevice(
+  ctx: AppContext,
+  userId: string,
+  deviceId: string,
+  ip: string | null,
+): Promise<void> {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const count = await deleteTrustedDeviceOfUser(trx, deviceId, userId);
+    if (count === 1) {
+      await recordAudit(trx, ctx.clock, {
+        action: 'trusted_device_revoked',
+        actorId: userId,
+        targetId: deviceId,
+        ip,
+      });
+    }
+    return count;
+  });
+  if (deleted !== 1) throw new AppError('not_found');
 }

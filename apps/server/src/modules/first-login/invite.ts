@@ -1,13 +1,10 @@
 import type { Brand, Language } from '@hygie/domain';
 import { normalizeEmail } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/app-error.js';
-import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueLink } from '../links/service.js';
-import { findUserByEmail, insertUser } from '../users/repository.js';
-import { searchKey } from '../users/search-key.js';
+import { assertEmailAvailable, createUser } from '../users/service.js';
 
 export interface Invitation {
   email: string;
@@ -38,44 +35,20 @@ export async function inviteUser(
   invitation: Invitation,
 ): Promise<{ userId: string; link: string }> {
   const email = normalizeEmail(invitation.email);
-  const existing = await findUserByEmail(ctx.db, email);
-  if (existing) throw new AppError('email_already_used');
-  const now = ctx.clock.now();
-  const userId = newId();
+  await assertEmailAvailable(ctx, email);
+  let userId = '';
   let link = '';
   await ctx.db.transaction().execute(async (trx) => {
-    await insertUser(trx, {
-      id: userId,
-      type: 'person',
+    userId = await createUser(ctx, trx, {
       email,
-      email_verified_at: null,
-      phone: null,
-      phone_verified_at: null,
-      password_hash: null,
-      password_changed_at: null,
-      must_create_password: 1,
+      passwordHash: null,
+      mustCreatePassword: true,
       profile: invitation.profile ?? null,
       status: 'active',
-      roles: JSON.stringify(invitation.admin ? ['admin'] : []),
-      first_name: invitation.firstName ?? null,
-      last_name: invitation.lastName ?? null,
-      birth_name: null,
+      roles: invitation.admin ? ['admin'] : [],
+      firstName: invitation.firstName ?? null,
+      lastName: invitation.lastName ?? null,
       language: invitation.language ?? 'fr',
-      created_at: now,
-      updated_at: now,
-      birth_date: null,
-      birth_place_insee: null,
-      sex: null,
-      ins: null,
-      ins_oid: null,
-      first_name_used: null,
-      last_name_used: null,
-      professional_id_type: null,
-      professional_id: null,
-      job: null,
-      specialty: null,
-      cgu_version: null,
-      search_name: searchKey(invitation.firstName, invitation.lastName),
     });
     const code = await issueLink(ctx, trx, userId, 'first_login');
     link = firstLoginUrl(ctx.config.publicUrl, userId, email, code);

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { emailVerificationStage, passwordCreationStage } from '../auth/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 
 export interface FirstLoginLink {
   personIdentifier: string;

@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthSchema } from '@hygie/domain';
 import type { DbHandle } from '../../db/connection.js';
 import type { Lifecycle } from '../../lifecycle.js';
-
-const READY_TIMEOUT_MS = 2000;
+import { checkReadiness } from './service.js';
 
 /** Liveness (the process answers) and readiness (the database answers). */
 export const healthRoutes: FastifyPluginAsyncZod<{
@@ -26,26 +25,12 @@ export const healthRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      // A draining node tells the load balancer to stop sending it traffic.
-      if (lifecycle.draining) return reply.code(503).send({ status: 'unavailable' as const });
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          database.ping(),
-          new Promise((_, reject) => {
-            timer = setTimeout(
-              () => reject(new Error('database ping timed out')),
-              READY_TIMEOUT_MS,
-            );
-          }),
-        ]);
-        return { status: 'ok' as const };
-      } catch (err) {
-        request.log.warn({ err }, 'not ready: database unreachable');
-        return reply.code(503).send({ status: 'unavailable' as const });
-      } finally {
-        clearTimeout(timer);
+      const readiness = await checkReadiness(database, lifecycle);
+      if (readiness.ready) return { status: 'ok' as const };
+      if (readiness.reason === 'database') {
+        request.log.warn({ err: readiness.err }, 'not ready: database unreachable');
       }
+      return reply.code(503).send({ status: 'unavailable' as const });
     },
   );
 };

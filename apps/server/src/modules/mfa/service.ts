@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, secondFactorStage } from '../auth/service.js';
 import { sendCode, verifyCode } from '../codes/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 
 export type SecondFactorProvider = 'email' | 'sms';
 

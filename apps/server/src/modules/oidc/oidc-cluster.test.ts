@@ -6,9 +6,11 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../db/connection.js';
 import { openDatabase } from '../../db/connection.js';
+import { systemClock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { TEST_DATABASE_URL } from '../../test/helpers.js';
+import { createUser } from '../users/service.js';
 import { authorizationRequest, authorizeTo, Browser, freePort } from './test-support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
@@ -101,42 +103,17 @@ describe.skipIf(!TEST_DATABASE_URL)('two server processes on one PostgreSQL', ()
     expect(jwks[0]).toEqual(jwks[1]);
 
     const now = Date.now();
-    const userId = newId();
-    await db.db
-      .insertInto('users')
-      .values({
-        id: userId,
-        type: 'person',
-        email: 'cluster@hygie.test',
-        email_verified_at: now,
-        phone: null,
-        phone_verified_at: null,
-        password_hash: null,
-        password_changed_at: now,
-        must_create_password: 0,
-        profile: 'patient',
-        status: 'active',
-        roles: '[]',
-        first_name: 'Jeanne',
-        last_name: 'Martin',
-        birth_name: null,
-        language: 'fr',
-        created_at: now,
-        updated_at: now,
-        birth_date: null,
-        birth_place_insee: null,
-        sex: null,
-        ins: null,
-        ins_oid: null,
-        first_name_used: null,
-        last_name_used: null,
-        professional_id_type: null,
-        professional_id: null,
-        job: null,
-        specialty: null,
-        cgu_version: null,
-      })
-      .execute();
+    const userId = await createUser({ clock: systemClock }, db.db, {
+      email: 'cluster@hygie.test',
+      emailVerified: true,
+      passwordHash: null,
+      passwordChangedAt: now,
+      profile: 'patient',
+      status: 'active',
+      firstName: 'Jeanne',
+      lastName: 'Martin',
+      language: 'fr',
+    });
     // A complete portal session (what a finished sign-in leaves), and a platform.
     const token = randomToken();
     await db.db

@@ -8,7 +8,7 @@ import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import { platformAccessForClient } from '../platforms/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import { adapterFactory } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
 import { loadSigningKeys } from './keys.js';

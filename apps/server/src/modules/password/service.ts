@@ -16,9 +16,9 @@ import {
 import { sendCode, verifyCode } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
 import { Throttle } from '../throttle/service.js';
-import { revokeAccess, setPassword } from '../users/mutations.js';
+import { revokeAccess, setPassword } from '../users/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import { lastResetRequest, recordResetRequest } from './repository.js';
 
 /** Refuses a new password that breaks the rule for this user (personal information included). */

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { recordAudit } from '../audit/service.js';
-import { findUserById } from '../users/repository.js';
+import { findUserById } from '../users/service.js';
 import type { AccessStatus } from './access.js';
 import { canUsePlatform, nextUserAction } from './access.js';
 import { parseUriList, presentAdminPlatform, presentService } from './present.js';

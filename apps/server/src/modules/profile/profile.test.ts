@@ -117,6 +117,36 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
     });
   });
 
+  it("refuses an INS that is already someone's, on the INS field", async () => {
+    const owner = await signedIn('ins-owner@hygie.test', '+33655000010');
+    const ins = '180057512345627';
+    await owner.request({ method: 'PATCH', url: '/api/profile', payload: { ins } });
+    const client = await signedIn('ins-other@hygie.test', '+33655000011');
+    const res = await client.request({ method: 'PATCH', url: '/api/profile', payload: { ins } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'validation_error',
+      data: { fields: [{ path: 'ins', message: 'identifier_taken' }] },
+    });
+  });
+
+  it('refuses a new e-mail taken by someone else between the request and the code', async () => {
+    const first = await signedIn('race-a@hygie.test', '+33655000012');
+    const second = await signedIn('race-b@hygie.test', '+33655000013');
+    for (const client of [first, second]) {
+      await client.post('/api/profile/email', {
+        email: 'race-target@hygie.test',
+        currentPassword: 'Profile-Passw0rd-1',
+      });
+    }
+    const codes = (await messagesTo(t, 'race-target@hygie.test')).map((m) => m.params.code);
+    // Newest first: the second client's code, then the first's.
+    const won = await first.post('/api/profile/email/verify', { code: codes[1] });
+    expect(won.json()).toMatchObject({ email: 'race-target@hygie.test' });
+    const lost = await second.post('/api/profile/email/verify', { code: codes[0] });
+    expect(lost.json()).toMatchObject({ code: 'email_already_used' });
+  });
+
   it('changes the phone only once the SMS code to the new number is entered', async () => {
     const client = await signedIn('phone-change@hygie.test', '+33655000003');
     await client.post('/api/profile/phone', {

@@ -4,14 +4,8 @@ import {
   registrationInputSchema,
   registrationResultSchema,
 } from '@hygie/domain';
-import { AppError } from '../../lib/app-error.js';
 import type { RouteDeps } from '../route-deps.js';
-import { Throttle } from '../throttle/service.js';
 import { register } from './service.js';
-
-const HOUR = 60 * 60_000;
-/** Sign-ups per address per hour: "e-mail already used" is an answer the spec wants, so it is rate limited. */
-export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
 
 export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
@@ -33,9 +27,6 @@ export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       },
     },
     async (request, reply) => {
-      const throttle = new Throttle(ctx.db, ctx.clock);
-      const attempts = await throttle.fail(`register:${request.ip}`, () => null, HOUR);
-      if (attempts > REGISTRATIONS_PER_IP_PER_HOUR) throw new AppError('too_many_requests');
       const result = await register(ctx, request.body, {
         ip: request.ip,
         language: request.language,

@@ -2,102 +2,80 @@ import type { Brand, Language, RegistrationInput, registrationInputSchema } from
 import { normalizePassword, parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
-import { newId } from '../../lib/ids.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
 import { loadSettings } from '../settings/service.js';
 import { verifyLink } from '../verification/service.js';
-import { searchKey } from '../users/search-key.js';
+import { Throttle } from '../throttle/service.js';
+import { assertEmailAvailable, createUser, recordConsent } from '../users/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
 
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint/.test(e.message ?? '')
-  );
-}
+const HOUR = 60 * 60_000;
+/** Sign-ups per address per hour: "e-mail already used" is an answer the spec wants, so it is rate limited. */
+export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
 
 /**
  * Creates the account, records the terms accepted, and queues the e-mail verification code — one
  * transaction. Patients start active; professionals wait for an admin to validate their identity.
+ * Every attempt counts against the address's hourly sign-up limit, successful or not.
  */
 export async function register(
   ctx: AppContext,
   input: Registration,
-  meta: { ip: string | null; language: Language; brand: Brand },
+  meta: { ip: string; language: Language; brand: Brand },
 ): Promise<{ email: string; status: 'active' | 'pending_validation' }> {
+  const attempts = await new Throttle(ctx.db, ctx.clock).fail(
+    `register:${meta.ip}`,
+    () => null,
+    HOUR,
+  );
+  if (attempts > REGISTRATIONS_PER_IP_PER_HOUR) throw new AppError('too_many_requests');
   assertAcceptablePassword(input.password, {
     email: input.email,
     first_name: input.firstName,
     last_name: input.lastName,
   });
-  const exists = await ctx.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', input.email)
-    .executeTakeFirst();
-  if (exists) throw new AppError('email_already_used');
+  await assertEmailAvailable(ctx, input.email);
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
   const settings = await loadSettings(ctx);
-  const now = ctx.clock.now();
-  const id = newId();
   const status = input.type === 'professional' ? 'pending_validation' : 'active';
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values({
-          id,
-          type: 'person',
-          email: input.email,
-          email_verified_at: null,
-          phone: input.phone,
-          phone_verified_at: null,
-          password_hash: hash,
-          password_changed_at: now,
-          must_create_password: 0,
-          profile: input.type,
-          status,
-          roles: '[]',
-          first_name: input.firstName,
-          last_name: input.lastName,
-          birth_name: input.birthName ?? null,
-          language: meta.language,
-          created_at: now,
-          updated_at: now,
-          birth_date: parseBirthDate(input.birthDate)?.iso ?? null,
-          birth_place_insee: input.birthPlaceInsee,
-          sex: input.sex,
-          ins: input.type === 'patient' ? (input.socialSecurityNumber ?? null) : null,
-          ins_oid: null,
-          first_name_used: input.type === 'patient' ? (input.firstNameUsed ?? null) : null,
-          last_name_used: input.type === 'patient' ? (input.lastNameUsed ?? null) : null,
-          professional_id_type: input.type === 'professional' ? input.identifier.type : null,
-          professional_id: input.type === 'professional' ? input.identifier.value : null,
-          job: input.type === 'professional' ? input.job : null,
-          specialty: input.type === 'professional' ? (input.specialty ?? null) : null,
-          cgu_version: settings.CGU_VERSION,
-          search_name: searchKey(input.firstName, input.lastName),
-        })
-        .execute();
-      await trx
-        .insertInto('consents')
-        .values({
-          id: newId(),
-          user_id: id,
-          version: settings.CGU_VERSION,
-          accepted_at: now,
-          ip: meta.ip,
-        })
-        .execute();
+      const id = await createUser(ctx, trx, {
+        email: input.email,
+        phone: input.phone,
+        passwordHash: hash,
+        profile: input.type,
+        status,
+        language: meta.language,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        birthName: input.birthName ?? null,
+        birthDate: parseBirthDate(input.birthDate)?.iso ?? null,
+        birthPlaceInsee: input.birthPlaceInsee,
+        sex: input.sex,
+        ...(input.type === 'patient'
+          ? {
+              ins: input.socialSecurityNumber ?? null,
+              firstNameUsed: input.firstNameUsed ?? null,
+              lastNameUsed: input.lastNameUsed ?? null,
+            }
+          : {
+              professionalId: input.identifier,
+              job: input.job,
+              specialty: input.specialty ?? null,
+            }),
+        cguVersion: settings.CGU_VERSION,
+      });
+      await recordConsent(ctx, trx, { userId: id, version: settings.CGU_VERSION, ip: meta.ip });
+      // A shared "send a code" service (cooldown + cap + outbox) would replace issueCode + enqueue.
       const code = await issueCode(ctx, trx, id, 'email_verification', input.email);
       await enqueueMessage(trx, ctx.clock, {
         channel: 'email',
@@ -116,14 +94,8 @@ export async function register(
       });
     });
   } catch (err) {
+    // An identifier is already someone's (a taken e-mail is already email_already_used).
     if (isUniqueViolation(err)) {
-      // Two sign-ups raced on one address, or an identifier is already someone's.
-      const taken = await ctx.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', input.email)
-        .executeTakeFirst();
-      if (taken) throw new AppError('email_already_used');
       throw new AppError('validation_error', {
         fields: [
           {

@@ -3,6 +3,12 @@ import { CODES, SETTING_KEYS } from '@hygie/domain';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import {
+  deleteSetting,
+  findSettingChanges,
+  findSettingValues,
+  upsertSetting,
+} from './repository.js';
 
 /** Application settings: stored values over defaults (the environment's, or the product's). */
 export interface AppSettings {
@@ -59,11 +65,7 @@ export async function loadSettings(
   ctx: Pick<AppContext, 'db' | 'config'>,
   db: Db = ctx.db,
 ): Promise<AppSettings> {
-  const rows = await db
-    .selectFrom('settings')
-    .select(['key', 'value'])
-    .where('key', 'in', ALL_KEYS)
-    .execute();
+  const rows = await findSettingValues(db, ALL_KEYS);
   const settings = defaultSettings(ctx.config);
   for (const row of rows) {
     try {
@@ -82,29 +84,16 @@ export async function saveSetting<K extends keyof AppSettings>(
   by: string | null,
   now: number,
 ): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ key, value: JSON.stringify(value), updated_by: by, updated_at: now })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({ value: JSON.stringify(value), updated_by: by, updated_at: now }),
-    )
-    .execute();
+  await upsertSetting(db, { key, value: JSON.stringify(value), updated_by: by, updated_at: now });
 }
 
 export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void> {
-  await db.deleteFrom('settings').where('key', '=', key).execute();
+  await deleteSetting(db, key);
 }
 
 /** The admin view of every editable setting. */
 export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<Setting[]> {
-  const rows = await ctx.db
-    .selectFrom('settings')
-    .leftJoin('users', 'users.id', 'settings.updated_by')
-    .select(['settings.key', 'settings.updated_at', 'users.email'])
-    .where('settings.key', 'in', [...SETTING_KEYS])
-    .execute();
+  const rows = await findSettingChanges(ctx.db, SETTING_KEYS);
   const current = await loadSettings(ctx);
   const defaults = defaultSettings(ctx.config);
   return SETTING_KEYS.map((key) => {

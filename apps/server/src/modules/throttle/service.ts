@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/app-error.js';
+import { deleteThrottle, extendBlock, findThrottle, incrementFailures } from './repository.js';
 
 // security.md "Throttling without denial of service".
 export const ACCOUNT_FREE_FAILURES = 5;
@@ -20,10 +21,7 @@ export function accountWaitMs(failures: number): number {
   );
 }
 
-/**
- * Counters in the database, shared by every node. Increments are single upserts, so parallel
- * failures are all counted.
- */
+/** Counters in the database, shared by every node (throttle/repository holds the SQL). */
 export class Throttle {
   constructor(
     private readonly db: Db,
@@ -32,11 +30,7 @@ export class Throttle {
 
   /** Throws 429 too_many_attempts while the key is blocked. */
   async check(key: string): Promise<void> {
-    const row = await this.db
-      .selectFrom('throttles')
-      .select(['failures', 'blocked_until'])
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const row = await findThrottle(this.db, key);
     if (!row) return;
     if (row.failures >= ACCOUNT_MAX_FAILURES && key.startsWith('login:')) {
       throw new AppError('too_many_attempts');
@@ -60,41 +54,16 @@ export class Throttle {
   ) {
     const now = this.clock.now();
     const cutoff = windowMs === undefined ? Number.MIN_SAFE_INTEGER : now - windowMs;
-    const row = await this.db
-      .insertInto('throttles')
-      .values({ key, failures: 1, window_start: now, blocked_until: null })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet((eb) => ({
-          failures: eb
-            .case()
-            .when('throttles.window_start', '<', cutoff)
-            .then(1)
-            .else(eb('throttles.failures', '+', 1))
-            .end(),
-          window_start: eb
-            .case()
-            .when('throttles.window_start', '<', cutoff)
-            .then(now)
-            .else(eb.ref('throttles.window_start'))
-            .end(),
-        })),
-      )
-      .returning(['failures', 'window_start'])
-      .executeTakeFirstOrThrow();
+    const row = await incrementFailures(this.db, key, now, cutoff);
     const until = block(row.failures, row.window_start);
     if (until !== null) {
-      await this.db
-        .updateTable('throttles')
-        .set({ blocked_until: until })
-        .where('key', '=', key)
-        .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', until)]))
-        .execute();
+      await extendBlock(this.db, key, until);
     }
     return row.failures;
   }
 
   async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('throttles').where('key', '=', key).execute();
+    await deleteThrottle(this.db, key);
   }
 
   /** A failed sign-in for an account (or an unknown name: same treatment, no enumeration). */

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/connection.js';
 
-/** Ends every session and forgets every trusted device of a user (password change, reset, lock). */
+/**
+ * Ends every session and forgets every trusted device of a user (password change, reset, lock).
+ * A session kept (the one changing the password) stays open but no longer on a trusted device.
+ */
 export async function revokeAccess(
   db: Db,
   userId: string,
@@ -11,6 +14,13 @@ export async function revokeAccess(
     .where('user_id', '=', userId)
     .$if(exceptSessionId !== undefined, (qb) => qb.where('id', '!=', exceptSessionId ?? ''))
     .execute();
+  if (exceptSessionId !== undefined) {
+    await db
+      .updateTable('sessions')
+      .set({ trusted_device_id: null })
+      .where('id', '=', exceptSessionId)
+      .execute();
+  }
   await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
 }
 

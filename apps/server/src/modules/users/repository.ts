@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import type { NewUser, UserRow } from '../../db/schema.js';
+import type { ConsentTable, NewUser, UserRow } from '../../db/schema.js';
 
 /** Finds a user by normalised e-mail (unique index). */
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -30,4 +30,8 @@ export async function updatePasswordHash(
     .set({ password_hash: passwordHash, updated_at: now })
     .where('id', '=', id)
     .execute();
+}
+
+export async function insertConsent(db: Db, consent: ConsentTable): Promise<void> {
+  await db.insertInto('consents').values(consent).execute();
 }

@@ -10,7 +10,7 @@ import {
   phoneVerificationStage,
 } from '../auth/service.js';
 import { codeSent, queueCode, verifyCode } from '../codes/service.js';
-import { findUserByEmail, findUserById } from '../users/repository.js';
+import { findUserByEmail, findUserById } from '../users/service.js';
 import { setUnverifiedPhone } from './repository.js';
 
 type MessageContext = Pick<ProgressContext, 'language' | 'brand'>;

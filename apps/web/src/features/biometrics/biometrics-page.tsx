@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { safeTargetUri } from '@hygie/domain';
 import { Page } from '../../components/page';
 import { useBiometricAvailability } from '../../lib/biometric-availability';
 import { biometricErrorMessage, defaultDeviceName } from '../../lib/biometric-messages';
@@ -19,7 +20,6 @@ import { useBrand } from '../../lib/brand';
 import { browser } from '../../lib/browser';
 import { useSession } from '../../lib/current-user';
 import { withFlowParams } from '../../lib/flow-params';
-import { safeTargetUri } from '../../lib/safe-redirect';
 import { useServices } from '../../lib/services';
 import { useEnrolBiometrics } from './api/enrol';
 

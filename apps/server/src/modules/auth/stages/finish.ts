@@ -10,7 +10,7 @@ import { findSessionById, setSessionStage } from '../../sessions/repository.js';
 import { COMPLETE } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import { presentUser } from '../../users/present.js';
-import { findUserById } from '../../users/repository.js';
+import { findUserById } from '../../users/service.js';
 import type { PendingStage, StageActor, StageDefinition } from './registry.js';
 import { pendingStage } from './registry.js';
 

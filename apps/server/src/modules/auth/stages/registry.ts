@@ -8,7 +8,7 @@ import { markSecondFactorPassed } from '../../sessions/repository.js';
 import { COMPLETE, mfaData } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import type { AppSettings } from '../../settings/service.js';
-import { setPassword } from '../../users/mutations.js';
+import { setPassword } from '../../users/service.js';
 import { markEmailVerified, markPhoneVerified, recordConsent } from '../repository.js';
 
 export type PendingStage = Extract<

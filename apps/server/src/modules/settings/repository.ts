@@ -1,0 +1,34 @@
+import type { Db } from '../../db/connection.js';
+import type { SettingTable } from '../../db/schema.js';
+
+/** Stored values (JSON text) of the given keys; a key never saved has no row. */
+export function findSettingValues(db: Db, keys: readonly string[]) {
+  return db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys).execute();
+}
+
+/** Inserts or replaces one setting. */
+export async function upsertSetting(db: Db, row: SettingTable): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ value: row.value, updated_by: row.updated_by, updated_at: row.updated_at }),
+    )
+    .execute();
+}
+
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}
+
+/** When each saved key changed, and the e-mail of the admin who changed it. */
+export function findSettingChanges(db: Db, keys: readonly string[]) {
+  return db
+    .selectFrom('settings')
+    .leftJoin('users', 'users.id', 'settings.updated_by')
+    .select(['settings.key', 'settings.updated_at', 'users.email'])
+    .where('settings.key', 'in', keys)
+    .execute();
+}

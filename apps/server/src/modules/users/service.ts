@@ -1,0 +1,129 @@
+import type { Language } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { UserTable } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { newId } from '../../lib/ids.js';
+import { findUserByEmail, insertConsent, insertUser } from './repository.js';
+import { searchKey } from './search-key.js';
+
+/** A person account to create; what is left out starts empty (null). */
+export interface NewAccount {
+  /** Already normalised (trimmed, lower-case). */
+  email: string;
+  emailVerified?: boolean;
+  /** E.164. */
+  phone?: string | null;
+  phoneVerified?: boolean;
+  /** Null for an invitation: the user creates the password at the first login. */
+  passwordHash: string | null;
+  /** When the password was set; defaults to now when there is one (tests of expiry move it). */
+  passwordChangedAt?: number | null;
+  mustCreatePassword?: boolean;
+  profile: UserTable['profile'];
+  status: UserTable['status'];
+  roles?: string[];
+  language: Language;
+  firstName?: string | null;
+  lastName?: string | null;
+  birthName?: string | null;
+  /** YYYY-MM-DD, 00 for an unknown day or month. */
+  birthDate?: string | null;
+  birthPlaceInsee?: string | null;
+  sex?: UserTable['sex'];
+  ins?: string | null;
+  firstNameUsed?: string | null;
+  lastNameUsed?: string | null;
+  professionalId?: { type: string; value: string } | null;
+  job?: string | null;
+  specialty?: string | null;
+  /** The terms version accepted at creation, if any. */
+  cguVersion?: string | null;
+}
+
+// Other modules reach users through this service, never the repository: lookups and access
+// revocation are plain data access, offered here unchanged (they take `db` or the caller's
+// transaction).
+export { findUserByEmail, findUserById, updatePasswordHash } from './repository.js';
+export { revokeAccess, setPassword } from './mutations.js';
+
+/** Refuses an e-mail that is already an account's (before the slow work of a sign-up starts). */
+export async function assertEmailAvailable(ctx: Pick<AppContext, 'db'>, email: string) {
+  if (await findUserByEmail(ctx.db, email)) throw new AppError('email_already_used');
+}
+
+/**
+ * Creates a person account in the caller's transaction and returns its id: the one place that
+ * fills the row (search key, verification times, defaults). A taken e-mail, even one lost in a
+ * race after `assertEmailAvailable`, is `email_already_used`; other unique violations (INS,
+ * professional identifier) are left to the caller, which knows the field.
+ */
+export async function createUser(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  account: NewAccount,
+): Promise<string> {
+  const now = ctx.clock.now();
+  const id = newId();
+  const phone = account.phone ?? null;
+  try {
+    await insertUser(db, {
+      id,
+      type: 'person',
+      email: account.email,
+      email_verified_at: account.emailVerified ? now : null,
+      phone,
+      phone_verified_at: phone && account.phoneVerified ? now : null,
+      password_hash: account.passwordHash,
+      password_changed_at:
+        account.passwordChangedAt !== undefined
+          ? account.passwordChangedAt
+          : account.passwordHash
+            ? now
+            : null,
+      must_create_password: account.mustCreatePassword ? 1 : 0,
+      profile: account.profile,
+      status: account.status,
+      roles: JSON.stringify(account.roles ?? []),
+      first_name: account.firstName ?? null,
+      last_name: account.lastName ?? null,
+      birth_name: account.birthName ?? null,
+      language: account.language,
+      created_at: now,
+      updated_at: now,
+      birth_date: account.birthDate ?? null,
+      birth_place_insee: account.birthPlaceInsee ?? null,
+      sex: account.sex ?? null,
+      ins: account.ins ?? null,
+      ins_oid: null,
+      first_name_used: account.firstNameUsed ?? null,
+      last_name_used: account.lastNameUsed ?? null,
+      professional_id_type: account.professionalId?.type ?? null,
+      professional_id: account.professionalId?.value ?? null,
+      job: account.job ?? null,
+      specialty: account.specialty ?? null,
+      cgu_version: account.cguVersion ?? null,
+      search_name: searchKey(account.firstName, account.lastName),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_email_uq')) throw new AppError('email_already_used');
+    throw err;
+  }
+  return id;
+}
+
+/** Records that the user accepted a terms version (when, from where), in the caller's transaction. */
+export async function recordConsent(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  consent: { userId: string; version: string; ip: string | null },
+): Promise<void> {
+  await insertConsent(db, {
+    id: newId(),
+    user_id: consent.userId,
+    version: consent.version,
+    accepted_at: ctx.clock.now(),
+    ip: consent.ip,
+  });
+}
