@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { signInAdmin } from './sign-in.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -77,22 +78,8 @@ try {
   const base = `http://127.0.0.1:${serverPort}`;
   await Promise.all([waitFor(`${base}/api/ready`), waitFor(`http://127.0.0.1:${barePort}/bare`)]);
 
-  const first = await fetch(`${base}/api/health`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      cookie: `XSRF-TOKEN=${xsrf}`,
-      'x-xsrf-token': xsrf,
-    },
-    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-  const session = /hygie_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-  const sessionXsrf = /XSRF-TOKEN=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-  // As a browser sends it: the session cookie and the anti-forgery cookie issued with it.
-  const cookie = `hygie_session=${session}; XSRF-TOKEN=${sessionXsrf}`;
+  // The admin passes the second factor like any user (the code is read back from the outbox).
+  const cookie = await signInAdmin(base, dataDir, ADMIN);
   const check = await fetch(`${base}/api/me`, { headers: { cookie } });
   if (check.status !== 200) throw new Error(`/api/me answered ${check.status}`);
 

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
+import { signInAdmin } from './sign-in.mjs';
+import { DatabaseSync } from 'node:sqlite';
 
 const root = path.resolve(import.meta.dirname, '..');
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
@@ -55,31 +56,32 @@ execFileSync(process.execPath, ['apps/server/dist/cli.js', 'migrate'], {
 
 console.log(`seeding ${USERS.toLocaleString('en')} users…`);
 const started = Date.now();
-const db = new Database(path.join(dataDir, 'hygie.sqlite'));
-db.pragma('journal_mode = WAL');
+// node:sqlite, not better-sqlite3: the addon's statements can abort the process when collected
+// outside a JavaScript context (node::ObjectWrap cleanup hooks), and the bench creates plenty.
+const db = new DatabaseSync(path.join(dataDir, 'hygie.sqlite'));
+db.exec('pragma journal_mode = WAL');
 const insert = db.prepare(
   `insert into users (id, type, email, email_verified_at, phone, must_create_password, profile, status, roles,
    first_name, last_name, language, created_at, updated_at, search_name, cgu_version)
    values (?, 'person', ?, 1, ?, 0, 'patient', 'active', '[]', ?, ?, 'fr', ?, ?, ?, '2026-01')`,
 );
-const seed = db.transaction(() => {
-  for (let i = 0; i < USERS; i++) {
-    const first = FIRST[i % FIRST.length];
-    const last = `${LAST[((i / 10) % LAST.length) | 0]}${i}`;
-    const at = 1_700_000_000_000 + i;
-    insert.run(
-      `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
-      `user${i}@bench.test`,
-      `+3361${String(i).padStart(7, '0')}`,
-      first,
-      last,
-      at,
-      at,
-      `${last} ${first}`,
-    );
-  }
-});
-seed();
+db.exec('begin');
+for (let i = 0; i < USERS; i++) {
+  const first = FIRST[i % FIRST.length];
+  const last = `${LAST[((i / 10) % LAST.length) | 0]}${i}`;
+  const at = 1_700_000_000_000 + i;
+  insert.run(
+    `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+    `user${i}@bench.test`,
+    `+3361${String(i).padStart(7, '0')}`,
+    first,
+    last,
+    at,
+    at,
+    `${last} ${first}`,
+  );
+}
+db.exec('commit');
 db.exec('analyze');
 console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const plans = {
@@ -121,7 +123,7 @@ try {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const cookie = await signInAdmin(base);
+  const cookie = await signInAdmin(base, dataDir, ADMIN);
   const run = (url) =>
     new Promise((resolve, reject) =>
       autocannon(
@@ -165,50 +167,4 @@ try {
   server.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 4000));
   fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** Signs the admin in through the real stages (second factor read back from the database). */
-async function signInAdmin(baseUrl) {
-  const jar = new Map();
-  const request = async (method, url, body) => {
-    const xsrf = jar.get('XSRF-TOKEN');
-    const res = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(xsrf ? { 'x-xsrf-token': xsrf } : {}),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, v] = pair.split('=');
-      jar.set(k, v);
-    }
-    return res;
-  };
-  await request('GET', '/api/health');
-  const login = await request('POST', '/api/login', {
-    username: ADMIN.email,
-    password: ADMIN.password,
-  });
-  if (login.status !== 401)
-    throw new Error(`login answered ${login.status}: ${await login.text()}`);
-  await request('POST', '/api/mfa/send', { provider: 'email' });
-  const outbox = new Database(path.join(dataDir, 'hygie.sqlite'), { readonly: true });
-  const row = outbox
-    .prepare(
-      "select params from outbox where template = 'mfa_code' order by created_at desc limit 1",
-    )
-    .get();
-  outbox.close();
-  await request('POST', '/api/mfa/verify', {
-    provider: 'email',
-    code: JSON.parse(row.params).code,
-  });
-  const v = await (await request('GET', '/api/cgu')).json();
-  await request('POST', '/api/cgu/accept', { version: v.version });
-  if ((await request('GET', '/api/me')).status !== 200) throw new Error('admin sign-in failed');
-  return [...jar].map(([k, val]) => `${k}=${val}`).join('; ');
 }

@@ -17,7 +17,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  // Some journeys wait out the 60 s code-resend cooldown like a person would.
+  // Nothing waits out a cooldown (the server clock is moved), but some journeys run axe on many
+  // pages, on machines that are shared and slow.
   timeout: 120_000,
   expect: { timeout: 7_000 },
   reporter: [
@@ -48,7 +49,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The real built server on a temporary SQLite database, as `npm start` runs it.
+    // The real built server on a temporary SQLite database, as `npm start` runs it (test clock on).
     command: 'node ../apps/server/dist/server.js',
     url: `${baseURL}/api/ready`,
     reuseExistingServer: false,
@@ -65,6 +66,8 @@ export default defineConfig({
       ADMIN_EMAIL: 'admin@hygie.test',
       ADMIN_PASSWORD: 'Correct-Horse-42',
       SHUTDOWN_GRACE_MS: '0',
+      // The suite moves the server's clock (/api/test/clock) instead of waiting or editing rows.
+      HYGIE_TEST_CLOCK: '1',
     },
   },
 });

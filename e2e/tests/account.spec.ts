@@ -5,11 +5,13 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import {
   ADMIN,
+  advanceServerClock,
   cli,
   expectAccessible,
   passSecondFactor,
   registerPatient,
   screenshot,
+  serverNow,
   signInPatient,
   submitLogin,
   useLanguage,
@@ -188,8 +190,9 @@ test('warns before the session expires, lets the user stay, then says it expired
   request,
 }) => {
   const page = await patientPage(browser, request);
-  // Browser time is faked from here; the page reloads so its session timer runs on that clock.
-  await page.clock.install();
+  // Browser time is faked from here, set to the server's (the suite moves it); the page reloads so
+  // its session timer runs on that clock.
+  await page.clock.install({ time: await serverNow(request) });
   await page.goto('/');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -205,12 +208,8 @@ test('warns before the session expires, lets the user stay, then says it expired
     .getByRole('button', { name: 'Rester connecté' })
     .click();
   await extended;
-  // 31 idle minutes pass: on the server too (the browser's clock alone is faked), the session ends.
-  withDatabase((db) => {
-    db.prepare(
-      'update sessions set idle_expires_at = 0 where user_id = (select id from users where email = ?)',
-    ).run(PATIENT.email);
-  });
+  // 31 idle minutes pass: on the server too (its clock is moved the same way), the session ends.
+  await advanceServerClock(request, 31 * 60);
   await page.clock.fastForward('31:00');
   await page.clock.resume();
   await expect(page).toHaveURL(/\/security\/login\?expired=1/);
@@ -221,9 +220,12 @@ test('an admin sets a password lifetime; a user with an older password is sent t
   request,
   browser,
 }) => {
+  // This one password ages by hand: moving the clock 100 days would age the admin's too (and end
+  // the admin's session this test still needs).
+  const hundredDaysAgo = (await serverNow(request)) - 100 * 24 * 3600_000;
   withDatabase((db) => {
     db.prepare('update users set password_changed_at = ? where email = ?').run(
-      Date.now() - 100 * 24 * 3600_000,
+      hundredDaysAgo,
       PATIENT.email,
     );
   });

@@ -7,6 +7,7 @@ import {
   expectAccessible,
   linkIn,
   screenshot,
+  serverNow,
   submitLogin,
   useLanguage,
 } from './support.js';
@@ -57,7 +58,7 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   await expectAccessible(page, 'register patient with errors');
   await page.locator('#register-password-confirmation').fill(PATIENT.password);
   await page.locator('#register-cgu').check();
-  const since = Date.now();
+  const since = await serverNow(request);
   await page.getByTestId('register-submit').click();
   await expect(page.getByTestId('register-success')).toBeVisible();
   await expectAccessible(page, 'register success');
@@ -87,7 +88,7 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   await expect(page).toHaveURL(/\/security\/verify-mobile-phone/);
   await expectAccessible(page, 'verify phone');
   await expect(page.locator('#verify-phone-number')).toBeVisible();
-  const smsSince = Date.now();
+  const smsSince = await serverNow(request);
   await page.getByTestId('verify-phone-send').click();
   await enterCode(page, await codeFor(request, PATIENT.e164, smsSince));
   await page.getByTestId('verify-phone-submit').click();
@@ -141,7 +142,7 @@ test('forgot password by SMS, in Arabic and the telecare brand', async ({ page, 
   await expectAccessible(page, 'forgot password ar telecare');
   await page.locator('#forgot-username').fill(PATIENT.email);
   await page.getByTestId('forgot-channel-sms').check();
-  const since = Date.now();
+  const since = await serverNow(request);
   await page.getByTestId('forgot-send').click();
   await enterCode(page, await codeFor(request, PATIENT.e164, since));
   await expectAccessible(page, 'forgot password code ar telecare');

@@ -35,14 +35,46 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
 }
 
-/** The code of the newest message to `to` queued after `since`, or null after `timeoutMs`. */
-export async function tryCodeFor(
+/** The anti-forgery header for an unsafe API call, as the SPA echoes it from its cookie. */
+async function xsrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
+  let token = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+  if (!token) {
+    await request.get('/api/health');
+    token = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+  }
+  return { 'x-xsrf-token': token ?? '' };
+}
+
+/**
+ * The server's time. The suite's server runs on a clock the suite moves (HYGIE_TEST_CLOCK), so it
+ * may be ahead of this machine's: whatever is compared with the server's stamps is read here.
+ */
+export async function serverNow(request: APIRequestContext): Promise<number> {
+  const res = await request.get('/api/test/clock');
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { now: number }).now;
+}
+
+/** Moves the server's time forward (cooldowns, expiries) instead of waiting for it. */
+export async function advanceServerClock(
+  request: APIRequestContext,
+  seconds: number,
+): Promise<void> {
+  const res = await request.post('/api/test/clock', {
+    headers: await xsrfHeader(request),
+    data: { advanceSeconds: seconds },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** The code of the newest message to `to` queued since `since` (server time), from the dev outbox. */
+export async function codeFor(
   request: APIRequestContext,
   to: string,
   since: number,
-  timeoutMs = 10_000,
-): Promise<string | null> {
-  const deadline = Date.now() + timeoutMs;
+): Promise<string> {
+  // The message is queued with the code, but a screen may still be sending the request: poll a bit.
+  const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
     const messages = (await res.json()) as {
@@ -51,28 +83,18 @@ export async function tryCodeFor(
       sms: string;
       channel: string;
     }[];
-    const fresh = messages.find((m) => Date.parse(m.createdAt) >= since - 1000);
+    const fresh = messages.find((m) => Date.parse(m.createdAt) >= since);
     const match = fresh && /\b(\d{6})\b/.exec(fresh.channel === 'sms' ? fresh.sms : fresh.text);
     if (match?.[1]) return match[1];
     await new Promise((r) => setTimeout(r, 200));
   }
-  return null;
-}
-
-/** The code of the newest message to `to` queued after `since`, read from the dev outbox. */
-export async function codeFor(
-  request: APIRequestContext,
-  to: string,
-  since: number,
-): Promise<string> {
-  const code = await tryCodeFor(request, to, since);
-  if (!code) throw new Error(`no code for ${to} in the dev outbox`);
-  return code;
+  throw new Error(`no code for ${to} in the dev outbox`);
 }
 
 /**
- * Asks for a second-factor code and types it, as a person would: when the portal says to wait
- * (a code was sent less than 60 s ago), wait for the countdown and ask again.
+ * Asks for a second-factor code and types it. When the portal says to wait (a code went to this
+ * account less than 60 s ago, e.g. at an earlier sign-in), the server's clock is moved past the
+ * wait it announced and the code is asked for again from a fresh screen: nobody waits.
  */
 export async function passSecondFactor(
   page: Page,
@@ -80,26 +102,26 @@ export async function passSecondFactor(
   to: string,
   provider: 'email' | 'sms' = 'email',
 ): Promise<void> {
-  await page.getByTestId(`mfa-provider-${provider}`).check();
-  const deadline = Date.now() + 80_000;
-  let since = Date.now();
-  await page.getByTestId('mfa-send').click();
-  for (;;) {
-    const code = await tryCodeFor(request, to, since, 2_000);
-    if (code) {
-      await enterCode(page, code);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.getByTestId(`mfa-provider-${provider}`).check();
+    const since = await serverNow(request);
+    const answered = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === '/api/mfa/send' && r.request().method() === 'POST',
+    );
+    await page.getByTestId('mfa-send').click();
+    const response = await answered;
+    if (response.ok()) {
+      await enterCode(page, await codeFor(request, to, since));
       return;
     }
-    if (Date.now() > deadline) throw new Error(`no second-factor code for ${to}`);
-    for (const id of ['mfa-send', 'mfa-resend']) {
-      const button = page.getByTestId(id);
-      if ((await button.isVisible()) && (await button.isEnabled())) {
-        since = Date.now();
-        await button.click();
-        break;
-      }
+    const wait = Number(response.headers()['retry-after']);
+    if (response.status() !== 429 || !(wait > 0)) {
+      throw new Error(`second-factor code refused: ${response.status()} ${await response.text()}`);
     }
+    await advanceServerClock(request, wait);
+    await page.reload();
   }
+  throw new Error(`no second-factor code for ${to}`);
 }
 
 /** The newest message of a template to `to`, from the dev outbox. */
@@ -198,11 +220,8 @@ export async function registerPatient(
   request: APIRequestContext,
   person: { email: string; password: string; phone: string; firstName?: string; lastName?: string },
 ): Promise<void> {
-  await request.get('/api/health');
-  const state = await request.storageState();
-  const xsrf = state.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const res = await request.post('/api/register', {
-    headers: { 'x-xsrf-token': xsrf },
+    headers: await xsrfHeader(request),
     data: {
       type: 'patient',
       email: person.email,
@@ -238,7 +257,7 @@ export async function signInPatient(
   await page.getByTestId('mfa-submit').click();
   await expect(page).toHaveURL(/\/security\/(verify-mobile-phone|accept-cgu)|\/$/);
   if (/verify-mobile-phone/.test(page.url())) {
-    const since = Date.now();
+    const since = await serverNow(request);
     await page.getByTestId('verify-phone-send').click();
     await enterCode(page, await codeFor(request, person.e164, since));
     await page.getByTestId('verify-phone-submit').click();

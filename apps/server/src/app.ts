@@ -19,7 +19,7 @@ import type { DbHandle } from './db/connection.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Clock } from './lib/clock.js';
-import { systemClock } from './lib/clock.js';
+import { MovableClock, systemClock } from './lib/clock.js';
 import { createPasswordHasher } from './security/passwords.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { OutboxDispatcher } from './messaging/dispatcher.js';
@@ -55,6 +55,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
+import { testClockRoutes } from './modules/test-clock/routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -94,7 +95,10 @@ export async function createContext(
 
 /** The composition root: database, services, plugins and routes. `server.ts` listens. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<BuiltApp> {
-  const clock = deps.clock ?? systemClock;
+  // A server started for the browser suite runs on a clock the suite can move (config refuses it
+  // outside NODE_ENV=test); its endpoint is registered below only then.
+  const movable = config.testClock ? new MovableClock(deps.clock ?? systemClock) : undefined;
+  const clock = movable ?? deps.clock ?? systemClock;
   const database = deps.database ?? openDatabase(config.database);
   const app = Fastify({
     logger: deps.logger ?? {
@@ -156,6 +160,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
     await app.register(devOutboxRoutes, { db: database.db, production: config.production });
+    if (movable) await app.register(testClockRoutes, { clock: movable });
     const routeDeps: RouteDeps = {
       ctx,
       cookies,

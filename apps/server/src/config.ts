@@ -72,6 +72,7 @@ const envSchema = z.object({
     .default(64 * 1024),
   HSTS: bool.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(3000),
+  HYGIE_TEST_CLOCK: bool.optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -107,6 +108,8 @@ export interface Config {
   bodyLimit: number;
   hsts: boolean;
   shutdownGraceMs: number;
+  /** The browser suite's movable clock and its endpoint (NODE_ENV=test only). */
+  testClock: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  NODE_ENV=production needs SMTP_URL and SMS_GATEWAY_URL (the dev outbox is refused)',
     );
+  }
+  if (e.HYGIE_TEST_CLOCK && e.NODE_ENV !== 'test') {
+    // Moving time would let anyone skip every cooldown and expiry: only a server run by the tests.
+    throw new ConfigError('Invalid configuration:\n  HYGIE_TEST_CLOCK needs NODE_ENV=test');
   }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const dataDir = path.resolve(e.DATA_DIR);
@@ -180,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     hsts: e.HSTS ?? publicUrl.protocol === 'https:',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    testClock: e.HYGIE_TEST_CLOCK ?? false,
   };
 }
 

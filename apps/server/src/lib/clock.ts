@@ -4,3 +4,28 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * A clock that runs with the system but can be moved forward, for a server started for the
+ * browser suite (HYGIE_TEST_CLOCK): waiting out a cooldown becomes one request instead of a minute.
+ * It never goes back, so "later" stays later for every row already written.
+ */
+export class MovableClock implements Clock {
+  private offsetMs = 0;
+
+  constructor(private readonly base: Clock = systemClock) {}
+
+  now(): number {
+    return this.base.now() + this.offsetMs;
+  }
+
+  /** How far ahead of the underlying clock this one runs. */
+  get offset(): number {
+    return this.offsetMs;
+  }
+
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
+    this.offsetMs += ms;
+  }
+}
