@@ -1,7 +1,6 @@
 // Signs a bench admin in through the real stages: password, second factor by e-mail, terms. The
 // bench runs the server as in production (no dev outbox, no test clock), so the e-mailed code is
-// read back from the outbox table of the bench's own SQLite database (with node:sqlite, see
-// search.mjs).
+// read back from the outbox table of the bench's own SQLite database (with node:sqlite).
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
