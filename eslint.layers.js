@@ -5,20 +5,13 @@
 
 const SERVER = 'apps/server/src';
 const ROUTES = [`${SERVER}/modules/*/routes.ts`, `${SERVER}/modules/*/*-routes.ts`];
-const REPOSITORIES = [`${SERVER}/modules/*/repository.ts`, `${SERVER}/modules/*/*-repository.ts`];
+const REPOSITORIES = [
+  `${SERVER}/modules/*/repository.ts`,
+  `${SERVER}/modules/*/*-repository.ts`,
+  `${SERVER}/messaging/repository.ts`,
+];
 const TESTS = [`${SERVER}/**/*.test.ts`, `${SERVER}/test/**`, `${SERVER}/**/test-support.ts`];
 const LOWER = [`${SERVER}/lib/**`, `${SERVER}/db/**`, `${SERVER}/security/**`];
-
-/** Files not yet split into layers: each leaves this list when its module is converted. */
-export const NOT_YET_LAYERED = [
-  `${SERVER}/bootstrap.ts`,
-  `${SERVER}/messaging/dispatcher.ts`,
-  `${SERVER}/messaging/outbox.ts`,
-  `${SERVER}/modules/auth/respond.ts`,
-  `${SERVER}/modules/auth/stages/finish.ts`,
-  `${SERVER}/modules/auth/stages/registry.ts`,
-  `${SERVER}/modules/users/mutations.ts`,
-];
 
 const noWeb = {
   group: ['@hygie/web', '**/apps/web/**'],
@@ -89,14 +82,13 @@ export function serverLayers() {
     { files: [`${SERVER}/**/*.ts`], rules: { 'no-restricted-imports': restrict() } },
     {
       files: [`${SERVER}/modules/**/*.ts`],
-      ignores: [...ROUTES, ...REPOSITORIES, ...TESTS, ...NOT_YET_LAYERED],
+      ignores: [...ROUTES, ...REPOSITORIES, ...TESTS],
       rules: {
         'no-restricted-imports': restrict(otherRoutes, ownRoutes, otherRepositories, plugins),
       },
     },
     {
       files: ROUTES,
-      ignores: NOT_YET_LAYERED,
       rules: { 'no-restricted-imports': restrict(otherRoutes, otherRepositories) },
     },
     {
@@ -105,7 +97,7 @@ export function serverLayers() {
     },
     {
       files: [`${SERVER}/plugins/**/*.ts`],
-      ignores: [...TESTS, ...NOT_YET_LAYERED],
+      ignores: [...TESTS],
       rules: { 'no-restricted-imports': restrict(otherRoutes, otherRepositories) },
     },
     {
@@ -115,12 +107,11 @@ export function serverLayers() {
     },
     {
       files: [`${SERVER}/**/*.ts`],
-      ignores: [...REPOSITORIES, ...TESTS, `${SERVER}/db/**`, ...NOT_YET_LAYERED],
+      ignores: [...REPOSITORIES, ...TESTS, `${SERVER}/db/**`],
       rules: { 'no-restricted-syntax': ['error', ...sqlSelectors] },
     },
     {
       files: ROUTES,
-      ignores: NOT_YET_LAYERED,
       rules: { 'no-restricted-syntax': ['error', ...sqlSelectors, transactionSelector] },
     },
   ];

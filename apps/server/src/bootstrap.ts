@@ -5,6 +5,7 @@ import { ConfigError } from './config.js';
 import { AppError } from './lib/app-error.js';
 import { randomToken } from './lib/tokens.js';
 import { recordAudit } from './modules/audit/service.js';
+import { insertSettingOnce } from './modules/settings/service.js';
 import { createUser, findUserByEmail } from './modules/users/service.js';
 
 /** The HMAC secret: SESSION_SECRET, else one generated on first start and shared through the database. */
@@ -14,18 +15,14 @@ export async function loadSecret(
   now: number,
 ): Promise<string> {
   if (configured) return configured;
-  const key = 'internal.secret';
-  await db
-    .insertInto('settings')
-    .values({ key, value: JSON.stringify(randomToken(32)), updated_by: null, updated_at: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', key)
-    .executeTakeFirstOrThrow();
-  return JSON.parse(row.value) as string;
+  // Every node generates one; the first stored wins and all of them read that one.
+  const value = await insertSettingOnce(db, {
+    key: 'internal.secret',
+    value: JSON.stringify(randomToken(32)),
+    updated_by: null,
+    updated_at: now,
+  });
+  return JSON.parse(value) as string;
 }
 
 /**

@@ -3,6 +3,7 @@ import { asBrand, asLanguage, DEFAULT_BRAND, DEFAULT_LANGUAGE } from '@hygie/dom
 import type { Db, Dialect } from '../db/connection.js';
 import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
+import { claimDueMessages, markMessageAttemptFailed, markMessageSent } from './repository.js';
 import { isTemplateName, renderMessage } from './templates.js';
 import type { Transport } from './transports/types.js';
 
@@ -88,22 +89,7 @@ export class OutboxDispatcher {
   private async claim(): Promise<OutboxRow[]> {
     const { db, dialect, clock } = this.deps;
     const now = clock.now();
-    return db
-      .updateTable('outbox')
-      .set({ locked_until: now + LEASE_MS })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('outbox')
-          .select('id')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', now)
-          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
-          .orderBy('next_attempt_at')
-          .limit(BATCH)
-          .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
-      )
-      .returningAll()
-      .execute();
+    return claimDueMessages(db, dialect, now, now + LEASE_MS, BATCH);
   }
 
   private async deliver(row: OutboxRow): Promise<void> {
@@ -112,31 +98,17 @@ export class OutboxDispatcher {
     try {
       const message = renderRow(row);
       await transport.send({ id: row.id, channel: row.channel, recipient: row.recipient, message });
-      await db
-        .updateTable('outbox')
-        .set({
-          status: 'sent',
-          sent_at: clock.now(),
-          locked_until: null,
-          attempts: row.attempts + 1,
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await markMessageSent(db, row.id, clock.now(), row.attempts + 1);
     } catch (err) {
       const attempts = row.attempts + 1;
       const failed = attempts >= MAX_ATTEMPTS;
       log.warn({ err, id: row.id, attempts, transport: transport.name }, 'outbox: delivery failed');
-      await db
-        .updateTable('outbox')
-        .set({
-          status: failed ? 'failed' : 'pending',
-          attempts,
-          next_attempt_at: clock.now() + backoffMs(attempts),
-          locked_until: null,
-          last_error: err instanceof Error ? err.message.slice(0, 500) : 'unknown error',
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await markMessageAttemptFailed(db, row.id, {
+        failed,
+        attempts,
+        nextAttemptAt: clock.now() + backoffMs(attempts),
+        lastError: err instanceof Error ? err.message.slice(0, 500) : 'unknown error',
+      });
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Brand, Language } from '@hygie/domain';
 import type { Db } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { insertOutboxRow } from './repository.js';
 import type { TemplateName } from './templates.js';
 
 export interface OutgoingMessage {
@@ -24,24 +25,21 @@ export async function enqueueMessage(
 ): Promise<string> {
   const id = newId();
   const now = clock.now();
-  await db
-    .insertInto('outbox')
-    .values({
-      id,
-      channel: message.channel,
-      recipient: message.recipient,
-      template: message.template,
-      language: message.language,
-      brand: message.brand,
-      params: JSON.stringify(message.params),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      locked_until: null,
-      last_error: null,
-      created_at: now,
-      sent_at: null,
-    })
-    .execute();
+  await insertOutboxRow(db, {
+    id,
+    channel: message.channel,
+    recipient: message.recipient,
+    template: message.template,
+    language: message.language,
+    brand: message.brand,
+    params: JSON.stringify(message.params),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    sent_at: null,
+  });
   return id;
 }

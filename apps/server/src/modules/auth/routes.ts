@@ -9,7 +9,7 @@ import { presentUser } from '../users/present.js';
 import { slide } from '../sessions/service.js';
 import { endPortalAndProviderSessions, logoutTarget } from '../oidc/logout.js';
 import { login } from './service.js';
-import { replyWithProgress, requestMeta } from './respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 
 interface Deps {
   ctx: AppContext;

@@ -16,7 +16,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import { issueXsrf } from '../../plugins/csrf.js';
-import { replyWithProgress, requestMeta } from '../auth/respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { LoginResult } from '../auth/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import {

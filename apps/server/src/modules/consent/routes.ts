@@ -5,7 +5,7 @@ import {
   currentUserSchema,
   errorEnvelopeSchema,
 } from '@hygie/domain';
-import { replyWithProgress, requestMeta } from '../auth/respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE, currentSession } from '../sessions/service.js';
 import { acceptTerms, termsStatus } from './service.js';

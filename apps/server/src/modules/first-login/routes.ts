@@ -6,7 +6,7 @@ import {
   firstLoginLinkSchema,
   okSchema,
 } from '@hygie/domain';
-import { requestMeta } from '../auth/respond.js';
+import { requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { createFirstPassword, readFirstLoginLink } from './service.js';
 

@@ -8,7 +8,7 @@ import {
   mfaVerifyInputSchema,
 } from '@hygie/domain';
 import { mfaData } from '../sessions/service.js';
-import { replyWithProgress, requestMeta } from '../auth/respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { sendSecondFactorCode, verifySecondFactor } from './service.js';
 

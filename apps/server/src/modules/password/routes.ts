@@ -10,7 +10,7 @@ import {
   passwordResetInputSchema,
   resetTokenSchema,
 } from '@hygie/domain';
-import { replyWithProgress, requestMeta } from '../auth/respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { renewPassword, resetPassword, sendResetCode, verifyResetCode } from './service.js';
 

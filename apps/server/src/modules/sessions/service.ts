@@ -122,3 +122,6 @@ export function mfaData(
     sms_enabled: sms,
   };
 }
+
+// What the sign-in stages record on a session, for the auth module (it reaches sessions only here).
+export { findSessionById, markSecondFactorPassed, setSessionStage } from './repository.js';

@@ -32,3 +32,18 @@ export function findSettingChanges(db: Db, keys: readonly string[]) {
     .where('settings.key', 'in', keys)
     .execute();
 }
+
+/** Stores a setting unless it exists, then returns the stored value (the first writer's). */
+export async function insertSettingOnce(db: Db, row: SettingTable): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values(row)
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', row.key)
+    .executeTakeFirstOrThrow();
+  return stored.value;
+}

@@ -108,3 +108,6 @@ export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Prom
     };
   });
 }
+
+// The server secret is stored once, by the first node to start (bootstrap).
+export { insertSettingOnce } from './repository.js';

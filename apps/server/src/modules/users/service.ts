@@ -45,8 +45,13 @@ export interface NewAccount {
 // Other modules reach users through this service, never the repository: lookups and access
 // revocation are plain data access, offered here unchanged (they take `db` or the caller's
 // transaction).
-export { findUserByEmail, findUserById, updatePasswordHash } from './repository.js';
-export { revokeAccess, setPassword } from './mutations.js';
+export {
+  findUserByEmail,
+  findUserById,
+  revokeAccess,
+  setPassword,
+  updatePasswordHash,
+} from './repository.js';
 
 /** Refuses an e-mail that is already an account's (before the slow work of a sign-up starts). */
 export async function assertEmailAvailable(ctx: Pick<AppContext, 'db'>, email: string) {

@@ -11,7 +11,7 @@ import {
   verificationStatusSchema,
 } from '@hygie/domain';
 import { z } from 'zod';
-import { replyWithProgress, requestMeta } from '../auth/respond.js';
+import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE } from '../sessions/service.js';
 import {

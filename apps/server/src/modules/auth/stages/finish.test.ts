@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, messagesTo } from '../../../test/helpers.js';
-import { findSessionById } from '../../sessions/repository.js';
+import { findSessionById } from '../../sessions/service.js';
 import { openSession } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import { findUserById } from '../../users/repository.js';

@@ -6,7 +6,7 @@ import { describeUserAgent } from '../../../lib/user-agent.js';
 import { enqueueMessage } from '../../../messaging/outbox.js';
 import { recordAudit } from '../../audit/service.js';
 import { issueLink } from '../../links/service.js';
-import { findSessionById, setSessionStage } from '../../sessions/repository.js';
+import { findSessionById, setSessionStage } from '../../sessions/service.js';
 import { COMPLETE } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import { presentUser } from '../../users/present.js';

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/connection.js';
 import type { SessionRow, UserRow } from '../../../db/schema.js';
 import { recordAudit } from '../../audit/service.js';
 import { trustDevice } from '../../devices/service.js';
-import { markSecondFactorPassed } from '../../sessions/repository.js';
+import { markSecondFactorPassed } from '../../sessions/service.js';
 import { COMPLETE, mfaData } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import type { AppSettings } from '../../settings/service.js';

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import type { CookiePolicy } from '../../plugins/cookies.js';
-import { issueXsrf } from '../../plugins/csrf.js';
-import { sendError } from '../../plugins/error-handler.js';
-import type { Progress } from './stages/finish.js';
+import type { AppContext } from '../context.js';
+import type { CookiePolicy } from './cookies.js';
+import { issueXsrf } from './csrf.js';
+import { sendError } from './error-handler.js';
+import type { Progress } from '../modules/auth/service.js';
 
 /**
  * Answers a stage-finishing call: the user when sign-in is complete (with the rotated session
