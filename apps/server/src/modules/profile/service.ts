@@ -1,13 +1,12 @@
 import type { Brand, CodeSent, Language, Profile, profileUpdateSchema } from '@hygie/domain';
-import { CODES, maskEmail, maskPhone, normalizePassword, parseBirthDate } from '@hygie/domain';
+import { normalizePassword, parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
-import { issueCode, verifyCode } from '../codes/service.js';
+import { queueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { searchKey } from '../users/search-key.js';
@@ -112,20 +111,18 @@ export async function requestEmailChange(
   await checkCurrentPassword(ctx, user, input.currentPassword);
   const { email } = input;
   await assertEmailAvailable(ctx, email);
-  // A shared "send a code" service (cooldown + cap + outbox) would replace issueCode + enqueue.
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await setPendingContact(trx, user.id, { pending_email: email });
-    const code = await issueCode(ctx, trx, user.id, 'email_change', email);
-    await enqueueMessage(trx, ctx.clock, {
+    return queueCode(ctx, trx, {
+      userId: user.id,
+      purpose: 'email_change',
       channel: 'email',
-      recipient: email,
+      destination: email,
       template: 'verification_code',
       language: meta.language,
       brand: meta.brand,
-      params: { code },
     });
   });
-  return { destination: maskEmail(email), retryAfterSeconds: CODES.resendCooldownSeconds };
 }
 
 /** The code makes the pending address mine; the old address is told (an intruder is noticed there). */
@@ -169,20 +166,18 @@ export async function requestPhoneChange(
   const user = await signedInUser(ctx, userId);
   await checkCurrentPassword(ctx, user, input.currentPassword);
   const { phone } = input;
-  // A shared "send a code" service (cooldown + cap + outbox) would replace issueCode + enqueue.
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     await setPendingContact(trx, user.id, { pending_phone: phone });
-    const code = await issueCode(ctx, trx, user.id, 'phone_change', phone);
-    await enqueueMessage(trx, ctx.clock, {
+    return queueCode(ctx, trx, {
+      userId: user.id,
+      purpose: 'phone_change',
       channel: 'sms',
-      recipient: phone,
+      destination: phone,
       template: 'verification_code',
       language: meta.language,
       brand: meta.brand,
-      params: { code },
     });
   });
-  return { destination: maskPhone(phone), retryAfterSeconds: CODES.resendCooldownSeconds };
 }
 
 /** The SMS code makes the pending number mine; the account's e-mail is told. */

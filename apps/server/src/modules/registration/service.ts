@@ -4,12 +4,10 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
-import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
-import { issueCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
 import { loadSettings } from '../settings/service.js';
-import { verifyLink } from '../verification/service.js';
+import { queueEmailVerificationCode } from '../verification/service.js';
 import { Throttle } from '../throttle/service.js';
 import { assertEmailAvailable, createUser, recordConsent } from '../users/service.js';
 
@@ -75,16 +73,7 @@ export async function register(
         cguVersion: settings.CGU_VERSION,
       });
       await recordConsent(ctx, trx, { userId: id, version: settings.CGU_VERSION, ip: meta.ip });
-      // A shared "send a code" service (cooldown + cap + outbox) would replace issueCode + enqueue.
-      const code = await issueCode(ctx, trx, id, 'email_verification', input.email);
-      await enqueueMessage(trx, ctx.clock, {
-        channel: 'email',
-        recipient: input.email,
-        template: 'verification_code',
-        language: meta.language,
-        brand: meta.brand,
-        params: { code, link: verifyLink(ctx.config.publicUrl, input.email, code) },
-      });
+      await queueEmailVerificationCode(ctx, trx, { id, email: input.email }, meta);
       await recordAudit(trx, ctx.clock, {
         action: 'registered',
         actorId: id,

@@ -7,8 +7,8 @@ import type { TemplateName } from '../../messaging/templates.js';
 import { issueLink } from '../links/service.js';
 
 /**
- * Queues a "this changed on your account — not you? lock it" e-mail (security.md: every sensitive
- * change sends one), with a fresh single-use lock link, in the caller's transaction.
+ * Queues a "this happened on your account — not you? lock it" e-mail (security.md: every sign-in
+ * and every sensitive change sends one), with a fresh single-use lock link, in the caller's transaction.
  */
 export async function queueSecurityNotice(
   ctx: AppContext,
@@ -16,7 +16,7 @@ export async function queueSecurityNotice(
   user: Pick<UserRow, 'id' | 'email'>,
   template: Extract<
     TemplateName,
-    'password_changed' | 'email_changed' | 'phone_changed' | 'biometric_added'
+    'sign_in_notice' | 'password_changed' | 'email_changed' | 'phone_changed' | 'biometric_added'
   >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},

@@ -3,12 +3,11 @@ import type { AppContext } from '../../../context.js';
 import type { UserRow } from '../../../db/schema.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
-import { enqueueMessage } from '../../../messaging/outbox.js';
 import { recordAudit } from '../../audit/service.js';
-import { issueLink } from '../../links/service.js';
 import { findSessionById, setSessionStage } from '../../sessions/service.js';
 import { COMPLETE } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
+import { queueSecurityNotice } from '../../users/notices.js';
 import { presentUser } from '../../users/present.js';
 import { findUserById } from '../../users/service.js';
 import type { PendingStage, StageActor, StageDefinition } from './registry.js';
@@ -56,22 +55,9 @@ export async function advanceSession(
       rotatedToken ? hashToken(rotatedToken) : undefined,
     );
     if (!wasComplete) {
-      const lockToken = await issueLink(ctx, trx, user.id, 'lock_account');
-      const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
-      lockUrl.searchParams.set('email', user.email);
-      lockUrl.searchParams.set('code', lockToken);
-      await enqueueMessage(trx, ctx.clock, {
-        channel: 'email',
-        recipient: user.email,
-        template: 'sign_in_notice',
-        language: request.language,
-        brand: request.brand,
-        params: {
-          date: new Date(now).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
-          ip: request.ip ?? '?',
-          device: describeUserAgent(request.userAgent),
-          lockUrl: lockUrl.href,
-        },
+      await queueSecurityNotice(ctx, trx, user, 'sign_in_notice', request, {
+        ip: request.ip ?? '?',
+        device: describeUserAgent(request.userAgent),
       });
       await recordAudit(trx, ctx.clock, {
         action: 'sign_in_completed',
