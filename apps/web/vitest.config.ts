@@ -8,5 +8,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // The one place for slow-machine margins (with asyncUtilTimeout in the setup file): a test
+    // rendering a large form and running axe takes about a second idle and several times that on
+    // a loaded 2-core runner. No test waits for this; it only bounds a hung one.
+    testTimeout: 30_000,
   },
 });

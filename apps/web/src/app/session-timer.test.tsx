@@ -1,10 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../lib/browser';
 import { makeUser } from '../test/factories';
 import { json } from '../test/fake-api';
-import { renderApp } from '../test/render-app';
+import { renderScreenAt } from '../test/screens';
 import { expiredLoginUrl } from './session-timer';
 
 function userExpiringIn(seconds: number) {
@@ -16,10 +16,13 @@ function userExpiringIn(seconds: number) {
 }
 
 describe('session timer', () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('warns before expiry and extends the session on "stay signed in"', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreenAt({
       path: '/',
       user: userExpiringIn(120),
       handlers: { 'POST /api/session/extend': () => json(200, userExpiringIn(3600)) },
@@ -35,7 +38,7 @@ describe('session timer', () => {
 
   it('offers to sign out from the warning', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    await renderApp({ path: '/', user: userExpiringIn(60) });
+    await renderScreenAt({ path: '/', user: userExpiringIn(60) });
     await screen.findByRole('dialog');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Se déconnecter' }));
@@ -43,17 +46,21 @@ describe('session timer', () => {
   });
 
   it('does not warn while the session has time left', async () => {
-    await renderApp({ path: '/', user: userExpiringIn(3600) });
+    await renderScreenAt({ path: '/', user: userExpiringIn(3600) });
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('sends the user to login with the expired notice once the session is over', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    await renderApp({ path: '/devices', user: userExpiringIn(1) });
-    await waitFor(
-      () => expect(assign).toHaveBeenCalledWith('/security/login?expired=1&redirect=%2Fdevices'),
-      { timeout: 3000 },
+    await renderScreenAt({ path: '/devices', user: userExpiringIn(30) });
+    await screen.findByRole('dialog');
+    expect(assign).not.toHaveBeenCalled();
+    // The session's last seconds pass on the test clock, not the wall clock.
+    await act(() => vi.advanceTimersByTimeAsync(31_000));
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('/security/login?expired=1&redirect=%2Fdevices'),
     );
   });
 

@@ -1,6 +1,10 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderApp } from '../test/render-app';
+import { renderScreenAt } from '../test/screens';
+import LoginPage from '../features/auth/login-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/security/login': LoginPage };
 
 describe('success pages', () => {
   afterEach(() => {
@@ -13,7 +17,10 @@ describe('success pages', () => {
     ['/security/password-renewal/success', 'renewal-success'],
   ])('%s moves on to login after 5 seconds, with a link to go now', async (path, testId) => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    const { router } = await renderApp({ path: `${path}?redirect=%2Fdevices` });
+    const { router } = await renderScreenAt({
+      also: NEXT_SCREENS,
+      path: `${path}?redirect=%2Fdevices`,
+    });
     await screen.findByTestId(testId);
     expect(
       screen.getByText('Vous serez redirigé vers la page de connexion dans 5 secondes.'),

@@ -1,5 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// A findBy/waitFor time-out is a failure detector, not a wait: passing tests never reach it. A
+// screen's first render in a test file (MUI styles computed in jsdom) can take over a second on
+// a loaded 2-core CI runner, so the default 1 s would fail correct tests; see vitest.config.ts.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,5 +1,5 @@
 import type { MfaData } from '@hygie/domain';
-import { apiError, type FakeHandler } from './fake-api';
+import { apiError, json, type FakeHandler } from './fake-api';
 
 export const MFA_DATA: MfaData = {
   user_identifier: 'user-1',
@@ -23,3 +23,23 @@ export const CODE_ERRORS: [string, Record<string, unknown> | undefined, string][
   ['code_invalid', undefined, 'Ce code n’est pas valide.'],
   ['too_many_trials', undefined, 'Trop d’essais pour ce code. Veuillez recommencer la procédure.'],
 ];
+
+/** Answers of the calls the security screens make when they open or move to a later step. */
+export const SECURITY_SCREEN_HANDLERS: Record<string, FakeHandler> = {
+  'GET /api/cgu': () =>
+    json(200, { version: '2025-03', publishedAt: '2025-03-01', acceptedVersion: null }),
+  'GET /api/mfa': () => json(200, MFA_DATA),
+  'POST /api/mfa/send': () => json(200, { destination: 'm•••e@example.fr', retryAfterSeconds: 60 }),
+  'GET /api/verification': () =>
+    json(200, {
+      email: 'marie.dupont@example.fr',
+      emailVerified: false,
+      mobile_phone: '+33612345678',
+      mobilePhoneVerified: false,
+    }),
+  'POST /api/verification/mobile-phone/change': () =>
+    json(200, { destination: '+33 6 •• •• •• 78', retryAfterSeconds: 60 }),
+  'POST /api/password/forgot': () => json(200, { destination: '', retryAfterSeconds: 60 }),
+  'POST /api/password/forgot/verify': () => json(200, { resetToken: 'token' }),
+  'GET /api/first-login': () => json(200, { email: 'paul@example.fr', firstName: 'Paul' }),
+};

@@ -3,13 +3,22 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser';
 import { makeUser } from '../../test/factories';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import DashboardPage from '../../features/dashboard/dashboard-page';
+import DevicesPage from '../../features/devices/devices-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/devices': DevicesPage };
 
 describe('main layout and dashboard', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('greets the user and shows the account status and profile type', async () => {
-    await renderApp({ path: '/', user: makeUser({ profile: 'professional' }) });
+    await renderScreen(DashboardPage, {
+      also: NEXT_SCREENS,
+      path: '/',
+      user: makeUser({ profile: 'professional' }),
+    });
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(screen.getByTestId('greeting').textContent).toBe('Bonjour \u2068Marie Dupont\u2069');
     expect(screen.getByTestId('account-status').textContent).toBe('Actif');
@@ -17,14 +26,18 @@ describe('main layout and dashboard', () => {
   });
 
   it('greets by e-mail when the name is unknown', async () => {
-    await renderApp({ path: '/', user: makeUser({ firstName: null, lastName: null }) });
+    await renderScreen(DashboardPage, {
+      also: NEXT_SCREENS,
+      path: '/',
+      user: makeUser({ firstName: null, lastName: null }),
+    });
     expect((await screen.findByTestId('greeting')).textContent).toContain(
       'marie.dupont@example.fr',
     );
   });
 
   it('offers the main areas, and the configuration to admins only', async () => {
-    await renderApp({ path: '/', user: makeUser() });
+    await renderScreen(DashboardPage, { also: NEXT_SCREENS, path: '/', user: makeUser() });
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
     const links = within(nav)
       .getAllByRole('link')
@@ -37,13 +50,17 @@ describe('main layout and dashboard', () => {
   });
 
   it('shows the configuration link to admins', async () => {
-    await renderApp({ path: '/', user: makeUser({ roles: ['admin'] }) });
+    await renderScreen(DashboardPage, {
+      also: NEXT_SCREENS,
+      path: '/',
+      user: makeUser({ roles: ['admin'] }),
+    });
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
     expect(within(nav).getByRole('link', { name: 'Configuration de l’application' })).toBeTruthy();
   });
 
   it('starts with a skip link to the main content', async () => {
-    await renderApp({ path: '/', user: makeUser() });
+    await renderScreen(DashboardPage, { also: NEXT_SCREENS, path: '/', user: makeUser() });
     await screen.findByRole('heading', { level: 1 });
     const user = userEvent.setup();
     await user.tab();
@@ -54,7 +71,11 @@ describe('main layout and dashboard', () => {
   });
 
   it('navigates with the keyboard and moves focus to the new page', async () => {
-    const { router } = await renderApp({ path: '/', user: makeUser() });
+    const { router } = await renderScreen(DashboardPage, {
+      also: NEXT_SCREENS,
+      path: '/',
+      user: makeUser(),
+    });
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
     within(nav).getByRole('link', { name: 'Mes appareils' }).focus();
     const user = userEvent.setup();
@@ -66,7 +87,7 @@ describe('main layout and dashboard', () => {
   });
 
   it('switches to Arabic: right to left, remembered, mirrored theme', async () => {
-    await renderApp({ path: '/', user: makeUser() });
+    await renderScreen(DashboardPage, { also: NEXT_SCREENS, path: '/', user: makeUser() });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: /^Langue\s:\sFrançais$/ }));
     await user.click(screen.getByRole('menuitem', { name: 'العربية' }));
@@ -87,7 +108,7 @@ describe('main layout and dashboard', () => {
 
   it('signs out with a browser navigation to /api/logout', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
-    await renderApp({ path: '/', user: makeUser() });
+    await renderScreen(DashboardPage, { also: NEXT_SCREENS, path: '/', user: makeUser() });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Compte\u00a0: Marie Dupont' }));
     await user.click(screen.getByRole('menuitem', { name: 'Se déconnecter' }));
@@ -95,7 +116,12 @@ describe('main layout and dashboard', () => {
   });
 
   it('shows the brand logo with the brand name as alternative text', async () => {
-    await renderApp({ path: '/', user: makeUser(), brand: 'telecare' });
+    await renderScreen(DashboardPage, {
+      also: NEXT_SCREENS,
+      path: '/',
+      user: makeUser(),
+      brand: 'telecare',
+    });
     const logo = await screen.findByRole('img', { name: 'Hygie Télésoin' });
     expect(logo.getAttribute('src')).toBe('/brands/telecare.svg');
     expect(screen.getByTestId('app-root').getAttribute('data-brand')).toBe('telecare');

@@ -1,18 +1,22 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeAdminUser, makeSetting, SETTINGS, userPage } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import AppSettingsPage from './app-settings-page';
 
 /** Text with Intl's no-break spaces as plain ones. */
 const plain = (element: Element) => (element.textContent ?? '').replace(/\s/g, ' ');
 
 const admin = makeUser({ roles: ['admin'] });
 
+/** The user search waits this long after the last keystroke (useDebounced's default). */
+const SEARCH_DEBOUNCE_MS = 300;
+
 function open(handlers: Record<string, FakeHandler>, language: 'fr' | 'en' | 'ar' = 'fr') {
-  return renderApp({
+  return renderScreen(AppSettingsPage, {
     path: '/app-settings',
     user: admin,
     language,
@@ -114,13 +118,15 @@ describe('application settings', () => {
 
   it('shows a load error', async () => {
     await open({ 'GET /api/admin/settings': () => apiError(500, 'settings_load_failed') });
-    expect((await screen.findByTestId('form-error', {}, { timeout: 3000 })).textContent).toBe(
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
       'Impossible de charger la configuration.',
     );
   });
 });
 
 describe('platform access', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('finds users and disables an access after confirmation', async () => {
     const { calls } = await open({
       'GET /api/admin/users': (request) =>
@@ -134,10 +140,12 @@ describe('platform access', () => {
           action: 'none',
         }),
     });
-    const user = userEvent.setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await user.click(await screen.findByTestId('access-tab'));
     await user.type(screen.getByTestId('user-search'), 'paul');
-    const found = await screen.findByTestId('user-row', {}, { timeout: 3000 });
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    const found = await screen.findByTestId('user-row');
     expect(found.getAttribute('data-user-email')).toBe('paul.martin@example.fr');
     expect(within(found).getByText('Professionnel de santé')).toBeTruthy();
     const toggles = within(found).getAllByTestId('platform-access-toggle');
@@ -170,7 +178,8 @@ describe('platform access', () => {
         );
       },
     });
-    const user = userEvent.setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await user.click(await screen.findByTestId('access-tab'));
     expect((await screen.findByTestId('user-row')).getAttribute('data-user-email')).toBe(
       'user1@example.fr',
@@ -182,7 +191,8 @@ describe('platform access', () => {
       ),
     );
     await user.type(screen.getByTestId('user-search'), 'personne');
-    expect((await screen.findByTestId('no-user-found', {}, { timeout: 3000 })).textContent).toBe(
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
+    expect((await screen.findByTestId('no-user-found')).textContent).toBe(
       'Aucun utilisateur ne correspond à cette recherche.',
     );
   });

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import AppSettingsPage from './app-settings-page';
 
 const admin = makeUser({ roles: ['admin'] });
 const platform = (name: string, id = name) => ({
@@ -23,7 +24,12 @@ const platform = (name: string, id = name) => ({
 });
 
 function open(handlers: Record<string, FakeHandler>, language: 'fr' | 'ar' = 'fr') {
-  return renderApp({ path: '/app-settings?tab=platforms', user: admin, language, handlers });
+  return renderScreen(AppSettingsPage, {
+    path: '/app-settings?tab=platforms',
+    user: admin,
+    language,
+    handlers,
+  });
 }
 
 describe('platforms tab', () => {
@@ -36,7 +42,7 @@ describe('platforms tab', () => {
         return json(201, { ...platform('Téléconsultation', 'tc'), clientSecret: 's3cr3t-value' });
       },
     });
-    const rows = await screen.findAllByTestId('platform-row', {}, { timeout: 5000 });
+    const rows = await screen.findAllByTestId('platform-row');
     expect(rows.map((r) => r.getAttribute('data-platform-name'))).toEqual(['Télésuivi']);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/^Nom/), 'Téléconsultation');
@@ -44,9 +50,7 @@ describe('platforms tab', () => {
     await user.type(screen.getByLabelText(/^Adresse de retour/), 'https://tc.example.fr/cb');
     await user.selectOptions(screen.getByLabelText(/^Accès/), 'on_request');
     await user.click(screen.getByTestId('platform-submit'));
-    expect(
-      (await screen.findByTestId('platform-secret', {}, { timeout: 5000 })).textContent,
-    ).toContain('s3cr3t-value');
+    expect((await screen.findByTestId('platform-secret')).textContent).toContain('s3cr3t-value');
     expect(screen.getByTestId('platform-created').textContent).toContain(
       'il ne sera plus jamais affiché',
     );
@@ -72,7 +76,7 @@ describe('platforms tab', () => {
       'POST /api/admin/platforms': () => apiError(400, 'validation_error', { fields: [] }),
     });
     const user = userEvent.setup();
-    await user.click(await screen.findByTestId('platform-delete', {}, { timeout: 5000 }));
+    await user.click(await screen.findByTestId('platform-delete'));
     const dialog = await screen.findByTestId('confirm-dialog');
     await user.click(within(dialog).getByTestId('confirm-yes'));
     await waitFor(() => expect(deleted).toEqual(['ts']));

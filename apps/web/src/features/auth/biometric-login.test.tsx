@@ -14,7 +14,13 @@ import {
 } from '../../test/biometrics';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import LoginPage from './login-page';
+import DashboardPage from '../dashboard/dashboard-page';
+import BiometricsPage from '../biometrics/biometrics-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/': DashboardPage, '/security/biometrics': BiometricsPage };
 
 vi.mock('@simplewebauthn/browser', () => ({
   startAuthentication: vi.fn(),
@@ -56,7 +62,7 @@ describe('passkey sign-in (browsers)', () => {
 
   it('is not offered without WebAuthn', async () => {
     vi.unstubAllGlobals();
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     await screen.findByLabelText(USERNAME);
     expect(screen.queryByTestId('passkey-login')).toBeNull();
   });
@@ -64,14 +70,15 @@ describe('passkey sign-in (browsers)', () => {
   it('is not offered inside the newer app even with WebAuthn', async () => {
     useUserAgent(NEWER_APP_UA);
     installBridge();
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     await screen.findByLabelText(USERNAME);
     expect(screen.queryByTestId('passkey-login')).toBeNull();
   });
 
   it('signs in with the typed username and goes home', async () => {
     vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
-    const { calls, router, services } = await renderApp({
+    const { calls, router, services } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: passkeyHandlers(() => json(200, makeUser())),
     });
@@ -91,7 +98,8 @@ describe('passkey sign-in (browsers)', () => {
 
   it('asks for any passkey when the username is empty', async () => {
     vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
-    const { calls } = await renderApp({
+    const { calls } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: passkeyHandlers(() => json(200, makeUser())),
     });
@@ -103,7 +111,8 @@ describe('passkey sign-in (browsers)', () => {
 
   it('hands over to the second factor on a pending stage', async () => {
     vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
-    const { router, services } = await renderApp({
+    const { router, services } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: {
         ...passkeyHandlers(() => apiError(401, 'cgu_not_accepted')),
@@ -124,7 +133,8 @@ describe('passkey sign-in (browsers)', () => {
     ],
   ])('explains %s', async (code, message) => {
     vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
-    await renderApp({
+    await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: passkeyHandlers(() => apiError(401, code)),
     });
@@ -136,7 +146,8 @@ describe('passkey sign-in (browsers)', () => {
 
   it('shows no error when the user cancels the browser prompt, only a gentle note', async () => {
     vi.mocked(startAuthentication).mockRejectedValue(notAllowed());
-    const { calls } = await renderApp({
+    const { calls } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: passkeyHandlers(() => json(200, makeUser())),
     });
@@ -152,7 +163,11 @@ describe('passkey sign-in (browsers)', () => {
     const error = new Error('no authenticator');
     error.name = 'InvalidStateError';
     vi.mocked(startAuthentication).mockRejectedValue(error);
-    await renderApp({ path: '/security/login', handlers: passkeyHandlers(() => json(200, {})) });
+    await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
+      path: '/security/login',
+      handlers: passkeyHandlers(() => json(200, {})),
+    });
     await userEvent.setup().click(await screen.findByTestId('passkey-login'));
     expect((await screen.findByTestId('biometric-error')).textContent).toBe(
       'Votre navigateur n’a pas pu utiliser la clé d’accès.',
@@ -160,7 +175,7 @@ describe('passkey sign-in (browsers)', () => {
   });
 
   it('offers the passkey in Arabic', async () => {
-    await renderApp({ path: '/security/login', language: 'ar' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login', language: 'ar' });
     expect((await screen.findByTestId('passkey-login')).textContent).toBe(
       'الدخول باستخدام مفتاح المرور',
     );
@@ -179,7 +194,7 @@ describe('biometric sign-in inside the app', () => {
 
   it('is offered only when the device holds a key and biometrics are available', async () => {
     installBridge();
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     await screen.findByLabelText(USERNAME);
     expect(screen.queryByTestId('biometric-login')).toBeNull();
   });
@@ -187,7 +202,7 @@ describe('biometric sign-in inside the app', () => {
   it('is not offered when the app says biometrics are unavailable', async () => {
     localStorage.setItem('biometrics.keyId', 'key-1');
     const bridge = installBridge({ biometricAvailability: () => ({ ok: true, available: false }) });
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     await waitFor(() => expect(bridge.some((c) => c.name === 'biometricAvailability')).toBe(true));
     await screen.findByLabelText(USERNAME);
     expect(screen.queryByTestId('biometric-login')).toBeNull();
@@ -196,7 +211,8 @@ describe('biometric sign-in inside the app', () => {
   it('signs the challenge with the app key and goes home', async () => {
     localStorage.setItem('biometrics.keyId', 'key-1');
     const bridge = installBridge({ signChallenge: () => ({ ok: true, signature: 'c2ln' }) });
-    const { calls, router } = await renderApp({
+    const { calls, router } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: nativeHandlers(() => json(200, makeUser())),
     });
@@ -234,7 +250,8 @@ describe('biometric sign-in inside the app', () => {
   ])('forgets a key invalidated by %s and asks to enrol again', async (_by, answer, login) => {
     localStorage.setItem('biometrics.keyId', 'key-1');
     const bridge = installBridge({ signChallenge: () => answer });
-    const { calls } = await renderApp({
+    const { calls } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: nativeHandlers(login),
     });
@@ -270,7 +287,8 @@ describe('biometric sign-in inside the app', () => {
           callback?.(typeof answer === 'string' ? answer : JSON.stringify(answer));
       },
     };
-    await renderApp({
+    await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: nativeHandlers(() => json(200, makeUser())),
     });
@@ -289,7 +307,8 @@ describe('biometric sign-in inside the app', () => {
   it('explains a verification failure of the server', async () => {
     localStorage.setItem('biometrics.keyId', 'key-1');
     installBridge({ signChallenge: () => ({ ok: true, signature: 'c2ln' }) });
-    await renderApp({
+    await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       handlers: nativeHandlers(() => apiError(401, 'biometric_verification_failed')),
     });
@@ -302,7 +321,8 @@ describe('biometric sign-in inside the app', () => {
 
 describe('the enrolment question after a password sign-in', () => {
   async function passwordSignIn(path = '/security/login?redirect=%2Fprofile') {
-    const rendered = await renderApp({
+    const rendered = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path,
       handlers: { 'POST /api/login': () => json(200, makeUser()) },
     });

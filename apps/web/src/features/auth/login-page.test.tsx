@@ -5,7 +5,14 @@ import { AccountState } from '@hygie/domain';
 import { browser } from '../../lib/browser';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import LoginPage from './login-page';
+import DashboardPage from '../dashboard/dashboard-page';
+import DevicesPage from '../devices/devices-page';
+import MfaPage from '../mfa/mfa-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/': DashboardPage, '/devices': DevicesPage, '/security/mfa': MfaPage };
 
 const USERNAME = /^Adresse e-mail, téléphone, INS ou RPPS/;
 const PASSWORD = /^Mot de passe(\s\*)?$/;
@@ -15,7 +22,8 @@ async function signIn(options: {
   login: FakeHandler;
   language?: 'fr' | 'en' | 'ar';
 }) {
-  const rendered = await renderApp({
+  const rendered = await renderScreen(LoginPage, {
+    also: NEXT_SCREENS,
     path: options.path ?? '/security/login',
     language: options.language ?? 'fr',
     handlers: { 'POST /api/login': options.login },
@@ -31,7 +39,7 @@ describe('login page', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('labels its fields and links to the forgotten-password screen', async () => {
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     const username = await screen.findByLabelText(USERNAME);
     expect(username.getAttribute('autocomplete')).toBe('username');
     expect(screen.getByLabelText(PASSWORD).getAttribute('type')).toBe('password');
@@ -44,7 +52,7 @@ describe('login page', () => {
   });
 
   it('shows and hides the password', async () => {
-    await renderApp({ path: '/security/login' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     const user = userEvent.setup();
     const password = await screen.findByLabelText(PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Afficher le mot de passe' }));
@@ -54,7 +62,10 @@ describe('login page', () => {
   });
 
   it('requires both fields before calling the server', async () => {
-    const { calls } = await renderApp({ path: '/security/login' });
+    const { calls } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
+      path: '/security/login',
+    });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Se connecter' }));
     expect(await screen.findAllByText('Ce champ est obligatoire.')).toHaveLength(2);
@@ -131,7 +142,8 @@ describe('login page', () => {
   });
 
   it('explains errors in Arabic with the Arabic plural', async () => {
-    const rendered = await renderApp({
+    const rendered = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
       path: '/security/login',
       language: 'ar',
       handlers: {
@@ -212,7 +224,7 @@ describe('login page', () => {
   });
 
   it('says the session expired when sent with ?expired=1', async () => {
-    await renderApp({ path: '/security/login?expired=1' });
+    await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login?expired=1' });
     expect((await screen.findByTestId('session-expired')).textContent).toBe(
       'Votre session a expiré. Veuillez vous reconnecter.',
     );

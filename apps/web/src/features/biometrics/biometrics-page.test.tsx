@@ -15,7 +15,8 @@ import {
 } from '../../test/biometrics';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import BiometricsPage from './biometrics-page';
 
 vi.mock('@simplewebauthn/browser', () => ({
   startAuthentication: vi.fn(),
@@ -30,7 +31,7 @@ async function enrolmentPage(options: {
   language?: 'fr' | 'en' | 'ar';
 }) {
   sessionStorage.setItem('biometricEnrolment', '1');
-  const rendered = await renderApp({
+  const rendered = await renderScreen(BiometricsPage, {
     path: options.path ?? '/security/biometrics?redirect=%2Fprofile',
     user: makeUser(),
     language: options.language ?? 'fr',
@@ -224,7 +225,7 @@ describe('biometric enrolment in a browser', () => {
 
 describe('the enrolment screen without a user', () => {
   it('says to sign in first', async () => {
-    await renderApp({ path: '/security/biometrics' });
+    await renderScreen(BiometricsPage, { path: '/security/biometrics' });
     expect(
       await screen.findByText(
         'Connectez-vous d’abord avec votre mot de passe pour activer la connexion biométrique.',

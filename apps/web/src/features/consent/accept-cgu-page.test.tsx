@@ -6,15 +6,21 @@ import { LANGUAGES } from '@hygie/domain';
 import { createI18n } from '../../app/i18n';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import AcceptCguPage from './accept-cgu-page';
 import { pendingMe } from '../../test/stages';
 import { CGU_SECTIONS } from './cgu-sections';
+import DashboardPage from '../dashboard/dashboard-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/': DashboardPage };
 
 const ACCEPT = /^J’ai lu et j’accepte les conditions générales d’utilisation/;
 const STATUS = { version: '2025-03', publishedAt: '2025-03-01', acceptedVersion: '2024-01' };
 
 function openCgu(handlers: Record<string, FakeHandler> = {}, pending = true) {
-  return renderApp({
+  return renderScreen(AcceptCguPage, {
+    also: NEXT_SCREENS,
     path: '/security/accept-cgu',
     ...(pending && { me: pendingMe('cgu_not_accepted') }),
     handlers: {

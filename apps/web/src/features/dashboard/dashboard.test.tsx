@@ -2,11 +2,12 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/factories';
 import { apiError, json } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import DashboardPage from './dashboard-page';
 
 describe('dashboard', () => {
   it('shows who I am and what needs my attention', async () => {
-    await renderApp({
+    await renderScreen(DashboardPage, {
       path: '/',
       user: makeUser(),
       handlers: {
@@ -35,7 +36,7 @@ describe('dashboard', () => {
   });
 
   it('says that new terms come at the next sign-in, without an action button', async () => {
-    await renderApp({
+    await renderScreen(DashboardPage, {
       path: '/',
       user: makeUser(),
       handlers: {
@@ -54,7 +55,7 @@ describe('dashboard', () => {
   });
 
   it('says when nothing needs attention, in English', async () => {
-    await renderApp({
+    await renderScreen(DashboardPage, {
       path: '/',
       user: makeUser(),
       language: 'en',
@@ -69,7 +70,7 @@ describe('dashboard', () => {
   });
 
   it('explains a dashboard that cannot be loaded', async () => {
-    await renderApp({
+    await renderScreen(DashboardPage, {
       path: '/',
       user: makeUser(),
       handlers: { 'GET /api/dashboard': () => apiError(403, 'forbidden') },

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeDevice } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import DevicesPage from './devices-page';
 
 const DEVICES = [
   makeDevice({ id: 'd-1', current: true }),
@@ -13,7 +14,7 @@ const DEVICES = [
 
 describe('my devices', () => {
   it('lists the trusted devices, the current one marked', async () => {
-    await renderApp({
+    await renderScreen(DevicesPage, {
       path: '/devices',
       user: makeUser(),
       handlers: { 'GET /api/devices': () => json(200, DEVICES) },
@@ -31,7 +32,7 @@ describe('my devices', () => {
 
   it('deletes a device after confirmation, and can cancel', async () => {
     let list = DEVICES;
-    const { calls } = await renderApp({
+    const { calls } = await renderScreen(DevicesPage, {
       path: '/devices',
       user: makeUser(),
       handlers: {
@@ -63,7 +64,7 @@ describe('my devices', () => {
 
   it('shows the empty state and refreshes', async () => {
     let count = 0;
-    await renderApp({
+    await renderScreen(DevicesPage, {
       path: '/devices',
       user: makeUser(),
       language: 'en',
@@ -82,7 +83,7 @@ describe('my devices', () => {
   });
 
   it('explains a failed load and a failed deletion', async () => {
-    await renderApp({
+    await renderScreen(DevicesPage, {
       path: '/devices',
       user: makeUser(),
       handlers: {
@@ -101,7 +102,7 @@ describe('my devices', () => {
   });
 
   it('explains a list that cannot be loaded', async () => {
-    const { i18n } = await renderApp({
+    const { i18n } = await renderScreen(DevicesPage, {
       path: '/devices',
       user: makeUser(),
       language: 'ar',

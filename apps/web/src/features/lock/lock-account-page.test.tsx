@@ -5,12 +5,17 @@ import { AccountState } from '@hygie/domain';
 import { ME_QUERY_KEY } from '../../lib/current-user';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreenAt } from '../../test/screens';
+import AccountLockedPage from '../lock/account-locked-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/security/account-locked': AccountLockedPage };
 
 const PATH = '/security/lock-account?email=marie.dupont%40example.fr&code=lock-token';
 
 async function openLock(options: { lock?: FakeHandler; signedIn?: boolean; path?: string } = {}) {
-  const rendered = await renderApp({
+  const rendered = await renderScreenAt({
+    also: NEXT_SCREENS,
     path: options.path ?? PATH,
     user: options.signedIn ? makeUser() : null,
     handlers: {
@@ -88,7 +93,7 @@ describe('lock account', () => {
 
 describe('account locked', () => {
   it('says how to get help, with the contact e-mail as a mailto link', async () => {
-    await renderApp({ path: '/security/account-locked' });
+    await renderScreenAt({ also: NEXT_SCREENS, path: '/security/account-locked' });
     const locked = await screen.findByTestId('account-locked');
     expect(locked.textContent).toContain('Votre compte est verrouillé.');
     expect(locked.textContent).toContain('Vous avez été déconnecté de tous vos appareils');

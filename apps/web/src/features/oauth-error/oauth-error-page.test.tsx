@@ -1,11 +1,12 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/factories';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import OAuthErrorPage from './oauth-error-page';
 
 describe('oauth error page', () => {
   it('explains access_denied and links back home', async () => {
-    await renderApp({
+    await renderScreen(OAuthErrorPage, {
       path: '/oauth-error?error=access_denied&error_description=Platform%20disabled',
     });
     await screen.findByRole('heading', { level: 1, name: 'Accès refusé' });
@@ -20,7 +21,7 @@ describe('oauth error page', () => {
   });
 
   it('gives a generic explanation for other errors, also to signed-in users', async () => {
-    await renderApp({
+    await renderScreen(OAuthErrorPage, {
       path: '/oauth-error?error=invalid_request',
       user: makeUser(),
       language: 'en',

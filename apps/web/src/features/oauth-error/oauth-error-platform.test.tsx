@@ -1,10 +1,11 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import OAuthErrorPage from './oauth-error-page';
 
 describe('oauth error page, platform parameters', () => {
   it('names the platform and links back to it', async () => {
-    await renderApp({
+    await renderScreen(OAuthErrorPage, {
       path: '/oauth-error?error=access_denied&platform=T%C3%A9l%C3%A9consultation&platform_url=https%3A%2F%2Ftele.example.fr%2F',
     });
     expect((await screen.findByTestId('oauth-error-platform')).textContent).toBe(
@@ -16,7 +17,7 @@ describe('oauth error page, platform parameters', () => {
   });
 
   it('never links to an address that is not http(s)', async () => {
-    await renderApp({
+    await renderScreen(OAuthErrorPage, {
       path: '/oauth-error?error=access_denied&platform=Evil&platform_url=javascript%3Aalert(1)',
       language: 'en',
     });

@@ -2,12 +2,18 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import FirstLoginPage from './first-login-page';
+import LoginPage from '../auth/login-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/security/login': LoginPage };
 
 const LINK = 'personIdentifier=user-7&email=paul%40example.fr&code=abc123';
 
 async function openFirstLogin(handlers: Record<string, FakeHandler> = {}, query = LINK) {
-  const rendered = await renderApp({
+  const rendered = await renderScreen(FirstLoginPage, {
+    also: NEXT_SCREENS,
     path: `/security/first-login?${query}`,
     handlers: {
       'GET /api/first-login': () => json(200, { email: 'paul@example.fr', firstName: 'Paul' }),

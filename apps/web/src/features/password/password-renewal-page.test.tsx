@@ -4,15 +4,28 @@ import { describe, expect, it } from 'vitest';
 import { AccountState } from '@hygie/domain';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import PasswordRenewalPage from './password-renewal-page';
 import { pendingMe } from '../../test/stages';
+import DashboardPage from '../dashboard/dashboard-page';
+import AcceptCguPage from '../consent/accept-cgu-page';
+import DevicesPage from '../devices/devices-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = {
+  '/': DashboardPage,
+  '/devices': DevicesPage,
+  '/security/accept-cgu': AcceptCguPage,
+};
 
 const PASSWORD = /^Nouveau mot de passe/;
 const CONFIRMATION = /^Confirmer le mot de passe/;
 
 async function openRenewal(code = 'password_expired', renew?: FakeHandler, path?: string) {
-  const rendered = await renderApp({
+  const rendered = await renderScreen(PasswordRenewalPage, {
+    also: NEXT_SCREENS,
     path: path ?? '/security/password-renewal',
+    at: '/security/password-renewal',
     me: pendingMe(code),
     handlers: { 'POST /api/password/renew': renew ?? (() => json(200, makeUser())) },
   });

@@ -5,7 +5,7 @@ import { makeProfile } from '../../test/account-data';
 import { typeCode } from '../../test/code';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreenAt } from '../../test/screens';
 
 const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
 
@@ -15,7 +15,7 @@ function profileHandlers(extra: Record<string, FakeHandler> = {}): Record<string
 
 describe('my profile', () => {
   it('shows every field and links to the editor', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       handlers: profileHandlers({
@@ -35,7 +35,7 @@ describe('my profile', () => {
   });
 
   it('shows the professional extras', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser({ profile: 'professional' }),
       language: 'en',
@@ -58,7 +58,7 @@ describe('my profile', () => {
   });
 
   it('changes the e-mail once the code sent to the new address is typed', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       handlers: profileHandlers({
@@ -88,7 +88,7 @@ describe('my profile', () => {
 
   it('refuses a phone change with a wrong password, and a wrong code', async () => {
     let attempts = 0;
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       handlers: profileHandlers({
@@ -118,7 +118,7 @@ describe('my profile', () => {
   });
 
   it('checks the new e-mail before asking the server', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       language: 'en',
@@ -133,7 +133,7 @@ describe('my profile', () => {
   });
 
   it('changes the password and says the other sessions were signed out', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       handlers: profileHandlers({ 'POST /api/profile/password': () => json(200, { ok: true }) }),
@@ -149,7 +149,7 @@ describe('my profile', () => {
   });
 
   it('says a wrong current password changed nothing', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       language: 'en',
@@ -168,7 +168,7 @@ describe('my profile', () => {
   });
 
   it('puts password_must_differ on the new password', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile',
       user: makeUser(),
       handlers: profileHandlers({
@@ -191,7 +191,7 @@ describe('my profile', () => {
 
 describe('profile editor', () => {
   it('saves and says so', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreenAt({
       path: '/profile/update',
       user: makeUser(),
       handlers: profileHandlers({
@@ -223,7 +223,7 @@ describe('profile editor', () => {
   });
 
   it('shows the validation errors field by field', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreenAt({
       path: '/profile/update',
       user: makeUser(),
       handlers: profileHandlers(),
@@ -243,7 +243,7 @@ describe('profile editor', () => {
   });
 
   it('puts the server validation errors on their fields', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile/update',
       user: makeUser(),
       language: 'ar',
@@ -266,7 +266,7 @@ describe('profile editor', () => {
   });
 
   it('says the English success text', async () => {
-    await renderApp({
+    await renderScreenAt({
       path: '/profile/update',
       user: makeUser(),
       language: 'en',

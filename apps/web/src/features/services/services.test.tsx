@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CGU, SERVICES, SUPPORT } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import ServicesPage from './services-page';
 
 const HANDLERS: Record<string, FakeHandler> = {
   'GET /api/services': () => json(200, SERVICES),
@@ -14,7 +15,7 @@ const HANDLERS: Record<string, FakeHandler> = {
 
 describe('my services', () => {
   it('shows my platforms and the available ones with their actions', async () => {
-    await renderApp({ path: '/services', user: makeUser(), handlers: HANDLERS });
+    await renderScreen(ServicesPage, { path: '/services', user: makeUser(), handlers: HANDLERS });
     const cards = await screen.findAllByTestId('service-card');
     expect(cards.map((card) => card.getAttribute('data-service-name'))).toEqual([
       'Téléconsultation',
@@ -34,7 +35,7 @@ describe('my services', () => {
   });
 
   it('enables a service on request', async () => {
-    const { calls } = await renderApp({
+    const { calls } = await renderScreen(ServicesPage, {
       path: '/services',
       user: makeUser(),
       language: 'en',
@@ -58,7 +59,7 @@ describe('my services', () => {
   });
 
   it('says why a service cannot be enabled', async () => {
-    await renderApp({
+    await renderScreen(ServicesPage, {
       path: '/services',
       user: makeUser(),
       handlers: { ...HANDLERS, 'POST /api/services/p-2/enable': () => apiError(403, 'forbidden') },
@@ -70,7 +71,7 @@ describe('my services', () => {
   });
 
   it('opens the support dialog with every contact', async () => {
-    await renderApp({ path: '/services', user: makeUser(), handlers: HANDLERS });
+    await renderScreen(ServicesPage, { path: '/services', user: makeUser(), handlers: HANDLERS });
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('support-open'));
     const dialog = await screen.findByTestId('support-dialog');
@@ -89,7 +90,7 @@ describe('my services', () => {
   });
 
   it('explains a list that cannot be loaded', async () => {
-    await renderApp({
+    await renderScreen(ServicesPage, {
       path: '/services',
       user: makeUser(),
       language: 'en',

@@ -4,14 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { codeDigits, typeCode } from '../../test/code';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
-import { renderApp } from '../../test/render-app';
+import { renderScreen } from '../../test/render-screen';
+import VerifyEmailPage from './verify-email-page';
 import { CODE_ERRORS, pendingMe } from '../../test/stages';
+import DashboardPage from '../dashboard/dashboard-page';
+import VerifyMobilePhonePage from '../verification/verify-mobile-phone-page';
+
+/** The screens this one hands over to, rendered for real when the test follows it there. */
+const NEXT_SCREENS = { '/': DashboardPage, '/security/verify-mobile-phone': VerifyMobilePhonePage };
 
 const EMAIL_LABEL = /^Adresse e-mail/;
 const SENT = { destination: 'm•••e@example.fr', retryAfterSeconds: 60 };
 
 function anonymous(path: string, handlers: Record<string, FakeHandler> = {}) {
-  return renderApp({
+  return renderScreen(VerifyEmailPage, {
+    also: NEXT_SCREENS,
     path,
     handlers: {
       'POST /api/verification/email/verify': () => json(200, { ok: true }),
@@ -22,7 +29,8 @@ function anonymous(path: string, handlers: Record<string, FakeHandler> = {}) {
 }
 
 function inSession(handlers: Record<string, FakeHandler> = {}, path = '/security/verify-email') {
-  return renderApp({
+  return renderScreen(VerifyEmailPage, {
+    also: NEXT_SCREENS,
     path,
     me: pendingMe('email_not_verified'),
     handlers: {
