@@ -4,6 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { serverLayers } from './eslint.layers.js';
 
+const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -18,6 +20,38 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Type-aware rules (floating promises, unsafe any, unbound methods…) for the server and the
+  // domain package, typed by each workspace's own tsconfig. The web app and plain .js/.mjs files
+  // keep the syntactic rules only.
+  {
+    files: TYPED,
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          // The vitest configs sit outside their workspace's tsconfig `include`.
+          allowDefaultProject: ['apps/server/vitest.config.ts', 'packages/domain/vitest.config.ts'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  // Fastify's contract: a plugin without a `done` callback, a hook and a handler return a promise,
+  // so they are async even when they await nothing (a sync hook without `done` would hang).
+  {
+    files: [
+      'apps/server/src/app.ts',
+      'apps/server/src/plugins/*.ts',
+      'apps/server/src/modules/*/routes.ts',
+      'apps/server/src/modules/*/*-routes.ts',
+    ],
+    rules: { '@typescript-eslint/require-await': 'off' },
+  },
+  // Vitest types its asymmetric matchers (expect.any, expect.objectContaining…) as `any`.
+  {
+    files: ['apps/server/**/*.test.ts', 'packages/domain/**/*.test.ts'],
+    rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
+  },
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {

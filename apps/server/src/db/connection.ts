@@ -56,8 +56,9 @@ export function openDatabase(
   return {
     db,
     dialect: 'sqlite',
-    ping: async () => {
+    ping: () => {
       sqlite.prepare('select 1').get();
+      return Promise.resolve();
     },
     close: () => db.destroy(),
   };

@@ -32,3 +32,8 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
     this.headers = headers;
   }
 }
+
+/** `instanceof` narrows to `AppError<any>`; this guard keeps `code` and `data` typed by the catalogue. */
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}

@@ -24,12 +24,13 @@ class RecordingTransport implements Transport {
   readonly name = 'recording';
   readonly sent: Delivery[] = [];
   failuresLeft = 0;
-  async send(delivery: Delivery) {
+  send(delivery: Delivery) {
     if (this.failuresLeft > 0) {
       this.failuresLeft--;
-      throw new Error('gateway down');
+      return Promise.reject(new Error('gateway down'));
     }
     this.sent.push(delivery);
+    return Promise.resolve();
   }
 }
 
@@ -148,7 +149,7 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     });
     const res = await new TestClient(t.app).get('/api/dev/outbox?to=dev@hygie.test');
     expect(res.statusCode).toBe(200);
-    const list = res.json() as { text: string; html: string; language: string; subject: string }[];
+    const list = res.json<{ text: string; html: string; language: string; subject: string }[]>();
     expect(list).toHaveLength(2);
     expect(list[0]?.text).toContain('222222');
     expect(list[0]?.html).toContain('dir="rtl"');

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '@hygie/domain';
 import { asLanguage, DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
-import { AppError } from '../lib/app-error.js';
+import { isAppError } from '../lib/app-error.js';
 import { errorMessage } from '../i18n/error-messages.js';
 
 /** Sends the error envelope `{ code, message, data? }` in the request's language. */
@@ -50,7 +50,7 @@ function codeOf(error: FastifyError): ErrorCode {
 /** One error handler: expected failures keep their code, anything else is a 500 without internals. */
 export const errorHandler = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
+    if (isAppError(error)) {
       if (error.headers) void reply.headers(error.headers);
       return sendError(request, reply, error.code, error.data);
     }

@@ -57,7 +57,7 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
     async (body, field) => {
       const res = await new TestClient(t.app).post('/api/login', body);
       expect(res.statusCode).toBe(400);
-      const json = res.json() as { code: string; data: { fields: { path: string }[] } };
+      const json = res.json<{ code: string; data: { fields: { path: string }[] } }>();
       expect(json.code).toBe('validation_error');
       expect(json.data.fields.map((f) => f.path)).toContain(field);
     },
@@ -135,7 +135,7 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
     const client = new TestClient(t.app);
     const doc = await client.get('/api/openapi.json');
     expect(doc.statusCode).toBe(200);
-    const paths = Object.keys((doc.json() as { paths: Record<string, unknown> }).paths);
+    const paths = Object.keys(doc.json<{ paths: Record<string, unknown> }>().paths);
     expect(paths).toEqual(
       expect.arrayContaining(['/api/login', '/api/me', '/api/logout', '/api/ready']),
     );

@@ -41,11 +41,11 @@ export class TestClock implements Clock {
 /** An isolated database: a temporary SQLite file, or a fresh schema in the test PostgreSQL. */
 export async function openTestDatabase(
   dialect: Dialect,
-): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-test-'));
     const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.sqlite') });
-    return { handle, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return { handle, drop: () => fs.promises.rm(dir, { recursive: true, force: true }) };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomToken(9)
@@ -195,7 +195,7 @@ export async function signIn(
   let res = await client.login(username, password);
   const user = await findByUsername(t.ctx.db, username);
   for (let step = 0; step < 6 && res.statusCode !== 200; step++) {
-    const code = (res.json() as { code?: string }).code;
+    const code = res.json<{ code?: string }>().code;
     if (code === 'two_factor_authentication_required' && user) {
       await client.post('/api/mfa/send', { provider: 'email' });
       res = await client.post('/api/mfa/verify', {
@@ -204,7 +204,7 @@ export async function signIn(
         trustDevice: options.trustDevice ?? false,
       });
     } else if (code === 'cgu_not_accepted') {
-      const { version } = (await client.get('/api/cgu')).json() as { version: string };
+      const { version } = (await client.get('/api/cgu')).json<{ version: string }>();
       res = await client.post('/api/cgu/accept', { version });
     } else {
       break;

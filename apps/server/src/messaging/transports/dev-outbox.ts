@@ -7,10 +7,11 @@ import type { Delivery, Transport } from './types.js';
 export function devOutboxTransport(print: (line: string) => void): Transport {
   return {
     name: 'dev-outbox',
-    async send(delivery: Delivery) {
+    send(delivery: Delivery) {
       const body = delivery.channel === 'sms' ? delivery.message.sms : delivery.message.text;
       const subject = delivery.channel === 'email' ? ` «${delivery.message.subject}»` : '';
       print(`[dev-outbox] ${delivery.channel} → ${delivery.recipient}${subject}\n${body}\n`);
+      return Promise.resolve();
     },
   };
 }

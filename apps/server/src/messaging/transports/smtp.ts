@@ -16,8 +16,9 @@ export function smtpTransport(url: string, from: string): Transport {
         messageId: `<${delivery.id}@hygie>`,
       });
     },
-    async close() {
+    close() {
       transporter.close();
+      return Promise.resolve();
     },
   };
 }

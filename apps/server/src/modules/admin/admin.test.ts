@@ -30,9 +30,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
   afterAll(() => t.close());
 
   it('answers 403 to a non-admin and 401 to nobody on every admin route', async () => {
-    const doc = (await admin.get('/api/openapi.json')).json() as {
+    const doc = (await admin.get('/api/openapi.json')).json<{
       paths: Record<string, Record<string, unknown>>;
-    };
+    }>();
     const routes = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/api/admin/'))
       .flatMap(([path, methods]) =>
@@ -58,11 +58,13 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
   });
 
   it('edits PASSWORD_EXPIRATION_DELAY; a user is then sent to password renewal; reset restores the default', async () => {
-    const list = (await admin.get('/api/admin/settings')).json() as {
-      key: string;
-      value: number | null;
-      defaultValue: number | null;
-    }[];
+    const list = (await admin.get('/api/admin/settings')).json<
+      {
+        key: string;
+        value: number | null;
+        defaultValue: number | null;
+      }[]
+    >();
     expect(list.find((s) => s.key === 'PASSWORD_EXPIRATION_DELAY')).toMatchObject({
       value: null,
       defaultValue: null,
@@ -150,10 +152,10 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
       professionalId: { type: 'RPPS', value: '10002727377' },
     });
     const search = async (q: string, extra = '') =>
-      (await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}${extra}`)).json() as {
+      (await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}${extra}`)).json<{
         items: { email: string; platforms: unknown[] }[];
         hasMore: boolean;
-      };
+      }>();
     expect((await search('Durand')).items.map((u) => u.email)).toEqual(['zoe.durand@hygie.test']);
     expect((await search('durand zo')).items.map((u) => u.email)).toEqual([
       'zoe.durand@hygie.test',
@@ -180,9 +182,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
       status: 'pending_validation',
       profile: 'professional',
     });
-    const pending = (await admin.get('/api/admin/users?status=pending_validation')).json() as {
+    const pending = (await admin.get('/api/admin/users?status=pending_validation')).json<{
       items: { email: string }[];
-    };
+    }>();
     expect(pending.items.map((u) => u.email)).toContain('waiting@hygie.test');
 
     const invited = await admin.post('/api/admin/invitations', {

@@ -228,7 +228,7 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       t.clock.advance(29 * 60_000);
       const res = await client.post('/api/session/extend');
       if (res.statusCode !== 200) break;
-      const body = res.json() as { session: { expiresAt: string; absoluteExpiresAt: string } };
+      const body = res.json<{ session: { expiresAt: string; absoluteExpiresAt: string } }>();
       expect(Date.parse(body.session.expiresAt)).toBeLessThanOrEqual(
         Date.parse(body.session.absoluteExpiresAt),
       );

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
       ['GET', '/api/verification', undefined],
     ] as const) {
       const res = await client.request({ method, url, payload: body });
-      expect({ url, code: (res.json() as { code: string }).code }).toEqual({
+      expect({ url, code: res.json<{ code: string }>().code }).toEqual({
         url,
         code: 'two_factor_authentication_required',
       });
@@ -113,10 +113,10 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     res = await client.post('/api/verification/mobile-phone/verify', { code: sms?.params.code });
     expect(res.json()).toMatchObject({ code: 'cgu_not_accepted' });
 
-    const cgu = (await client.get('/api/cgu')).json() as {
+    const cgu = (await client.get('/api/cgu')).json<{
       version: string;
       acceptedVersion: string | null;
-    };
+    }>();
     expect(cgu).toMatchObject({ version: '2026-01', acceptedVersion: null });
     res = await client.post('/api/cgu/accept', { version: cgu.version });
     expect(res.json()).toMatchObject({ code: 'password_expired' });
@@ -293,9 +293,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
         .select('id')
         .where('email', '=', email)
         .executeTakeFirstOrThrow();
-      expect((res.json() as { data: { user_identifier: string } }).data.user_identifier).toBe(
-        user.id,
-      );
+      expect(res.json<{ data: { user_identifier: string } }>().data.user_identifier).toBe(user.id);
     }
   });
 

@@ -48,7 +48,7 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
     const key = await appKey();
     const { challengeId, challenge } = (
       await client.post('/api/biometrics/native/enrol/challenge')
-    ).json() as { challengeId: string; challenge: string };
+    ).json<{ challengeId: string; challenge: string }>();
     expect(Buffer.from(challenge, 'base64url').length).toBeGreaterThanOrEqual(8);
     const res = await client.post('/api/biometrics/native/enrol', {
       challengeId,
@@ -68,7 +68,7 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
   ) {
     const { challengeId, challenge } = (
       await client.post('/api/biometrics/native/login/challenge', { keyId: key.keyId })
-    ).json() as { challengeId: string; challenge: string };
+    ).json<{ challengeId: string; challenge: string }>();
     const signature = await key.sign(tamper ? tamper(challenge) : challenge);
     return {
       res: await client.post('/api/biometrics/native/login', {
@@ -117,7 +117,7 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
     const client = new TestClient(t.app);
     const { challengeId, challenge } = (
       await client.post('/api/biometrics/native/login/challenge', { keyId: key.keyId })
-    ).json() as { challengeId: string; challenge: string };
+    ).json<{ challengeId: string; challenge: string }>();
     t.clock.advance(5 * 60_000 + 1);
     const late = await client.post('/api/biometrics/native/login', {
       challengeId,
@@ -137,10 +137,10 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
     await signIn(t, client, 'bio-bad@hygie.test', 'Bio-Passw0rd-1');
     const key = await appKey();
     const other = await appKey();
-    const c1 = (await client.post('/api/biometrics/native/enrol/challenge')).json() as {
+    const c1 = (await client.post('/api/biometrics/native/enrol/challenge')).json<{
       challengeId: string;
       challenge: string;
-    };
+    }>();
     const mismatch = await client.post('/api/biometrics/native/enrol', {
       challengeId: c1.challengeId,
       keyId: key.keyId,
@@ -149,10 +149,10 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
       deviceName: 'x',
     });
     expect(mismatch.json()).toMatchObject({ code: 'biometric_enrolment_failed' });
-    const c2 = (await client.post('/api/biometrics/native/enrol/challenge')).json() as {
+    const c2 = (await client.post('/api/biometrics/native/enrol/challenge')).json<{
       challengeId: string;
       challenge: string;
-    };
+    }>();
     const garbage = await client.post('/api/biometrics/native/enrol', {
       challengeId: c2.challengeId,
       keyId: key.keyId,
@@ -177,15 +177,17 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
   it('lists my keys and lets me revoke only my own', async () => {
     const { client } = await enrolled('bio-list@hygie.test', '+33657000006');
     const { client: other } = await enrolled('bio-list2@hygie.test', '+33657000007');
-    const mine = (await client.get('/api/biometrics/credentials')).json() as {
-      id: string;
-      kind: string;
-      deviceName: string;
-    }[];
+    const mine = (await client.get('/api/biometrics/credentials')).json<
+      {
+        id: string;
+        kind: string;
+        deviceName: string;
+      }[]
+    >();
     expect(mine).toEqual([
       expect.objectContaining({ kind: 'native', deviceName: 'Pixel 9', userVerifying: true }),
     ]);
-    const theirs = (await other.get('/api/biometrics/credentials')).json() as { id: string }[];
+    const theirs = (await other.get('/api/biometrics/credentials')).json<{ id: string }[]>();
     expect(
       (
         await client.request({
@@ -213,14 +215,14 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
     });
     const client = new TestClient(t.app);
     await signIn(t, client, 'passkey@hygie.test', 'Bio-Passw0rd-1');
-    const reg = (await client.post('/api/biometrics/webauthn/registration/options')).json() as {
+    const reg = (await client.post('/api/biometrics/webauthn/registration/options')).json<{
       challengeId: string;
       options: {
         rp: { id: string };
         authenticatorSelection: Record<string, string>;
         challenge: string;
       };
-    };
+    }>();
     expect(reg.options.rp.id).toBe('localhost');
     // The browser signs clientDataJSON.challenge, which must be the stored challenge itself
     // (a regression: passing the base64url string to SimpleWebAuthn encoded it a second time).
@@ -250,7 +252,7 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
       await new TestClient(t.app).post('/api/biometrics/webauthn/authentication/options', {
         username: 'passkey@hygie.test',
       })
-    ).json() as { options: { userVerification: string; allowCredentials: unknown[] } };
+    ).json<{ options: { userVerification: string; allowCredentials: unknown[] } }>();
     expect(auth.options).toMatchObject({ userVerification: 'required', allowCredentials: [] });
     const unknownKey = await new TestClient(t.app).post(
       '/api/biometrics/webauthn/authentication/verify',

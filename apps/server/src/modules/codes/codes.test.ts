@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../lib/app-error.js';
+import { isAppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
 import { generateCode, issueCode, sendCode, verifyCode } from './service.js';
@@ -9,7 +10,7 @@ async function errorCode(p: Promise<unknown>): Promise<string | undefined> {
     await p;
     return undefined;
   } catch (err) {
-    if (err instanceof AppError) return err.code;
+    if (isAppError(err)) return err.code;
     throw err;
   }
 }

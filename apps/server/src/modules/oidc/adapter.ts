@@ -114,11 +114,11 @@ export class PlatformClientAdapter implements Adapter {
 
   // Clients are managed through the registry (admin API, CLI), never by the provider.
   async upsert(): Promise<void> {}
-  async findByUid(): Promise<undefined> {
-    return undefined;
+  findByUid(): Promise<undefined> {
+    return Promise.resolve(undefined);
   }
-  async findByUserCode(): Promise<undefined> {
-    return undefined;
+  findByUserCode(): Promise<undefined> {
+    return Promise.resolve(undefined);
   }
   async consume(): Promise<void> {}
   async destroy(): Promise<void> {}

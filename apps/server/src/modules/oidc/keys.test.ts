@@ -19,20 +19,19 @@ describe.each(DIALECTS)('signing keys on %s', (dialect) => {
     expect(again).toEqual(first);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
-    const published = (await t.app.inject({ url: '/oidc/jwks' })).json() as {
+    const published = (await t.app.inject({ url: '/oidc/jwks' })).json<{
       keys: { kid: string }[];
-    };
+    }>();
     expect(published.keys.map((k) => k.kid)).toEqual([first[0]?.kid]);
   });
 
   it('rotate in three audited steps: stage (published), promote (signs), retire', async () => {
     const [current] = await loadSigningKeys(t.ctx.db, Date.now());
     const rotate = (step: string) =>
-      admin.post('/api/admin/oidc/keys/rotate', { step }).then(
-        (r) =>
-          r.json() as {
-            keys: { kid: string; signing: boolean }[];
-          },
+      admin.post('/api/admin/oidc/keys/rotate', { step }).then((r) =>
+        r.json<{
+          keys: { kid: string; signing: boolean }[];
+        }>(),
       );
     const staged = await rotate('stage');
     expect(staged.keys).toHaveLength(2);

@@ -118,9 +118,9 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
     const { browser, client: session } = await signedInBrowser(t, newUser());
     const gamma = use('Gamma').platform;
     expect((await endsOn(browser, 'Gamma')).searchParams.get('error')).toBe('access_denied');
-    const services = (await session.get('/api/services')).json() as {
+    const services = (await session.get('/api/services')).json<{
       services: { id: string; usable: boolean; action: string }[];
-    };
+    }>();
     expect(services.services.find((s) => s.id === gamma.id)).toMatchObject({
       usable: false,
       action: 'enable',
@@ -241,7 +241,10 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
     const html = (await response?.text()) ?? '';
     expect(url.pathname).toMatch(/^\/oidc\/auth\//);
     const form = Object.fromEntries(
-      [...html.matchAll(/name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      [...html.matchAll(/name="(\w+)" value="([^"]*)"/g)].map((m): [string, string] => [
+        m[1] ?? '',
+        m[2] ?? '',
+      ]),
     );
     const action = /action="([^"]+)"/.exec(html)?.[1] ?? '';
     const posted = await browser.postForm(new URL(action, t.base).href, form);

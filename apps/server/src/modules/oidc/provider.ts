@@ -66,7 +66,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     // "disabled" stops the platform's next request, not only the next sign-in.
     const clientId = token?.clientId ?? koa.oidc.client?.clientId;
     if (token && (!clientId || !(await mayUse(clientId, sub)))) return undefined;
-    return { accountId: sub, claims: async () => claimsOf(user) };
+    return { accountId: sub, claims: () => claimsOf(user) };
   };
 
   // Every authorization asks the portal: unless the portal session is complete, is the provider
@@ -133,7 +133,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     clientBasedCORS: (_koa: KoaContextWithOIDC, origin: string, client: Client) =>
       (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
     // Every code exchange gets a refresh token; without offline_access it dies with the session.
-    issueRefreshToken: async (_koa: KoaContextWithOIDC, client: Client) =>
+    issueRefreshToken: (_koa: KoaContextWithOIDC, client: Client) =>
       client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {
@@ -157,7 +157,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     },
     interactions: {
       policy,
-      url: async (_koa: KoaContextWithOIDC, interaction: { uid: string }) =>
+      url: (_koa: KoaContextWithOIDC, interaction: { uid: string }) =>
         `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     loadExistingGrant,
@@ -170,19 +170,19 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (koa: KoaContextWithOIDC, form: string) => {
+        logoutSource: (koa: KoaContextWithOIDC, form: string) => {
           const language = pageLanguage(koa.oidc.params?.ui_locales, koa.get('accept-language'));
           koa.type = 'html';
           koa.body = logoutPage(language, BRAND_NAMES[DEFAULT_BRAND], form);
         },
-        postLogoutSuccessSource: async (koa: KoaContextWithOIDC) => {
+        postLogoutSuccessSource: (koa: KoaContextWithOIDC) => {
           koa.status = 303;
           koa.redirect(new URL('/security/login', config.publicUrl).href);
         },
       },
     },
     // Errors a browser sees go to the portal's translated page, never a provider page.
-    renderError: async (koa: KoaContextWithOIDC, out: ErrorOut) => {
+    renderError: (koa: KoaContextWithOIDC, out: ErrorOut) => {
       const params: Record<string, string> = { error: out.error };
       if (out.error_description) params.error_description = out.error_description.slice(0, 200);
       koa.status = 303;
@@ -221,7 +221,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   // RP-initiated logout signs the user out of the portal too (single sign-out) — when the provider
   // session it ended is the portal user's. (The provider also ends a session this way when another
   // user signed in to the portal in the same browser: that user stays signed in.)
-  provider.use(async (koa, next) => {
+  provider.use(async (koa: KoaContextWithOIDC, next) => {
     await next();
     const ended =
       koa.oidc?.route === 'end_session_confirm' && koa.oidc.params?.logout && koa.status === 303;

@@ -108,7 +108,7 @@ export async function registerPlatform(
     ...input,
   });
   if (res.statusCode !== 201) throw new Error(`platform not created: ${res.body}`);
-  return res.json() as CreatedPlatform;
+  return res.json<CreatedPlatform>();
 }
 
 /** A relying party for a registered platform, configured by discovery (openid-client). */

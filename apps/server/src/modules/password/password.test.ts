@@ -48,7 +48,7 @@ describe.each(DIALECTS)('forgotten password on %s', (dialect) => {
       channel: 'sms',
       code,
     });
-    const { resetToken } = verified.json() as { resetToken: string };
+    const { resetToken } = verified.json<{ resetToken: string }>();
     expect(resetToken).toMatch(/^[\w-]{43}$/);
     const reset = await client.post('/api/password/reset', {
       resetToken,
@@ -103,7 +103,7 @@ describe.each(DIALECTS)('forgotten password on %s', (dialect) => {
         channel: 'email',
         code,
       })
-    ).json() as { resetToken: string };
+    ).json<{ resetToken: string }>();
     expect(
       (
         await client.post('/api/password/reset', {
@@ -198,7 +198,7 @@ describe.each(DIALECTS)('forgotten password on %s', (dialect) => {
         channel: 'email',
         code,
       })
-    ).json() as { resetToken: string };
+    ).json<{ resetToken: string }>();
     const common = await client.post('/api/password/reset', {
       resetToken,
       password: 'Azerty123',

@@ -37,7 +37,7 @@ describe.each(DIALECTS)('platforms registry and "My services" on %s', (dialect) 
   async function create(body: Record<string, unknown> = {}): Promise<CreatedPlatform> {
     const res = await admin.post('/api/admin/platforms', { ...PLATFORM, ...body });
     expect(res.statusCode, res.body).toBe(201);
-    return res.json() as CreatedPlatform;
+    return res.json<CreatedPlatform>();
   }
 
   it.each<[string, InjectOptions['method'], string, unknown]>([
@@ -86,7 +86,7 @@ describe.each(DIALECTS)('platforms registry and "My services" on %s', (dialect) 
 
     const read = await admin.get(`/api/admin/platforms/${created.id}`);
     expect(read.json()).not.toHaveProperty('clientSecret');
-    const list = (await admin.get('/api/admin/platforms')).json() as { platforms: unknown[] };
+    const list = (await admin.get('/api/admin/platforms')).json<{ platforms: unknown[] }>();
     expect(JSON.stringify(list)).not.toContain(created.clientSecret);
     expect(list.platforms).toContainEqual(expect.objectContaining({ id: created.id }));
 
@@ -159,11 +159,11 @@ describe.each(DIALECTS)('platforms registry and "My services" on %s', (dialect) 
     const adminOnly = await create({ name: 'Sur décision', accessPolicy: 'admin' });
     const services = async () =>
       new Map(
-        (
-          (await user.get('/api/services')).json() as {
+        (await user.get('/api/services'))
+          .json<{
             services: { id: string; usable: boolean; action: string }[];
-          }
-        ).services.map((s) => [s.id, s]),
+          }>()
+          .services.map((s) => [s.id, s]),
       );
     let listed = await services();
     expect(listed.get(open.id)).toMatchObject({

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
       payload: { firstName: '', birthPlaceInsee: '96001', ins: '295109912611199' },
     });
     expect(bad.statusCode).toBe(400);
-    const fields = (bad.json() as { data: { fields: { path: string; message: string }[] } }).data
+    const fields = bad.json<{ data: { fields: { path: string; message: string }[] } }>().data
       .fields;
     expect(fields).toEqual(
       expect.arrayContaining([
@@ -205,15 +205,17 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
     const theirs = await signedIn('devices-other@hygie.test', '+33655000006', {
       trustDevice: true,
     });
-    const list = (await mine.get('/api/devices')).json() as {
-      id: string;
-      current: boolean;
-      label: string;
-      userAgent: string | null;
-    }[];
+    const list = (await mine.get('/api/devices')).json<
+      {
+        id: string;
+        current: boolean;
+        label: string;
+        userAgent: string | null;
+      }[]
+    >();
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ current: true });
-    const theirList = (await theirs.get('/api/devices')).json() as { id: string }[];
+    const theirList = (await theirs.get('/api/devices')).json<{ id: string }[]>();
     const theirId = theirList[0]?.id ?? '';
     const attempt = await mine.request({ method: 'DELETE', url: `/api/devices/${theirId}` });
     expect(attempt.statusCode).toBe(404);

@@ -106,7 +106,7 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
       ...change,
     });
     expect(res.statusCode).toBe(400);
-    expect((res.json() as { data: { fields: unknown[] } }).data.fields).toContainEqual({
+    expect(res.json<{ data: { fields: unknown[] } }>().data.fields).toContainEqual({
       path,
       message,
     });

@@ -61,7 +61,7 @@ export async function findSessionByTokenHash(
 ): Promise<SessionWithUser | undefined> {
   let compiled = compiledSessionQuery.get(db);
   if (!compiled) {
-    compiled = sessionQuery(db, '').compile() as CompiledQuery<SessionQueryRow>;
+    compiled = sessionQuery(db, '').compile();
     compiledSessionQuery.set(db, compiled);
   }
   const result = await db.executeQuery<SessionQueryRow>({ ...compiled, parameters: [tokenHash] });

@@ -1,6 +1,5 @@
 import type { CurrentUser } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
-import type { UserRow } from '../../../db/schema.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
 import { recordAudit } from '../../audit/service.js';
@@ -69,7 +68,7 @@ export async function advanceSession(
   });
   return {
     complete: true,
-    user: presentUser(user as UserRow, {
+    user: presentUser(user, {
       idleExpiresAt: session.idle_expires_at,
       absoluteExpiresAt: session.absolute_expires_at,
     }),

@@ -54,7 +54,7 @@ export interface StageDefinition<Input, Outcome = void> {
   code: PendingStage;
   applies(user: StageUser, session: StageSession, settings: AppSettings, now: number): boolean;
   /** The `data` sent with the stage's code (what the screen needs to ask for it). */
-  data?(user: StageUser): Record<string, unknown>;
+  data?: (user: StageUser) => Record<string, unknown>;
   complete(ctx: AppContext, trx: Db, actor: StageActor, input: Input): Promise<Outcome>;
 }
 
