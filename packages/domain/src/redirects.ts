@@ -8,7 +8,7 @@ const MAX_LENGTH = 2048;
 
 // URL parsers strip tabs and newlines and read `\` as `/`, which can turn `/\t/evil` or `/\evil`
 // into `//evil`: such characters are refused outright rather than normalised.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
 const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
 
 /** Whether the decoded path could become another host after one more decoding hop. */

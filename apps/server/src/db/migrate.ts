@@ -41,7 +41,7 @@ export async function migrateToLatest(
   });
   const { error, results } = await migrator.migrateToLatest();
   // Kysely types the failure `unknown`; a non-Error throw is reported by its string form.
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
