@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { serverLayers } from './eslint.layers.js';
 
 const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts'];
@@ -96,6 +98,23 @@ export default tseslint.config(
     },
   },
   ...serverLayers(),
+  // No import cycle anywhere (a cycle makes load order and layering meaningless). Imports are
+  // resolved the way TypeScript resolves them (`./x.js` → `./x.ts`, workspace packages).
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts', 'e2e/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   // Type assertions (`x as T`) only where a library forces one, each carrying its reason:
   // `// eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- <why>`.
   // `as const` is always allowed. The folders still listed under `ignores` are being converted.

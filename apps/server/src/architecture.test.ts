@@ -100,6 +100,21 @@ describe('the server layers, enforced by lint', () => {
     expect(await ruleIds(`${module}/service.ts`, code)).toEqual([]);
   });
 
+  it('fails on an import cycle, even between two services', async () => {
+    // mfa/service imports codes/service on disk; codes/service importing it back closes a cycle.
+    const code =
+      "import { verifySecondFactor } from '../mfa/service.js';\nexport const v = verifySecondFactor;\n";
+    expect(await ruleIds('apps/server/src/modules/codes/service.ts', code)).toContain(
+      'import-x/no-cycle',
+    );
+    expect(
+      await ruleIds(
+        'apps/server/src/modules/codes/service.ts',
+        "import { findUserById } from '../users/service.js';\nexport const f = findUserById;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('accepts the layers used as intended', async () => {
     const repository =
       "import type { Db } from '../../db/connection.js';\n" +
