@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import type { CompiledQuery, KyselyConfig } from 'kysely';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
@@ -20,11 +21,21 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate each app in its own). */
+  searchPath?: string;
+  /** Called with every statement the database runs, as sent (tests read the real queries' plans). */
+  onQuery?: (query: CompiledQuery) => void;
+}
+
 /** Opens the configured database: SQLite (WAL) in DATA_DIR by default, PostgreSQL when DATABASE_URL is set. */
-export function openDatabase(
-  database: Config['database'],
-  options: { searchPath?: string } = {},
-): DbHandle {
+export function openDatabase(database: Config['database'], options: OpenOptions = {}): DbHandle {
+  const { onQuery } = options;
+  const log: KyselyConfig['log'] = onQuery
+    ? (event) => {
+        if (event.level === 'query') onQuery(event.query);
+      }
+    : undefined;
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: database.url,
@@ -34,7 +45,7 @@ export function openDatabase(
     });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return {
       db,
       dialect: 'postgres',
@@ -52,6 +63,7 @@ export function openDatabase(
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    log,
   });
   return {
     db,

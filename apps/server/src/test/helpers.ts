@@ -8,10 +8,11 @@ import type { AppDeps, BuiltApp } from '../app.js';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { loadConfig } from '../config.js';
-import type { Dialect, DbHandle } from '../db/connection.js';
+import type { Dialect, DbHandle, OpenOptions } from '../db/connection.js';
 import { openDatabase } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/tokens.js';
+import { QueryLog } from './query-log.js';
 import { findByUsername } from '../modules/auth/service.js';
 import { createUser as createAccount } from '../modules/users/service.js';
 
@@ -41,10 +42,11 @@ export class TestClock implements Clock {
 /** An isolated database: a temporary SQLite file, or a fresh schema in the test PostgreSQL. */
 export async function openTestDatabase(
   dialect: Dialect,
+  options: Pick<OpenOptions, 'onQuery'> = {},
 ): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-test-'));
-    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.sqlite') });
+    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.sqlite') }, options);
     return { handle, drop: () => fs.promises.rm(dir, { recursive: true, force: true }) };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
@@ -57,7 +59,7 @@ export async function openTestDatabase(
   await admin.end();
   const handle = openDatabase(
     { kind: 'postgres', url: TEST_DATABASE_URL, poolMax: 5 },
-    { searchPath: schema },
+    { ...options, searchPath: schema },
   );
   return {
     handle,
@@ -87,6 +89,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export interface TestApp extends BuiltApp {
   clock: TestClock;
+  /** The statements the app runs, as sent to the database (see QueryLog). */
+  queries: QueryLog;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -97,7 +101,8 @@ export async function createTestApp(
   options: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database' | 'clock'> } = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
-  const { handle, drop } = await openTestDatabase(dialect);
+  const queries = new QueryLog();
+  const { handle, drop } = await openTestDatabase(dialect, { onQuery: (q) => queries.add(q) });
   const built = await buildApp(testConfig(options.env), {
     ...options.deps,
     database: handle,
@@ -107,6 +112,7 @@ export async function createTestApp(
   return {
     ...built,
     clock,
+    queries,
     dialect,
     close: async () => {
       await built.app.close();

@@ -1,0 +1,52 @@
+import type { CompiledQuery } from 'kysely';
+import { CompiledQuery as Compiled, sql } from 'kysely';
+import type { Db, Dialect } from '../db/connection.js';
+
+/**
+ * Records the statements the app sends to the database, so that plan tests explain the queries
+ * the code really runs rather than a hand-written copy of them.
+ */
+export class QueryLog {
+  private recording: CompiledQuery[] | undefined;
+
+  add(query: CompiledQuery): void {
+    this.recording?.push(query);
+  }
+
+  /** Runs `action` and returns the statements it sent, in order. */
+  async during(action: () => Promise<unknown>): Promise<CompiledQuery[]> {
+    const recorded: CompiledQuery[] = [];
+    this.recording = recorded;
+    try {
+      await action();
+    } finally {
+      this.recording = undefined;
+    }
+    return recorded;
+  }
+}
+
+/**
+ * The plan of a recorded statement, with its own parameters. On PostgreSQL sequential scans are
+ * switched off for the explain: small test tables make a scan cheapest, and the question is
+ * whether an index can serve the query at all.
+ */
+export async function explain(db: Db, dialect: Dialect, query: CompiledQuery): Promise<string> {
+  if (dialect === 'sqlite') {
+    const plan = await db.executeQuery<{ detail: string }>(
+      Compiled.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+    );
+    return plan.rows.map((r) => r.detail).join('\n');
+  }
+  return db.connection().execute(async (conn) => {
+    await sql`set enable_seqscan = off`.execute(conn);
+    try {
+      const plan = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+        Compiled.raw(`explain ${query.sql}`, [...query.parameters]),
+      );
+      return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await sql`reset enable_seqscan`.execute(conn);
+    }
+  });
+}
