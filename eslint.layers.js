@@ -77,6 +77,47 @@ const transactionSelector = {
   message: 'Routes never open a transaction: the service owns it.',
 };
 
+// Each table is written by one repository only (its table group). Other repositories may read it
+// in a join, but a write goes through the owning module's service.
+const TABLE_OWNERS = {
+  [`${SERVER}/modules/users/repository.ts`]: ['users', 'consents'],
+  [`${SERVER}/modules/sessions/repository.ts`]: ['sessions'],
+  [`${SERVER}/modules/devices/repository.ts`]: ['trusted_devices'],
+  [`${SERVER}/modules/throttle/repository.ts`]: ['throttles'],
+  [`${SERVER}/modules/settings/repository.ts`]: ['settings'],
+  [`${SERVER}/modules/platforms/repository.ts`]: ['platforms', 'platform_access'],
+  [`${SERVER}/modules/biometrics/repository.ts`]: ['credentials', 'biometric_challenges'],
+  [`${SERVER}/modules/oidc/repository.ts`]: ['oidc_store'],
+  [`${SERVER}/modules/audit/repository.ts`]: ['audit_events'],
+  [`${SERVER}/modules/codes/repository.ts`]: ['one_time_codes'],
+  [`${SERVER}/modules/links/repository.ts`]: ['link_tokens'],
+  [`${SERVER}/messaging/repository.ts`]: ['outbox'],
+};
+const WRITES =
+  'CallExpression[callee.property.name=/^(updateTable|insertInto|deleteFrom|replaceInto|mergeInto)$/]';
+const writeOutside = (tables) => ({
+  selector: `${WRITES}:not([arguments.0.value=/^(${tables.join('|')})$/])`,
+  message: `This repository writes only ${tables.join(', ')}: call the service of the module that owns the table.`,
+});
+const tableOwnership = [
+  {
+    files: REPOSITORIES,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: WRITES,
+          message: 'This repository owns no table: call the service of the module that does.',
+        },
+      ],
+    },
+  },
+  ...Object.entries(TABLE_OWNERS).map(([file, tables]) => ({
+    files: [file],
+    rules: { 'no-restricted-syntax': ['error', writeOutside(tables)] },
+  })),
+];
+
 export function serverLayers() {
   return [
     { files: [`${SERVER}/**/*.ts`], rules: { 'no-restricted-imports': restrict() } },
@@ -114,5 +155,6 @@ export function serverLayers() {
       files: ROUTES,
       rules: { 'no-restricted-syntax': ['error', ...sqlSelectors, transactionSelector] },
     },
+    ...tableOwnership,
   ];
 }

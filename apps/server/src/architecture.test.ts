@@ -92,6 +92,32 @@ describe('the server layers, enforced by lint', () => {
     expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
   });
 
+  it.each([
+    [
+      'users',
+      'apps/server/src/modules/sessions/repository.ts',
+      "db.updateTable('users').set({ status: 'locked' })",
+    ],
+    ['throttles', 'apps/server/src/modules/settings/repository.ts', "db.deleteFrom('throttles')"],
+    ['sessions', `${module}/repository.ts`, "db.insertInto('sessions').values([])"],
+  ])('fails on a write to %s outside the repository that owns it', async (_table, file, write) => {
+    const code =
+      "import type { Db } from '../../db/connection.js';\n" +
+      `export const w = (db: Db) => ${write}.execute();\n`;
+    expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
+  });
+
+  it('accepts a write by the owner and a join read by another repository', async () => {
+    const write =
+      "import type { Db } from '../../db/connection.js';\n" +
+      "export const w = (db: Db) => db.updateTable('sessions').set({ last_seen_at: 1 }).execute();\n";
+    const join =
+      "import type { Db } from '../../db/connection.js';\n" +
+      "export const r = (db: Db) => db.selectFrom('settings').leftJoin('users', 'users.id', 'settings.updated_by').selectAll().execute();\n";
+    expect(await ruleIds('apps/server/src/modules/sessions/repository.ts', write)).toEqual([]);
+    expect(await ruleIds('apps/server/src/modules/settings/repository.ts', join)).toEqual([]);
+  });
+
   it('fails on a transaction opened by a route', async () => {
     const code =
       "import type { Db } from '../../db/connection.js';\n" +

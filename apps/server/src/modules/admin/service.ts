@@ -20,9 +20,9 @@ import {
   saveSetting,
   SETTING_BOUNDS,
 } from '../settings/service.js';
-import { findUserById } from '../users/service.js';
+import { Throttle } from '../throttle/service.js';
+import { activateUser, deleteUser, findUserById, searchUsers } from '../users/service.js';
 import { normalizeSearch } from '../users/search-key.js';
-import { activateUser, clearLoginThrottle, deleteUser, searchUsers } from './repository.js';
 
 /** The admin acting, for the audit trail. */
 export interface AdminActor {
@@ -116,7 +116,7 @@ export async function unlockAccount(
   if (!user || user.status !== 'locked') throw new AppError('not_found');
   await ctx.db.transaction().execute(async (trx) => {
     await activateUser(trx, user.id, ctx.clock.now());
-    await clearLoginThrottle(trx, user.id);
+    await new Throttle(trx, ctx.clock).resetAccount(user.id);
     await recordAudit(trx, ctx.clock, {
       action: 'account_unlocked',
       actorId: actor.userId,

@@ -15,16 +15,16 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
-import { Throttle } from '../throttle/service.js';
-import { updatePasswordHash } from '../users/service.js';
-import type { SessionMeta } from '../sessions/service.js';
-import { closeSession, openSession } from '../sessions/service.js';
+import { accountSubject, Throttle } from '../throttle/service.js';
 import {
+  findUserByEmail,
   findUserByIns,
-  findUserByLoginEmail,
   findUserByProfessionalId,
   findUserByVerifiedPhone,
-} from './repository.js';
+  updatePasswordHash,
+} from '../users/service.js';
+import type { SessionMeta } from '../sessions/service.js';
+import { closeSession, openSession } from '../sessions/service.js';
 import type { Progress, ProgressContext } from './stages/finish.js';
 import { advanceSession } from './stages/finish.js';
 
@@ -50,7 +50,7 @@ export async function findByUsername(db: Db, username: string): Promise<UserRow 
   const value = username.trim();
   switch (detectUsernameKind(value)) {
     case 'email':
-      return isValidEmail(value) ? findUserByLoginEmail(db, normalizeEmail(value)) : undefined;
+      return isValidEmail(value) ? findUserByEmail(db, normalizeEmail(value)) : undefined;
     case 'phone': {
       const phone = normalizeMobilePhone(value);
       return phone ? findUserByVerifiedPhone(db, phone) : undefined;
@@ -76,7 +76,7 @@ export async function findByUsername(db: Db, username: string): Promise<UserRow 
 
 /** The throttle key of a sign-in: the account, or the name typed when there is none (same treatment). */
 function subjectOf(user: UserRow | undefined, username: string): string {
-  if (user) return `user:${user.id}`;
+  if (user) return accountSubject(user.id);
   return `name:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
 }
 
@@ -101,7 +101,7 @@ export async function login(
   if (meta.ip) await throttle.check(`ip:${meta.ip}`);
   const user = await findByUsername(ctx.db, input.username);
   const subject = subjectOf(user, input.username);
-  await throttle.check(`login:${subject}`);
+  await throttle.checkLogin(subject);
 
   const password = normalizePassword(input.password);
   const ok = await ctx.passwords.verify(user?.password_hash ?? null, password);
@@ -115,7 +115,7 @@ export async function login(
     });
     throw new AppError('bad_credentials');
   }
-  await throttle.reset(`login:${subject}`);
+  await throttle.resetLogin(subject);
   if (user.status === 'locked') {
     throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
   }

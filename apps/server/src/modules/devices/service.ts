@@ -108,3 +108,5 @@ export async function forgetMyDevice(
   });
   if (deleted !== 1) throw new AppError('not_found');
 }
+
+export { deleteTrustedDevicesOfUser as forgetTrustedDevices } from './repository.js';

@@ -5,8 +5,7 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
-import { findUserById, revokeAccess } from '../users/service.js';
-import { lockUser } from './repository.js';
+import { findUserById, lockUser, revokeAccess } from '../users/service.js';
 
 /**
  * "Not you?": the single-use link of a notice locks the account, ends every session and trusted

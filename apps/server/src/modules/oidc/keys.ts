@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
-import { insertKeySetIfAbsent, readKeySet, swapKeySet } from './repository.js';
+import { findSettingValue, insertSettingOnce, swapSettingValue } from '../settings/service.js';
 
 /** Where the signing keys live: a setting no admin screen shows (like the server secret). */
 export const SIGNING_KEYS_SETTING = 'internal.oidc_jwks';
@@ -38,14 +38,17 @@ export async function loadSigningKeys(db: Db, now: number): Promise<PrivateJwk[]
   const existing = await readKeys(db);
   if (existing) return existing;
   const fresh = JSON.stringify({ keys: [generateSigningKey()] });
-  await insertKeySetIfAbsent(db, SIGNING_KEYS_SETTING, fresh, now);
-  const stored = await readKeys(db);
-  if (!stored) throw new Error(`${SIGNING_KEYS_SETTING} could not be stored`);
-  return stored;
+  const stored = await insertSettingOnce(db, {
+    key: SIGNING_KEYS_SETTING,
+    value: fresh,
+    updated_by: null,
+    updated_at: now,
+  });
+  return parseKeys(stored);
 }
 
 async function readKeys(db: Db): Promise<PrivateJwk[] | undefined> {
-  const value = await readKeySet(db, SIGNING_KEYS_SETTING);
+  const value = await findSettingValue(db, SIGNING_KEYS_SETTING);
   return value === undefined ? undefined : parseKeys(value);
 }
 
@@ -60,14 +63,22 @@ export async function rotateSigningKeys(
   step: 'stage' | 'promote' | 'retire',
   now: number,
 ): Promise<PrivateJwk[]> {
-  const current = await readKeySet(db, SIGNING_KEYS_SETTING);
+  const current = await findSettingValue(db, SIGNING_KEYS_SETTING);
   if (current === undefined) return loadSigningKeys(db, now);
   const keys = parseKeys(current);
   let next: PrivateJwk[];
   if (step === 'stage') next = [...keys, generateSigningKey()];
   else if (step === 'promote') next = [...keys.slice(-1), ...keys.slice(0, -1)];
   else next = keys.slice(0, 1);
-  if (!(await swapKeySet(db, SIGNING_KEYS_SETTING, current, JSON.stringify({ keys: next }), now))) {
+  if (
+    !(await swapSettingValue(
+      db,
+      SIGNING_KEYS_SETTING,
+      current,
+      JSON.stringify({ keys: next }),
+      now,
+    ))
+  ) {
     throw new Error('the signing keys changed meanwhile');
   }
   return next;

@@ -19,7 +19,6 @@ import { Throttle } from '../throttle/service.js';
 import { revokeAccess, setPassword } from '../users/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { findUserById } from '../users/service.js';
-import { lastResetRequest, recordResetRequest } from './repository.js';
 
 /** Refuses a new password that breaks the rule for this user (personal information included). */
 export function assertAcceptablePassword(
@@ -88,17 +87,7 @@ export async function sendResetCode(
 ): Promise<CodeSent> {
   const { username, channel } = input;
   const key = `forgot:${channel}:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
-  const now = ctx.clock.now();
-  const last = await lastResetRequest(ctx.db, key);
-  const wait =
-    last !== undefined ? Math.ceil((last + CODES.resendCooldownSeconds * 1000 - now) / 1000) : 0;
-  if (wait > 0)
-    throw new AppError(
-      'wait_before_retry',
-      { retryAfterSeconds: wait },
-      { 'retry-after': String(wait) },
-    );
-  await recordResetRequest(ctx.db, key, now);
+  await new Throttle(ctx.db, ctx.clock).cooldown(key, CODES.resendCooldownSeconds * 1000);
 
   const user = await findByUsername(ctx.db, username);
   const destination =
@@ -151,7 +140,7 @@ export async function resetPassword(
     await consumeLink(ctx, trx, link.id);
     await setPassword(trx, user.id, hash, ctx.clock.now());
     await revokeAccess(trx, user.id);
-    await new Throttle(trx, ctx.clock).reset(`login:user:${user.id}`);
+    await new Throttle(trx, ctx.clock).resetAccount(user.id);
     await queuePasswordChangedNotice(ctx, trx, user, request.language, request.brand);
     await recordAudit(trx, ctx.clock, {
       action: 'password_reset',

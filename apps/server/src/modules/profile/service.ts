@@ -10,9 +10,17 @@ import { queueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { searchKey } from '../users/search-key.js';
-import { assertEmailAvailable, findUserById, revokeAccess, setPassword } from '../users/service.js';
+import {
+  assertEmailAvailable,
+  confirmEmail,
+  confirmPhone,
+  findUserById,
+  revokeAccess,
+  setPassword,
+  setPendingContact,
+  updatePersonFields,
+} from '../users/service.js';
 import { presentProfile } from './present.js';
-import { confirmEmail, confirmPhone, setPendingContact, updatePersonFields } from './repository.js';
 
 export type ProfileChanges = z.output<typeof profileUpdateSchema>;
 

@@ -70,7 +70,6 @@ export async function register(
               job: input.job,
               specialty: input.specialty ?? null,
             }),
-        cguVersion: settings.CGU_VERSION,
       });
       await recordConsent(ctx, trx, { userId: id, version: settings.CGU_VERSION, ip: meta.ip });
       await queueEmailVerificationCode(ctx, trx, { id, email: input.email }, meta);

@@ -95,8 +95,24 @@ export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promi
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export async function deleteSessionsOfUser(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/** Ends a user's sessions; the one kept, if any, stays open but no longer on a trusted device. */
+export async function deleteSessionsOfUser(
+  db: Db,
+  userId: string,
+  exceptSessionId?: string,
+): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .$if(exceptSessionId !== undefined, (qb) => qb.where('id', '!=', exceptSessionId ?? ''))
+    .execute();
+  if (exceptSessionId !== undefined) {
+    await db
+      .updateTable('sessions')
+      .set({ trusted_device_id: null })
+      .where('id', '=', exceptSessionId)
+      .execute();
+  }
 }
 
 /** Slides the idle expiry (never past the absolute one). */

@@ -124,4 +124,9 @@ export function mfaData(
 }
 
 // What the sign-in stages record on a session, for the auth module (it reaches sessions only here).
-export { findSessionById, markSecondFactorPassed, setSessionStage } from './repository.js';
+export {
+  deleteSessionsOfUser as endSessionsOfUser,
+  findSessionById,
+  markSecondFactorPassed,
+  setSessionStage,
+} from './repository.js';

@@ -47,3 +47,29 @@ export async function insertSettingOnce(db: Db, row: SettingTable): Promise<stri
     .executeTakeFirstOrThrow();
   return stored.value;
 }
+
+export async function findSettingValue(db: Db, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Replaces a setting only if it still holds `expected` (compare-and-swap); true when it did. */
+export async function swapSettingValue(
+  db: Db,
+  key: string,
+  expected: string,
+  next: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('settings')
+    .set({ value: next, updated_at: now })
+    .where('key', '=', key)
+    .where('value', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

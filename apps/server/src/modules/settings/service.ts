@@ -110,4 +110,4 @@ export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Prom
 }
 
 // The server secret is stored once, by the first node to start (bootstrap).
-export { insertSettingOnce } from './repository.js';
+export { findSettingValue, insertSettingOnce, swapSettingValue } from './repository.js';

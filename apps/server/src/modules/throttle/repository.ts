@@ -49,3 +49,21 @@ export async function extendBlock(db: Db, key: string, until: number): Promise<v
 export async function deleteThrottle(db: Db, key: string): Promise<void> {
   await db.deleteFrom('throttles').where('key', '=', key).execute();
 }
+
+/** When the key's window started (a cooldown's last request), if it has one. */
+export async function findWindowStart(db: Db, key: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('throttles')
+    .select('window_start')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.window_start;
+}
+
+export async function startWindow(db: Db, key: string, now: number): Promise<void> {
+  await db
+    .insertInto('throttles')
+    .values({ key, failures: 0, window_start: now, blocked_until: null })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: now }))
+    .execute();
+}

@@ -1,7 +1,14 @@
 import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/app-error.js';
-import { deleteThrottle, extendBlock, findThrottle, incrementFailures } from './repository.js';
+import {
+  deleteThrottle,
+  extendBlock,
+  findThrottle,
+  findWindowStart,
+  incrementFailures,
+  startWindow,
+} from './repository.js';
 
 // security.md "Throttling without denial of service".
 export const ACCOUNT_FREE_FAILURES = 5;
@@ -19,6 +26,11 @@ export function accountWaitMs(failures: number): number {
     ACCOUNT_FIRST_WAIT_MS * 2 ** (failures - ACCOUNT_FREE_FAILURES),
     ACCOUNT_MAX_WAIT_MS,
   );
+}
+
+/** The sign-in throttle subject of an account (unknown names are throttled by the name typed). */
+export function accountSubject(userId: string): string {
+  return `user:${userId}`;
 }
 
 /** Counters in the database, shared by every node (throttle/repository holds the SQL). */
@@ -64,6 +76,39 @@ export class Throttle {
 
   async reset(key: string): Promise<void> {
     await deleteThrottle(this.db, key);
+  }
+
+  /**
+   * A cooldown: throws 429 wait_before_retry while the last request under `key` is younger than
+   * `cooldownMs`, otherwise records this one.
+   */
+  async cooldown(key: string, cooldownMs: number): Promise<void> {
+    const now = this.clock.now();
+    const last = await findWindowStart(this.db, key);
+    const wait = last === undefined ? 0 : Math.ceil((last + cooldownMs - now) / 1000);
+    if (wait > 0) {
+      throw new AppError(
+        'wait_before_retry',
+        { retryAfterSeconds: wait },
+        { 'retry-after': String(wait) },
+      );
+    }
+    await startWindow(this.db, key, now);
+  }
+
+  /** Throws while sign-ins for this subject (`user:<id>` or the name typed) are blocked. */
+  checkLogin(subject: string): Promise<void> {
+    return this.check(`login:${subject}`);
+  }
+
+  /** A successful sign-in clears the subject's failures. */
+  resetLogin(subject: string): Promise<void> {
+    return this.reset(`login:${subject}`);
+  }
+
+  /** Clears an account's sign-in failures (unlock by an admin, a new password). */
+  resetAccount(userId: string): Promise<void> {
+    return this.resetLogin(accountSubject(userId));
   }
 
   /** A failed sign-in for an account (or an unknown name: same treatment, no enumeration). */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import type { ConsentTable, NewUser, UserRow } from '../../db/schema.js';
+import type { ConsentTable, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 
 /** Finds a user by normalised e-mail (unique index). */
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -36,30 +36,6 @@ export async function insertConsent(db: Db, consent: ConsentTable): Promise<void
   await db.insertInto('consents').values(consent).execute();
 }
 
-/**
- * Ends every session and forgets every trusted device of a user (password change, reset, lock).
- * A session kept (the one changing the password) stays open but no longer on a trusted device.
- */
-export async function revokeAccess(
-  db: Db,
-  userId: string,
-  exceptSessionId?: string,
-): Promise<void> {
-  await db
-    .deleteFrom('sessions')
-    .where('user_id', '=', userId)
-    .$if(exceptSessionId !== undefined, (qb) => qb.where('id', '!=', exceptSessionId ?? ''))
-    .execute();
-  if (exceptSessionId !== undefined) {
-    await db
-      .updateTable('sessions')
-      .set({ trusted_device_id: null })
-      .where('id', '=', exceptSessionId)
-      .execute();
-  }
-  await db.deleteFrom('trusted_devices').where('user_id', '=', userId).execute();
-}
-
 export async function setPassword(
   db: Db,
   userId: string,
@@ -74,6 +50,193 @@ export async function setPassword(
       must_create_password: 0,
       updated_at: now,
     })
+    .where('id', '=', userId)
+    .execute();
+}
+
+// Sign-in lookups: each one is on a unique index.
+
+export function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('ins', '=', ins).executeTakeFirst();
+}
+
+export function findUserByProfessionalId(
+  db: Db,
+  type: string,
+  value: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('professional_id_type', '=', type)
+    .where('professional_id', '=', value)
+    .executeTakeFirst();
+}
+
+export function findUserByVerifiedPhone(db: Db, phone: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('phone_verified_at', 'is not', null)
+    .executeTakeFirst();
+}
+
+// What completing a sign-in stage writes on the user.
+
+export async function markEmailVerified(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_verified_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .where('email_verified_at', 'is', null)
+    .execute();
+}
+
+/** Only the number the code was sent to becomes verified (it may have changed since). */
+export async function markPhoneVerified(
+  db: Db,
+  userId: string,
+  phone: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ phone_verified_at: now, updated_at: now })
+    .where('id', '=', userId)
+    .where('phone', '=', phone)
+    .execute();
+}
+
+/** The terms version the user has accepted (the consent row keeps each acceptance). */
+export async function setCguVersion(db: Db, userId: string, version: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ cgu_version: version, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+// The largest character that sorts after any search key: `[q, q + END)` is a prefix range.
+const END = '\uffff';
+const PROFESSIONAL_ID_TYPES = ['RPPS', 'ADELI', 'FINESS', 'SIRET', 'SIREN', 'DRASS'];
+
+export interface UserSearch {
+  /** Normalised search key (lower case, no accents): a prefix of the e-mail or the name. */
+  term: string;
+  /** The query without spaces: an INS or a professional identifier, matched exactly. */
+  compact: string;
+  /** The query as an E.164 phone number, when it looks like one. */
+  phone: string | null;
+  status: UserRow['status'] | undefined;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The admin search, newest accounts first. Every branch is an index range or equality: email,
+ * search_name, ins, (type, id), phone (search-plan.test.ts checks the plans).
+ */
+export function searchUsers(db: Db, search: UserSearch) {
+  const { term, compact, phone, status } = search;
+  return db
+    .selectFrom('users')
+    .select([
+      'id',
+      'email',
+      'first_name',
+      'last_name',
+      'profile',
+      'status',
+      'ins',
+      'professional_id',
+      'created_at',
+    ])
+    .$if(term !== '', (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb.and([eb('email', '>=', term), eb('email', '<', term + END)]),
+          eb.and([eb('search_name', '>=', term), eb('search_name', '<', term + END)]),
+          eb('ins', '=', compact.toUpperCase()),
+          eb.and([
+            eb('professional_id_type', 'in', PROFESSIONAL_ID_TYPES),
+            eb('professional_id', '=', compact),
+          ]),
+          ...(phone ? [eb('phone', '=', phone)] : []),
+        ]),
+      ),
+    )
+    .$if(status !== undefined, (qb) => qb.where('status', '=', status ?? 'active'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(search.limit)
+    .offset(search.offset)
+    .execute();
+}
+
+export async function activateUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ status: 'active', updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+/** Locks the account: sign-ins answer account_locked until an admin unlocks it. */
+export async function lockUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ status: 'locked', updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A new mobile phone replaces the old one, unverified until its code comes back. */
+export async function setUnverifiedPhone(
+  db: Db,
+  userId: string,
+  phone: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ phone, phone_verified_at: null, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Writes edited person fields (the service decides which ones a profile may change). */
+export async function updatePersonFields(db: Db, userId: string, changes: UserUpdate) {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}
+
+/** Remembers the address or number waiting for its code (the current one stays in force). */
+export async function setPendingContact(
+  db: Db,
+  userId: string,
+  pending: { pending_email: string } | { pending_phone: string },
+) {
+  await db.updateTable('users').set(pending).where('id', '=', userId).execute();
+}
+
+/** The new e-mail replaces the old one, verified by its code. */
+export async function confirmEmail(db: Db, userId: string, email: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ email, email_verified_at: now, pending_email: null, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The new mobile phone replaces the old one, verified by its SMS code. */
+export async function confirmPhone(db: Db, userId: string, phone: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ phone, phone_verified_at: now, pending_phone: null, updated_at: now })
     .where('id', '=', userId)
     .execute();
 }

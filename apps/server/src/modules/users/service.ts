@@ -5,8 +5,10 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { UserTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
-import { findUserByEmail, insertConsent, insertUser } from './repository.js';
+import { findUserByEmail, insertConsent, insertUser, setCguVersion } from './repository.js';
 import { searchKey } from './search-key.js';
+import { forgetTrustedDevices } from '../devices/service.js';
+import { endSessionsOfUser } from '../sessions/service.js';
 
 /** A person account to create; what is left out starts empty (null). */
 export interface NewAccount {
@@ -46,12 +48,35 @@ export interface NewAccount {
 // revocation are plain data access, offered here unchanged (they take `db` or the caller's
 // transaction).
 export {
+  activateUser,
+  confirmEmail,
+  confirmPhone,
+  deleteUser,
   findUserByEmail,
   findUserById,
-  revokeAccess,
+  findUserByIns,
+  findUserByProfessionalId,
+  findUserByVerifiedPhone,
+  lockUser,
+  markEmailVerified,
+  markPhoneVerified,
+  searchUsers,
   setPassword,
+  setPendingContact,
+  setUnverifiedPhone,
   updatePasswordHash,
+  updatePersonFields,
 } from './repository.js';
+export type { UserSearch } from './repository.js';
+
+/**
+ * Ends every session and forgets every trusted device of a user (password change, reset, lock).
+ * A session kept (the one changing the password) stays open but no longer on a trusted device.
+ */
+export async function revokeAccess(db: Db, userId: string, exceptSessionId?: string) {
+  await endSessionsOfUser(db, userId, exceptSessionId);
+  await forgetTrustedDevices(db, userId);
+}
 
 /** Refuses an e-mail that is already an account's (before the slow work of a sign-up starts). */
 export async function assertEmailAvailable(ctx: Pick<AppContext, 'db'>, email: string) {
@@ -118,7 +143,10 @@ export async function createUser(
   return id;
 }
 
-/** Records that the user accepted a terms version (when, from where), in the caller's transaction. */
+/**
+ * Records that the user accepted a terms version (when, from where) and makes it the version in
+ * force for the account, in the caller's transaction.
+ */
 export async function recordConsent(
   ctx: Pick<AppContext, 'clock'>,
   db: Db,
@@ -131,4 +159,5 @@ export async function recordConsent(
     accepted_at: ctx.clock.now(),
     ip: consent.ip,
   });
+  await setCguVersion(db, consent.userId, consent.version, ctx.clock.now());
 }

@@ -10,8 +10,7 @@ import {
   phoneVerificationStage,
 } from '../auth/service.js';
 import { codeSent, queueCode, verifyCode } from '../codes/service.js';
-import { findUserByEmail, findUserById } from '../users/service.js';
-import { setUnverifiedPhone } from './repository.js';
+import { findUserByEmail, findUserById, setUnverifiedPhone } from '../users/service.js';
 
 type MessageContext = Pick<ProgressContext, 'language' | 'brand'>;
 /** The caller's session, when there is one (verification also works from the e-mailed link). */

@@ -8,8 +8,12 @@ import { markSecondFactorPassed } from '../../sessions/service.js';
 import { COMPLETE, mfaData } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import type { AppSettings } from '../../settings/service.js';
-import { setPassword } from '../../users/service.js';
-import { markEmailVerified, markPhoneVerified, recordConsent } from '../repository.js';
+import {
+  markEmailVerified,
+  markPhoneVerified,
+  recordConsent,
+  setPassword,
+} from '../../users/service.js';
 
 export type PendingStage = Extract<
   ErrorCode,
@@ -119,7 +123,7 @@ export const termsStage: StageDefinition<{ version: string }> = {
   code: 'cgu_not_accepted',
   applies: (user, _session, settings) => user.cgu_version !== settings.CGU_VERSION,
   async complete(ctx, trx, actor, { version }) {
-    await recordConsent(trx, { userId: actor.userId, version, now: ctx.clock.now(), ip: actor.ip });
+    await recordConsent(ctx, trx, { userId: actor.userId, version, ip: actor.ip });
     await recordAudit(trx, ctx.clock, {
       action: 'cgu_accepted',
       actorId: actor.userId,
