@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
@@ -142,6 +143,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
         servers: [{ url: config.publicUrl.origin }],
       },
       transform: jsonSchemaTransform,
+      // Schemas with an id (ErrorEnvelope) become components referenced by every route.
+      transformObject: jsonSchemaTransformObject,
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

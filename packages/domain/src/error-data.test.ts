@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ERROR_DATA, parseErrorData, type ErrorData } from './error-data.js';
+import { ERROR_DATA, errorEnvelopeSchema, parseErrorData, type ErrorData } from './error-data.js';
 import { ERRORS } from './errors.js';
 
 describe('the error data contract', () => {
@@ -31,5 +31,17 @@ describe('the error data contract', () => {
     expect(parseErrorData('too_many_attempts', { retryAfterSeconds: 60 })).toEqual({
       retryAfterSeconds: 60,
     });
+  });
+
+  it('accepts an envelope only with the data its code declares', () => {
+    const message = 'm';
+    const ok = (body: unknown) => errorEnvelopeSchema.safeParse(body).success;
+    expect(ok({ code: 'bad_credentials', message })).toBe(true);
+    expect(ok({ code: 'bad_credentials', message, data: { retryAfterSeconds: 1 } })).toBe(false);
+    expect(ok({ code: 'wait_before_retry', message, data: { retryAfterSeconds: 30 } })).toBe(true);
+    expect(ok({ code: 'wait_before_retry', message })).toBe(false);
+    expect(ok({ code: 'wait_before_retry', message, data: { seconds: 30 } })).toBe(false);
+    expect(ok({ code: 'too_many_attempts', message })).toBe(true);
+    expect(ok({ code: 'no_such_code', message })).toBe(false);
   });
 });

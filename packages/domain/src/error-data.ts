@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
+import { ERROR_CODES } from './errors.js';
 import { mfaDataSchema } from './schemas/security.js';
 
 /** `data` of the codes that say how long to wait (the server also sends `Retry-After`). */
@@ -45,9 +46,35 @@ export function parseErrorData<C extends ErrorCode>(
   code: C,
   data: unknown,
 ): ErrorData<C> | undefined {
-  if (!(code in ERROR_DATA)) return undefined;
-  const schema: z.ZodType = ERROR_DATA[code as DataCode];
+  if (!hasData(code)) return undefined;
+  const schema: z.ZodType = ERROR_DATA[code];
   const parsed = schema.safeParse(data);
   // The schema is ERROR_DATA[code]: its output is ErrorData<C> by the definition above.
   return parsed.success ? (parsed.data as ErrorData<C>) : undefined;
 }
+
+function hasData(code: ErrorCode): code is DataCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_DATA, code);
+}
+
+/** The response of one code: `{ code, message }` and, for a code that carries it, its `data`. */
+function envelopeOf(code: ErrorCode) {
+  const base = { code: z.literal(code), message: z.string() };
+  return hasData(code) ? z.strictObject({ ...base, data: ERROR_DATA[code] }) : z.strictObject(base);
+}
+
+function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error('the error catalogue is empty');
+  return [first, ...rest];
+}
+
+/**
+ * Every error response (architecture §4), one variant per code of the catalogue with that code's
+ * `data`: the server's responses are serialised through it (a `data` the catalogue does not
+ * declare fails there, in tests) and the OpenAPI document publishes it as `ErrorEnvelope`.
+ */
+export const errorEnvelopeSchema = z
+  .discriminatedUnion('code', nonEmpty(ERROR_CODES.map(envelopeOf)))
+  .meta({ id: 'ErrorEnvelope' });
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -1,17 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorCode } from '@hygie/domain';
+import type { ErrorCode, ErrorData } from '@hygie/domain';
 import { asLanguage, DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
 import { isAppError } from '../lib/app-error.js';
 import { errorMessage } from '../i18n/error-messages.js';
 
 /** Sends the error envelope `{ code, message, data? }` in the request's language. */
-export function sendError(
+export function sendError<C extends ErrorCode>(
   request: FastifyRequest,
   reply: FastifyReply,
-  code: ErrorCode,
-  data?: Record<string, unknown>,
+  code: C,
+  data?: ErrorData<C>,
 ): FastifyReply {
   // request.language is set in preValidation; errors raised earlier (body parsing) read ?l= here.
   const language =

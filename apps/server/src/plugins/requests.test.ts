@@ -139,6 +139,24 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
     expect(paths).toEqual(
       expect.arrayContaining(['/api/login', '/api/me', '/api/logout', '/api/ready']),
     );
+    // One error contract: every route's error responses point at the catalogue's envelope, whose
+    // variants carry each code's data.
+    const json = doc.json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { oneOf?: unknown[] }> };
+    }>();
+    expect(json.paths['/api/login']?.post?.responses['429']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    });
+    expect(json.components.schemas.ErrorEnvelope?.oneOf).toContainEqual(
+      expect.objectContaining({
+        properties: expect.objectContaining({
+          code: { type: 'string', enum: ['wait_before_retry'] },
+          data: expect.objectContaining({ required: ['retryAfterSeconds'] }),
+        }),
+        required: ['code', 'message', 'data'],
+      }),
+    );
     const ui = await client.get('/api/docs/');
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');

@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { LIMITS, LANGUAGES } from '../constants.js';
-import { ERROR_CODES } from '../errors.js';
 
-/** Every error response: `{ code, message, data? }` (architecture §4). */
-export const errorEnvelopeSchema = z.object({
-  code: z.enum(ERROR_CODES as [string, ...string[]]),
-  message: z.string(),
-  data: z.record(z.string(), z.unknown()).optional(),
-});
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+export { errorEnvelopeSchema } from '../error-data.js';
+export type { ErrorEnvelope } from '../error-data.js';
 
 /** POST /api/login. `username` is an e-mail, a mobile phone, an INS or an RPPS. */
 export const loginInputSchema = z.object({

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@hygie/domain';
+import type { CurrentUser, ErrorData } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
@@ -14,7 +14,7 @@ import { pendingStage } from './registry.js';
 
 export type Progress =
   | { complete: true; user: CurrentUser; rotatedToken: string | null; absoluteExpiresAt: number }
-  | { complete: false; stage: PendingStage; data?: Record<string, unknown> };
+  | { complete: false; stage: PendingStage; data?: ErrorData<PendingStage> };
 
 /** What moving a session on needs to know of the request. */
 export type ProgressContext = Omit<StageActor, 'userId' | 'sessionId'>;

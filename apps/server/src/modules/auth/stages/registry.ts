@@ -1,4 +1,4 @@
-import type { Brand, ErrorCode, Language } from '@hygie/domain';
+import type { Brand, ErrorCode, ErrorData, Language } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/connection.js';
 import type { SessionRow, UserRow } from '../../../db/schema.js';
@@ -58,7 +58,7 @@ export interface StageDefinition<Input, Outcome = void> {
   code: PendingStage;
   applies(user: StageUser, session: StageSession, settings: AppSettings, now: number): boolean;
   /** The `data` sent with the stage's code (what the screen needs to ask for it). */
-  data?: (user: StageUser) => Record<string, unknown>;
+  data?: (user: StageUser) => ErrorData<PendingStage>;
   complete(ctx: AppContext, trx: Db, actor: StageActor, input: Input): Promise<Outcome>;
 }
 
