@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './lib/app-error.js';
 import { inviteUser } from './modules/first-login/invite.js';
 import { addPlatformCommand } from './modules/platforms/command.js';
-import { saveSetting } from './modules/settings/service.js';
+import { publishTerms } from './modules/settings/service.js';
 
 const USAGE = `usage:
   cli migrate
@@ -69,9 +69,7 @@ async function main(argv: string[]): Promise<void> {
     }
     if (command === 'cgu:publish') {
       if (!values.version) throw new UsageError('--version is required');
-      const date = values.date ?? new Date().toISOString().slice(0, 10);
-      await saveSetting(ctx.db, 'CGU_VERSION', values.version, null, Date.now());
-      await saveSetting(ctx.db, 'CGU_PUBLISHED_AT', date, null, Date.now());
+      await publishTerms(ctx, { version: values.version, publishedAt: values.date }, null);
       process.stdout.write(
         `terms version ${values.version} in force: every user accepts it at the next sign-in\n`,
       );

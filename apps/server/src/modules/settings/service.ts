@@ -87,6 +87,23 @@ export async function saveSetting<K extends keyof AppSettings>(
   await upsertSetting(db, { key, value: JSON.stringify(value), updated_by: by, updated_at: now });
 }
 
+/**
+ * Puts a terms version in force (every user accepts it at the next sign-in), with its publication
+ * date (today on the context's clock unless given), in one transaction.
+ */
+export async function publishTerms(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  terms: { version: string; publishedAt?: string },
+  by: string | null,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const publishedAt = terms.publishedAt ?? new Date(now).toISOString().slice(0, 10);
+  await ctx.db.transaction().execute(async (trx) => {
+    await saveSetting(trx, 'CGU_VERSION', terms.version, by, now);
+    await saveSetting(trx, 'CGU_PUBLISHED_AT', publishedAt, by, now);
+  });
+}
+
 export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void> {
   await deleteSetting(db, key);
 }
