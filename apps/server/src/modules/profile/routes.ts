@@ -15,11 +15,9 @@ import type { RouteDeps } from '../route-deps.js';
 import type { RequestMeta } from './service.js';
 import {
   changePassword,
-  confirmEmailChange,
-  confirmPhoneChange,
+  confirmContactChange,
   getProfile,
-  requestEmailChange,
-  requestPhoneChange,
+  requestContactChange,
   updateProfile,
 } from './service.js';
 
@@ -80,10 +78,12 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
       },
     },
     async (request) => {
-      const sent = await requestEmailChange(
+      const { email, currentPassword } = request.body;
+      const sent = await requestContactChange(
         ctx,
         await userIdOf(request),
-        request.body,
+        'email',
+        { value: email, currentPassword },
         metaOf(request),
       );
       nudgeOutbox();
@@ -103,7 +103,13 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
     },
     async (request) => {
       const userId = await userIdOf(request);
-      const profile = await confirmEmailChange(ctx, userId, request.body.code, metaOf(request));
+      const profile = await confirmContactChange(
+        ctx,
+        userId,
+        'email',
+        request.body.code,
+        metaOf(request),
+      );
       nudgeOutbox();
       return profile;
     },
@@ -121,10 +127,12 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
       },
     },
     async (request) => {
-      const sent = await requestPhoneChange(
+      const { phone, currentPassword } = request.body;
+      const sent = await requestContactChange(
         ctx,
         await userIdOf(request),
-        request.body,
+        'phone',
+        { value: phone, currentPassword },
         metaOf(request),
       );
       nudgeOutbox();
@@ -144,7 +152,13 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
     },
     async (request) => {
       const userId = await userIdOf(request);
-      const profile = await confirmPhoneChange(ctx, userId, request.body.code, metaOf(request));
+      const profile = await confirmContactChange(
+        ctx,
+        userId,
+        'phone',
+        request.body.code,
+        metaOf(request),
+      );
       nudgeOutbox();
       return profile;
     },

@@ -108,24 +108,54 @@ export async function updateProfile(
   return getProfile(ctx, user.id);
 }
 
-/** A code goes to the new address; the old one stays in force until the code is entered. */
-export async function requestEmailChange(
+/**
+ * The two contact channels a user changes the same way: a code goes to the new value, which
+ * stays pending (the current one in force) until the code comes back; then the new value is in
+ * force and verified, and the account's e-mail is told (for an e-mail change, the OLD address:
+ * that is where an intruder's change is noticed).
+ */
+export type ContactKind = 'email' | 'phone';
+
+const CONTACTS = {
+  email: {
+    purpose: 'email_change',
+    channel: 'email',
+    pendingOf: (user: UserRow) => user.pending_email,
+    pending: (value: string) => ({ pending_email: value }),
+    confirm: confirmEmail,
+    event: 'email_changed',
+    noticeParams: (value: string) => ({ newEmail: value }),
+  },
+  phone: {
+    purpose: 'phone_change',
+    channel: 'sms',
+    pendingOf: (user: UserRow) => user.pending_phone,
+    pending: (value: string) => ({ pending_phone: value }),
+    confirm: confirmPhone,
+    event: 'phone_changed',
+    noticeParams: (value: string) => ({ newPhone: value }),
+  },
+} as const;
+
+/** Sends a code to the new e-mail or mobile phone (the current password is required). */
+export async function requestContactChange(
   ctx: AppContext,
   userId: string,
-  input: { email: string; currentPassword: string },
+  kind: ContactKind,
+  input: { value: string; currentPassword: string },
   meta: RequestMeta,
 ): Promise<CodeSent> {
+  const contact = CONTACTS[kind];
   const user = await signedInUser(ctx, userId);
   await checkCurrentPassword(ctx, user, input.currentPassword);
-  const { email } = input;
-  await assertEmailAvailable(ctx, email);
+  if (kind === 'email') await assertEmailAvailable(ctx, input.value);
   return ctx.db.transaction().execute(async (trx) => {
-    await setPendingContact(trx, user.id, { pending_email: email });
+    await setPendingContact(trx, user.id, contact.pending(input.value));
     return queueCode(ctx, trx, {
       userId: user.id,
-      purpose: 'email_change',
-      channel: 'email',
-      destination: email,
+      purpose: contact.purpose,
+      channel: contact.channel,
+      destination: input.value,
       template: 'verification_code',
       language: meta.language,
       brand: meta.brand,
@@ -133,24 +163,33 @@ export async function requestEmailChange(
   });
 }
 
-/** The code makes the pending address mine; the old address is told (an intruder is noticed there). */
-export async function confirmEmailChange(
+/** The code makes the pending e-mail or phone mine; the account's (old) e-mail is told. */
+export async function confirmContactChange(
   ctx: AppContext,
   userId: string,
+  kind: ContactKind,
   code: string,
   meta: RequestMeta,
 ): Promise<Profile> {
+  const contact = CONTACTS[kind];
   const user = await signedInUser(ctx, userId);
-  if (!user.pending_email) throw new AppError('code_invalid');
-  const { destination } = await verifyCode(ctx, user.id, 'email_change', code);
-  if (destination !== user.pending_email) throw new AppError('code_invalid');
+  const pending = contact.pendingOf(user);
+  if (!pending) throw new AppError('code_invalid');
+  const { destination } = await verifyCode(ctx, user.id, contact.purpose, code);
+  if (destination !== pending) throw new AppError('code_invalid');
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await confirmEmail(trx, user.id, destination, ctx.clock.now());
-      // The notice goes to the OLD address: that is where an intruder's change is noticed.
-      await queueSecurityNotice(ctx, trx, user, 'email_changed', meta, { newEmail: destination });
+      await contact.confirm(trx, user.id, destination, ctx.clock.now());
+      await queueSecurityNotice(
+        ctx,
+        trx,
+        user,
+        contact.event,
+        meta,
+        contact.noticeParams(destination),
+      );
       await recordAudit(trx, ctx.clock, {
-        action: 'email_changed',
+        action: contact.event,
         actorId: user.id,
         targetId: user.id,
         ip: meta.ip,
@@ -158,57 +197,9 @@ export async function confirmEmailChange(
     });
   } catch (err) {
     // Someone else took the address between the request and the code.
-    if (isUniqueViolation(err)) throw new AppError('email_already_used');
+    if (kind === 'email' && isUniqueViolation(err)) throw new AppError('email_already_used');
     throw err;
   }
-  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
-}
-
-/** An SMS code goes to the new number; the old one stays in force until the code is entered. */
-export async function requestPhoneChange(
-  ctx: AppContext,
-  userId: string,
-  input: { phone: string; currentPassword: string },
-  meta: RequestMeta,
-): Promise<CodeSent> {
-  const user = await signedInUser(ctx, userId);
-  await checkCurrentPassword(ctx, user, input.currentPassword);
-  const { phone } = input;
-  return ctx.db.transaction().execute(async (trx) => {
-    await setPendingContact(trx, user.id, { pending_phone: phone });
-    return queueCode(ctx, trx, {
-      userId: user.id,
-      purpose: 'phone_change',
-      channel: 'sms',
-      destination: phone,
-      template: 'verification_code',
-      language: meta.language,
-      brand: meta.brand,
-    });
-  });
-}
-
-/** The SMS code makes the pending number mine; the account's e-mail is told. */
-export async function confirmPhoneChange(
-  ctx: AppContext,
-  userId: string,
-  code: string,
-  meta: RequestMeta,
-): Promise<Profile> {
-  const user = await signedInUser(ctx, userId);
-  if (!user.pending_phone) throw new AppError('code_invalid');
-  const { destination } = await verifyCode(ctx, user.id, 'phone_change', code);
-  if (destination !== user.pending_phone) throw new AppError('code_invalid');
-  await ctx.db.transaction().execute(async (trx) => {
-    await confirmPhone(trx, user.id, destination, ctx.clock.now());
-    await queueSecurityNotice(ctx, trx, user, 'phone_changed', meta, { newPhone: destination });
-    await recordAudit(trx, ctx.clock, {
-      action: 'phone_changed',
-      actorId: user.id,
-      targetId: user.id,
-      ip: meta.ip,
-    });
-  });
   return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
 }
 
