@@ -48,6 +48,7 @@ import { firstLoginRoutes } from './modules/first-login/routes.js';
 import { lockRoutes } from './modules/lock/routes.js';
 import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
 import { requireAdmin } from './modules/admin/guard.js';
+import { OIDC_PREFIX } from './modules/oidc/provider.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -67,8 +68,16 @@ export interface AppDeps {
   transports?: { email: Transport; sms: Transport };
 }
 
+/** One entry of the route table: the method and the path pattern the router matches. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
 export interface BuiltApp {
   app: FastifyInstance;
+  /** Every route registered, as the router knows it (the attacker suite walks it). */
+  routes: readonly RouteEntry[];
   ctx: AppContext;
   dispatcher: OutboxDispatcher;
   lifecycle: Lifecycle;
@@ -111,6 +120,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   try {
     const ctx = await createContext(config, database, clock);
     await ensureAdmin(ctx, app.log);
@@ -135,7 +148,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(requestContext);
     await app.register(errorHandler);
     await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });
-    await app.register(csrfProtection, { secret: ctx.secret, cookies });
+    await app.register(csrfProtection, {
+      secret: ctx.secret,
+      cookies,
+      // The provider's endpoints authenticate their clients themselves (platform back-channel).
+      exemptPrefix: `${OIDC_PREFIX}/`,
+    });
 
     await app.register(swagger, {
       openapi: {
@@ -151,8 +169,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
 
     const requireSession = sessionGuard(ctx, cookies);
     // Admin routes refuse non-admins before anything else (even before the body is read).
+    // Decided on the route the router matched, never on the raw URL (`/%61pi/admin/…` is routed).
     app.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/api/admin/')) await requireAdmin(requireSession, request);
+      if (request.routeOptions.url?.startsWith('/api/admin/')) {
+        await requireAdmin(requireSession, request);
+      }
     });
     const lifecycle: Lifecycle = { draining: false };
     app.addHook('onSend', async (_request, reply, payload) => {
@@ -199,7 +220,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       await Promise.all([transports.email.close?.(), transports.sms.close?.()]);
       await database.close();
     });
-    return { app, ctx, dispatcher, lifecycle };
+    return { app, routes, ctx, dispatcher, lifecycle };
   } catch (err) {
     await app.close().catch(() => {});
     await database.close().catch(() => {});

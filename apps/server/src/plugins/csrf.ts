@@ -5,7 +5,7 @@ import { hmac, randomToken, safeEqual } from '../lib/tokens.js';
 import { sendError } from './error-handler.js';
 import type { CookiePolicy } from './cookies.js';
 
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Anti-forgery token bound to the session: with a session cookie the token must be
@@ -41,13 +41,20 @@ export function issueXsrf(
 }
 
 export const csrfProtection = fp(
-  async (app: FastifyInstance, options: { secret: string; cookies: CookiePolicy }) => {
-    const { secret, cookies } = options;
+  async (
+    app: FastifyInstance,
+    options: { secret: string; cookies: CookiePolicy; exemptPrefix: string },
+  ) => {
+    const { secret, cookies, exemptPrefix } = options;
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const sessionToken = request.cookies[cookies.sessionCookie];
       const cookieToken = request.cookies[cookies.xsrfCookie];
-      // /api only: the OIDC endpoints (platform back-channel) have their own client authentication.
-      if (UNSAFE.has(request.method) && request.url.startsWith('/api/')) {
+      // Every unsafe request needs the token, whatever its path looks like: the exemption is
+      // decided on the route the router matched (decoded, as it dispatches), never on the raw
+      // URL, which `/%61pi/…` would make say something else. Unmatched requests are checked too.
+      const route = request.routeOptions.url;
+      const exempt = route !== undefined && route.startsWith(exemptPrefix);
+      if (!SAFE.has(request.method) && !exempt) {
         const header = request.headers[XSRF_HEADER_NAME];
         const ok =
           typeof header === 'string' &&
