@@ -127,6 +127,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   try {
     const ctx = await createContext(config, database, clock);
     await ensureAdmin(ctx, app.log);
+    app.log.info(
+      config.devOutbox
+        ? 'dev outbox: served at /api/dev/outbox with every code and link in clear (no SMTP_URL or SMS_GATEWAY_URL configured, NODE_ENV=%s)'
+        : 'dev outbox: not served (NODE_ENV=%s, or a real SMTP or SMS transport is configured)',
+      config.env,
+    );
 
     const transports = deps.transports ?? chooseTransports(config);
     const dispatcher = new OutboxDispatcher({
@@ -183,7 +189,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(healthRoutes, { database, lifecycle });
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
-    await app.register(devOutboxRoutes, { db: database.db, production: config.production });
+    if (config.devOutbox) await app.register(devOutboxRoutes, { db: database.db });
     if (movable) await app.register(testClockRoutes, { clock: movable });
     const routeDeps: RouteDeps = {
       ctx,

@@ -110,6 +110,11 @@ export interface Config {
   shutdownGraceMs: number;
   /** The browser suite's movable clock and its endpoint (NODE_ENV=test only). */
   testClock: boolean;
+  /**
+   * `/api/dev/outbox` (every code and link in clear) is served only outside production and only
+   * when no real transport is configured: once SMTP or an SMS gateway is set, messages are real.
+   */
+  devOutbox: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: e.NODE_ENV,
     production: e.NODE_ENV === 'production',
+    devOutbox: e.NODE_ENV !== 'production' && !e.SMTP_URL && !e.SMS_GATEWAY_URL,
     host: e.HOST,
     port: e.PORT,
     publicUrl,

@@ -2,8 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { TestApp } from '../test/helpers.js';
-import { createTestApp, DIALECTS, TestClient } from '../test/helpers.js';
+import { buildApp } from '../app.js';
+import {
+  createTestApp,
+  DIALECTS,
+  openTestDatabase,
+  testConfig,
+  TestClient,
+} from '../test/helpers.js';
 import { OutboxDispatcher, MAX_ATTEMPTS, backoffMs } from './dispatcher.js';
 import { enqueueMessage } from './outbox.js';
 import type { OutgoingMessage } from './outbox.js';
@@ -158,19 +166,61 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
   });
 });
 
-describe('dev outbox in production', () => {
-  it('is refused', async () => {
-    const t = await createTestApp('sqlite', {
-      env: {
+const logLineSchema = z.object({ msg: z.string().optional() });
+
+describe('the dev outbox, where messages are real', () => {
+  it.each([
+    [
+      'in production',
+      {
         NODE_ENV: 'production',
         SMTP_URL: 'smtp://127.0.0.1:1',
         SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
       },
-    });
+    ],
+    [
+      'in development with SMTP configured',
+      { NODE_ENV: 'development', SMTP_URL: 'smtp://127.0.0.1:1' },
+    ],
+    [
+      'in development with an SMS gateway configured',
+      { NODE_ENV: 'development', SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms' },
+    ],
+  ])('is absent %s', async (_case, env) => {
+    const t = await createTestApp('sqlite', { env });
     try {
       const res = await new TestClient(t.app).get('/api/dev/outbox');
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found' });
+      expect(t.routes.map((r) => r.url)).not.toContain('/api/dev/outbox');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.each([
+    [{ NODE_ENV: 'development' }, /^dev outbox: served at \/api\/dev\/outbox/],
+    [{ NODE_ENV: 'development', SMTP_URL: 'smtp://127.0.0.1:1' }, /^dev outbox: not served/],
+  ])('says at start-up, in one log line, whether it is served (%o)', async (env, expected) => {
+    const lines: string[] = [];
+    const { handle, drop } = await openTestDatabase('sqlite');
+    const built = await buildApp(testConfig({ ...env, LOG_LEVEL: 'info' }), {
+      database: handle,
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+    });
+    await built.app.close();
+    await drop();
+    const said = lines
+      .map((line) => logLineSchema.parse(JSON.parse(line)).msg ?? '')
+      .filter((msg) => msg.startsWith('dev outbox:'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(expected);
+  });
+
+  it('is served in development without a real transport', async () => {
+    const t = await createTestApp('sqlite', { env: { NODE_ENV: 'development' } });
+    try {
+      expect((await new TestClient(t.app).get('/api/dev/outbox')).statusCode).toBe(200);
     } finally {
       await t.close();
     }
