@@ -91,6 +91,10 @@ function chooseTransports(config: Config): { email: Transport; sms: Transport } 
   };
 }
 
+function trustNearest(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 /** Migrates the database and assembles what the services need (also used by the CLI). */
 export async function createContext(
   config: Config,
@@ -115,7 +119,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
     },
-    trustProxy: config.trustProxy,
+    // A hop count trusts the N nearest proxies (proxy-addr's own rule; Fastify's types take it as a function).
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },

@@ -36,9 +36,26 @@ describe('configuration from the environment', () => {
     [{ SESSION_IDLE_TIMEOUT: '3600', SESSION_ABSOLUTE_TIMEOUT: '60' }, 'SESSION_ABSOLUTE_TIMEOUT'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ NODE_ENV: 'production' }, 'SMTP_URL and SMS_GATEWAY_URL'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1, evil' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
   ])('refuses %j, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8, 2001:db8::/32,loopback', '10.0.0.0/8,2001:db8::/32,loopback'],
+  ])('reads TRUST_PROXY=%s as %j (a hop count or the proxies, never anyone)', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(
+      expected,
+    );
   });
 
   it('turns HSTS on for an HTTPS public URL', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { SESSION_DEFAULTS, XSRF_COOKIE_NAME } from '@hygie/domain';
@@ -6,6 +7,43 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const seconds = z.coerce.number().int().positive();
+
+// proxy-addr's named ranges, which Fastify's trustProxy accepts alongside addresses and CIDRs.
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGES.has(item)) return true;
+  const [address = '', prefix, extra] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/**
+ * Whose `X-Forwarded-For` is believed: nobody (default), the N nearest proxies (a hop count), or
+ * listed proxy addresses. `true` (believe anyone) is refused: any client could then choose the
+ * address every per-IP throttle and audit line reads.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string => {
+    if (value === undefined || value === 'false' || value === '0') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const items = value.split(',').map((item) => item.trim());
+    if (value !== 'true' && items.every(isProxyAddress)) return items.join(',');
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === 'true'
+          ? 'true would believe any client’s X-Forwarded-For: give the number of proxies in front of the portal (e.g. 1) or their addresses/CIDRs'
+          : 'expected a number of proxies (e.g. 1) or comma-separated proxy addresses/CIDRs',
+    });
+    return z.NEVER;
+  });
 
 /**
  * Every setting the server reads from the environment, with its default.
@@ -23,7 +61,7 @@ const envSchema = z.object({
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z.string().optional(),
+  TRUST_PROXY: trustProxy,
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_IDLE_TIMEOUT: seconds.default(SESSION_DEFAULTS.idleTimeoutSeconds),
   SESSION_ABSOLUTE_TIMEOUT: seconds.default(SESSION_DEFAULTS.absoluteTimeoutSeconds),
@@ -86,7 +124,8 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number };
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean | string;
+  /** False, a hop count, or the proxies' addresses (comma-separated), as Fastify takes it. */
+  trustProxy: false | number | string;
   sessionSecret: string | undefined;
   session: { idleSeconds: number; absoluteSeconds: number };
   xsrfCookieName: string;
@@ -160,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
       : { kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') },
     logLevel: e.LOG_LEVEL,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY,
     sessionSecret: e.SESSION_SECRET,
     session: { idleSeconds: e.SESSION_IDLE_TIMEOUT, absoluteSeconds: e.SESSION_ABSOLUTE_TIMEOUT },
     xsrfCookieName: e.XSRF_COOKIE_NAME,
@@ -195,10 +234,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     testClock: e.HYGIE_TEST_CLOCK ?? false,
   };
-}
-
-function parseTrustProxy(value: string | undefined): boolean | string {
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  return value; // a comma-separated list of addresses/CIDRs, as Fastify accepts it
 }
