@@ -176,7 +176,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       // Schemas with an id (ErrorEnvelope) become components referenced by every route.
       transformObject: jsonSchemaTransformObject,
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      // Its own CSP (hashes of its inline bootstrap) replaces ours: it must forbid framing too.
+      transformStaticCSP: (header) => `${header}; frame-ancestors 'none'`,
+    });
     app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
     const requireSession = sessionGuard(ctx, cookies);

@@ -11,13 +11,16 @@ export function cookiePolicy(config: Config) {
     sessionCookie,
     deviceCookie,
     xsrfCookie: config.xsrfCookieName,
-    setSession(reply: FastifyReply, token: string, absoluteExpiresAt: number): void {
+    /**
+     * The session cookie lives as long as the browser session (no Expires): closing the browser
+     * on a shared computer ends it. The server still enforces the idle and absolute time-outs.
+     */
+    setSession(reply: FastifyReply, token: string): void {
       void reply.setCookie(sessionCookie, token, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure,
-        expires: new Date(absoluteExpiresAt),
       });
     },
     clearSession(reply: FastifyReply): void {

@@ -24,9 +24,15 @@ export const securityHeaders = fp(
   async (app: FastifyInstance, options: { hsts: boolean; sentryDsn: string | null }) => {
     const connect = options.sentryDsn ? [new URL(options.sentryDsn).origin] : [];
     const csp = contentSecurityPolicy(connect);
-    app.addHook('onSend', async (_request, reply, payload) => {
-      // The API docs page sets its own CSP (with the hashes of its inline bootstrap).
+    app.addHook('onSend', async (request, reply, payload) => {
+      // The API docs page sets its own CSP (with the hashes of its inline bootstrap, app.ts).
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
+      // API answers carry personal data: no browser or proxy cache keeps them, unless a route
+      // chose its own policy.
+      const path = request.routeOptions.url ?? request.url;
+      if (path.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+        reply.header('cache-control', 'no-store');
+      }
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
       reply.header('x-frame-options', 'DENY');

@@ -18,7 +18,7 @@ export function replyWithProgress(
 ) {
   if (!progress.complete) return sendError(request, reply, progress.stage, progress.data);
   if (progress.rotatedToken) {
-    cookies.setSession(reply, progress.rotatedToken, progress.absoluteExpiresAt);
+    cookies.setSession(reply, progress.rotatedToken);
     issueXsrf(reply, cookies, ctx.secret, progress.rotatedToken);
   }
   return reply.send(progress.user);

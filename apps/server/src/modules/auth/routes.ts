@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
         request.cookies[cookies.deviceCookie],
         request.cookies[cookies.sessionCookie],
       );
-      cookies.setSession(reply, result.token, result.absoluteExpiresAt);
+      cookies.setSession(reply, result.token);
       issueXsrf(reply, cookies, ctx.secret, result.token);
       return replyWithProgress(ctx, cookies, request, reply, result.progress);
     },

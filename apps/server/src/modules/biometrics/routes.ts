@@ -59,7 +59,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
 
   /** Sets the cookies of the session a biometric sign-in opened, like a password sign-in does. */
   function replyWithSession(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
-    cookies.setSession(reply, result.token, result.absoluteExpiresAt);
+    cookies.setSession(reply, result.token);
     issueXsrf(reply, cookies, ctx.secret, result.token);
     return replyWithProgress(ctx, cookies, request, reply, result.progress);
   }
