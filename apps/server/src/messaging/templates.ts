@@ -403,6 +403,18 @@ function escapeHtml(value: string): string {
     .replace(/"/g, '&quot;');
 }
 
+/** Parameters that carry text a user or their browser chose (a device name, a user agent). */
+const USER_TEXT_PARAMS = ['device'];
+
+/**
+ * Breaks what a mail client would turn into a link in user-chosen text: a scheme's `://` and the
+ * dot before a letter in a host name (`https://evil.example/lock` → `https[:]//evil[.]example/lock`).
+ * Version numbers (`Chrome 120.0`) are left alone.
+ */
+export function neutraliseLinks(text: string): string {
+  return text.replace(/:\/\//g, '[:]//').replace(/(\w)\.(?=[a-z])/gi, '$1[.]');
+}
+
 /** Renders a template in a language and a brand. */
 export function renderMessage(
   template: TemplateName,
@@ -411,7 +423,13 @@ export function renderMessage(
   params: Params,
 ): RenderedMessage {
   const text: TemplateText = TEMPLATES[template][language];
-  const all = { ...params, brand: BRAND_NAMES[brand] };
+  const userText = Object.fromEntries(
+    USER_TEXT_PARAMS.filter((name) => params[name] !== undefined).map((name) => [
+      name,
+      neutraliseLinks(params[name] ?? ''),
+    ]),
+  );
+  const all = { ...params, ...userText, brand: BRAND_NAMES[brand] };
   const lines = text.lines(all).filter((line) => line !== '');
   const dir = RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
   const colour = BRAND_COLORS[brand].primary;

@@ -1,0 +1,35 @@
+import { BRANDS, LANGUAGES } from '@hygie/domain';
+import { describe, expect, it } from 'vitest';
+import { neutraliseLinks, renderMessage } from '../messaging/templates.js';
+
+// Attacker suite (security issue, point 15): text a user or their browser chose (a device name, a
+// user agent) must not become a link in a security e-mail, where it would sit next to the real
+// "lock my account" link.
+const BAIT = 'https://evil.example/lock-account?code=1 or www.evil.example';
+
+describe('user-chosen text in messages', () => {
+  it.each(
+    (['sign_in_notice', 'biometric_added'] as const).flatMap((template) =>
+      LANGUAGES.flatMap((language) => BRANDS.map((brand) => [template, language, brand] as const)),
+    ),
+  )('%s (%s, %s) links only the portal’s own URLs', (template, language, brand) => {
+    const message = renderMessage(template, language, brand, {
+      date: '2026-11-23 10:00 UTC',
+      device: BAIT,
+      ip: '203.0.113.7',
+      lockUrl: 'https://portal.example.fr/security/lock-account?code=abc',
+    });
+    const hrefs = [...message.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(['https://portal.example.fr/security/lock-account?code=abc']);
+    for (const part of [message.text, message.html]) {
+      expect(part).not.toContain('https://evil');
+      expect(part).not.toContain('evil.example');
+      expect(part).toContain('evil[.]example');
+    }
+  });
+
+  it('leaves ordinary device descriptions readable', () => {
+    expect(neutraliseLinks('Chrome 120.0 on macOS 14.2')).toBe('Chrome 120.0 on macOS 14.2');
+    expect(neutraliseLinks('iPhone de Jeanne')).toBe('iPhone de Jeanne');
+  });
+});
