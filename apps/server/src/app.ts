@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -49,6 +49,7 @@ import { lockRoutes } from './modules/lock/routes.js';
 import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
 import { requireAdmin } from './modules/admin/guard.js';
 import { OIDC_PREFIX } from './modules/oidc/provider.js';
+import { redactUrl } from './lib/redact.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -63,9 +64,14 @@ export interface AppDeps {
   clock?: Clock;
   /** An already-open database (tests use one per suite); otherwise the configured one is opened. */
   database?: DbHandle;
-  logger?: FastifyServerOptions['logger'];
+  /** `false` silences the log (tests); a stream receives its lines instead of stdout. */
+  logger?: false | LogOutput;
   /** Transports override (tests); otherwise chosen from the configuration. */
   transports?: { email: Transport; sms: Transport };
+}
+
+export interface LogOutput {
+  stream: { write(line: string): void };
 }
 
 /** One entry of the route table: the method and the path pattern the router matches. */
@@ -88,6 +94,23 @@ function chooseTransports(config: Config): { email: Transport; sms: Transport } 
   return {
     email: config.smtp ? smtpTransport(config.smtp.url, config.smtp.from) : dev,
     sms: config.sms ? smsHttpTransport(config.sms.url, config.sms.token, config.sms.sender) : dev,
+  };
+}
+
+/** The server's log: JSON lines, with secrets kept out (cookies, tokens, query values). */
+function loggerOptions(config: Config, output?: LogOutput): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    ...(output ? { stream: output.stream } : {}),
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
+    // Query strings carry codes, link tokens and personal data: only their names are logged.
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
   };
 }
 
@@ -115,10 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   const clock = movable ?? deps.clock ?? systemClock;
   const database = deps.database ?? openDatabase(config.database);
   const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-xsrf-token"]'],
-    },
+    logger: deps.logger === false ? false : loggerOptions(config, deps.logger),
     // A hop count trusts the N nearest proxies (proxy-addr's own rule; Fastify's types take it as a function).
     trustProxy:
       typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,

@@ -206,7 +206,7 @@ describe('the dev outbox, where messages are real', () => {
     const { handle, drop } = await openTestDatabase('sqlite');
     const built = await buildApp(testConfig({ ...env, LOG_LEVEL: 'info' }), {
       database: handle,
-      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+      logger: { stream: { write: (line: string) => lines.push(line) } },
     });
     await built.app.close();
     await drop();
