@@ -28,6 +28,8 @@ export const ERRORS = {
   invalid_email: { status: 400 },
   invalid_password: { status: 400 },
   bad_credentials: { status: 401 },
+  /** A mobile number verified on several accounts (a family phone) names none of them. */
+  phone_shared_by_accounts: { status: 409 },
   account_locked: { status: 423 },
   account_pending_validation: { status: 403 },
   too_many_attempts: { status: 429 },

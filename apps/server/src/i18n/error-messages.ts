@@ -16,6 +16,8 @@ const fr: Catalogue = {
   invalid_email: 'Adresse e-mail incorrecte',
   invalid_password: 'Mot de passe incorrect',
   bad_credentials: 'Identifiants incorrects, vérifiez votre e-mail et votre mot de passe',
+  phone_shared_by_accounts:
+    'Ce numéro de mobile est utilisé par plusieurs comptes : connectez-vous avec votre adresse e-mail, votre INS ou votre RPPS',
   account_locked: 'L’accès au compte a été verrouillé, contactez {contactEmail}',
   account_pending_validation: 'Votre identité doit être vérifiée avant de pouvoir vous connecter.',
   too_many_attempts: 'Trop de tentatives, veuillez réessayer plus tard.',
@@ -68,6 +70,8 @@ const en: Catalogue = {
   invalid_email: 'Incorrect email address',
   invalid_password: 'Incorrect password',
   bad_credentials: 'Incorrect credentials, check your email and password',
+  phone_shared_by_accounts:
+    'This mobile number is used by several accounts: sign in with your email address, your INS or your RPPS',
   account_locked: 'Account access has been locked, contact {contactEmail}',
   account_pending_validation: 'Your identity must be verified before you can sign in.',
   too_many_attempts: 'Too many attempts, please try again later.',
@@ -118,6 +122,8 @@ const ar: Catalogue = {
   invalid_email: 'عنوان البريد الإلكتروني غير صحيح',
   invalid_password: 'كلمة المرور غير صحيحة',
   bad_credentials: 'بيانات الدخول غير صحيحة، تحقق من بريدك الإلكتروني وكلمة المرور',
+  phone_shared_by_accounts:
+    'رقم الهاتف المحمول هذا مستخدم في عدة حسابات: سجّل الدخول ببريدك الإلكتروني أو رقم INS أو رقم RPPS',
   account_locked: 'تم قفل الوصول إلى الحساب، تواصل مع {contactEmail}',
   account_pending_validation: 'يجب التحقق من هويتك قبل أن تتمكن من تسجيل الدخول.',
   too_many_attempts: 'محاولات كثيرة جدًا، يرجى المحاولة لاحقًا.',

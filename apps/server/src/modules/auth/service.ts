@@ -20,7 +20,7 @@ import {
   findUserByEmail,
   findUserByIns,
   findUserByProfessionalId,
-  findUserByVerifiedPhone,
+  findUsersByVerifiedPhone,
   updatePasswordHash,
 } from '../users/service.js';
 import type { SessionMeta } from '../sessions/service.js';
@@ -42,36 +42,69 @@ export {
   termsStage,
 } from './stages/registry.js';
 
+/** More accounts than this on one number are not told apart by password (each costs an argon2). */
+const MAX_SHARED_PHONE_ACCOUNTS = 5;
+
 /**
- * The account a login identifier names: an e-mail, a verified mobile phone, an INS, an RPPS, or
- * the national professional id (8 + RPPS, 0 + ADELI). Every lookup is on a unique index.
+ * The accounts a login identifier names: an e-mail, an INS, an RPPS or the national professional
+ * id (8 + RPPS, 0 + ADELI) name at most one (unique indexes); a verified mobile number may be
+ * shared by a family's accounts, so it may name several.
  */
-export async function findByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+export async function findSignInAccounts(db: Db, username: string): Promise<UserRow[]> {
   const value = username.trim();
+  const one = (user: UserRow | undefined) => (user ? [user] : []);
+  const byPhone = (raw: string) => {
+    const phone = normalizeMobilePhone(raw);
+    return phone ? findUsersByVerifiedPhone(db, phone, MAX_SHARED_PHONE_ACCOUNTS) : [];
+  };
   switch (detectUsernameKind(value)) {
     case 'email':
-      return isValidEmail(value) ? findUserByEmail(db, normalizeEmail(value)) : undefined;
-    case 'phone': {
-      const phone = normalizeMobilePhone(value);
-      return phone ? findUserByVerifiedPhone(db, phone) : undefined;
-    }
+      return isValidEmail(value) ? one(await findUserByEmail(db, normalizeEmail(value))) : [];
+    case 'phone':
+      return byPhone(value);
     case 'ins':
-      return findUserByIns(db, normalizeIns(value));
+      return one(await findUserByIns(db, normalizeIns(value)));
     case 'rpps':
-      return findUserByProfessionalId(db, 'RPPS', value.replace(/\s+/g, ''));
+      return one(await findUserByProfessionalId(db, 'RPPS', value.replace(/\s+/g, '')));
     case 'national_professional_id': {
       const national = parseNationalProfessionalId(value);
       const found = national
         ? await findUserByProfessionalId(db, national.type, national.value)
         : undefined;
-      if (found) return found;
       // 0 + 9 digits is also how a French mobile number looks.
-      const phone = normalizeMobilePhone(value);
-      return phone ? findUserByVerifiedPhone(db, phone) : undefined;
+      return found ? [found] : byPhone(value);
     }
     default:
-      return undefined;
+      return [];
   }
+}
+
+/**
+ * The one account a login identifier names, if it names exactly one: a number shared by several
+ * accounts names none (a reset code or a biometric sign-in never picks one of them).
+ */
+export async function findByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const accounts = await findSignInAccounts(db, username);
+  return accounts.length === 1 ? accounts[0] : undefined;
+}
+
+/**
+ * The account among `accounts` whose password this is. With none, the same argon2 work is done
+ * against no hash (no user enumeration by timing).
+ */
+async function passwordOwner(
+  ctx: AppContext,
+  accounts: UserRow[],
+  password: string,
+): Promise<UserRow | undefined> {
+  if (accounts.length === 0) {
+    await ctx.passwords.verify(null, password);
+    return undefined;
+  }
+  for (const account of accounts) {
+    if (await ctx.passwords.verify(account.password_hash, password)) return account;
+  }
+  return undefined;
 }
 
 /** The throttle key of a sign-in: the account, or the name typed when there is none (same treatment). */
@@ -99,18 +132,24 @@ export async function login(
 ): Promise<LoginResult> {
   const throttle = new Throttle(ctx.db, ctx.clock);
   if (meta.ip) await throttle.check(`ip:${meta.ip}`);
-  const user = await findByUsername(ctx.db, input.username);
-  const subject = subjectOf(user, input.username);
+  const accounts = await findSignInAccounts(ctx.db, input.username);
+  const shared = accounts.length > 1;
+  // A shared number's failures are counted under the number typed, never against one account.
+  const subject = subjectOf(shared ? undefined : accounts[0], input.username);
   await throttle.checkLogin(subject);
 
   const password = normalizePassword(input.password);
-  const ok = await ctx.passwords.verify(user?.password_hash ?? null, password);
-  if (!user || !ok) {
+  const user = await passwordOwner(ctx, accounts, password);
+  if (user && shared) {
+    // The right password for one of them: ask for an identifier that names one account.
+    throw new AppError('phone_shared_by_accounts');
+  }
+  if (!user) {
     await throttle.failLogin(subject);
     if (meta.ip) await throttle.failIp(meta.ip);
     await recordAudit(ctx.db, ctx.clock, {
       action: 'login_failed',
-      targetId: user?.id ?? null,
+      targetId: shared ? null : (accounts[0]?.id ?? null),
       ip: meta.ip,
     });
     throw new AppError('bad_credentials');

@@ -73,13 +73,16 @@ export function findUserByProfessionalId(
     .executeTakeFirst();
 }
 
-export function findUserByVerifiedPhone(db: Db, phone: string): Promise<UserRow | undefined> {
+/** The accounts that verified this mobile number (a family may share one), at most `limit`. */
+export function findUsersByVerifiedPhone(db: Db, phone: string, limit: number): Promise<UserRow[]> {
   return db
     .selectFrom('users')
     .selectAll()
     .where('phone', '=', phone)
     .where('phone_verified_at', 'is not', null)
-    .executeTakeFirst();
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
 }
 
 // What completing a sign-in stage writes on the user.

@@ -56,7 +56,7 @@ export {
   findUserById,
   findUserByIns,
   findUserByProfessionalId,
-  findUserByVerifiedPhone,
+  findUsersByVerifiedPhone,
   lockUser,
   markEmailVerified,
   markPhoneVerified,
