@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../errors.js';
 
 /** Every error response: `{ code, message, data? }` (architecture §4). */
 export const errorEnvelopeSchema = z.object({
-  code: z.enum(ERROR_CODES as [string, ...string[]]),
+  code: z.enum(ERROR_CODES),
   message: z.string(),
   data: z.record(z.string(), z.unknown()).optional(),
 });
