@@ -1,9 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/helpers.js';
-import { createTestApp, DIALECTS, TestClient } from '../test/helpers.js';
+import { createTestApp, DIALECTS, portOf, TestClient } from '../test/helpers.js';
 import { OutboxDispatcher, MAX_ATTEMPTS, backoffMs } from './dispatcher.js';
 import { enqueueMessage } from './outbox.js';
 import type { OutgoingMessage } from './outbox.js';
@@ -200,7 +199,7 @@ describe('real transports', () => {
       },
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtpPort = portOf(smtp.server);
     gateway = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -214,7 +213,7 @@ describe('real transports', () => {
       });
     });
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', () => resolve()));
-    gatewayPort = (gateway.address() as AddressInfo).port;
+    gatewayPort = portOf(gateway);
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
