@@ -17,6 +17,24 @@ const APP_UA =
 
 type Language = 'fr' | 'ar';
 
+/** A call the app's page made to the bridge double (recorded in the page, read by the tests). */
+interface RecordedCall {
+  name: string;
+  payload: string;
+  args: number;
+  hasCallback: boolean;
+}
+
+// What the bridge double (below) adds to the page's window.
+declare global {
+  interface Window {
+    __bridgeCalls?: RecordedCall[];
+    HygieNativeBridge?: {
+      call(name: string, payload: string, callback?: (result: string) => void): void;
+    };
+  }
+}
+
 /** An invited person sets a password, then signs in (password, second factor, terms). */
 async function newUserSignsIn(
   page: Page,
@@ -108,21 +126,22 @@ for (const language of ['fr', 'ar'] as const) {
  * = `key_invalidated` makes signChallenge answer that error.
  */
 function bridgeDouble() {
-  interface Call {
-    name: string;
-    payload: string;
-    args: number;
-    hasCallback: boolean;
-  }
-  const calls: Call[] = [];
-  (window as unknown as { __bridgeCalls: Call[] }).__bridgeCalls = calls;
+  const calls: RecordedCall[] = [];
+  window.__bridgeCalls = calls;
   const b64url = (bytes: ArrayBuffer | Uint8Array) =>
     btoa(String.fromCharCode(...new Uint8Array(bytes)))
       .replace(/\+/g, '-')
       .replace(/\//g, '_')
       .replace(/=+$/, '');
-  const keys = (): Record<string, JsonWebKey> =>
-    JSON.parse(localStorage.getItem('e2e.bridge.keys') ?? '{}') as Record<string, JsonWebKey>;
+  const keys = (): Record<string, JsonWebKey> => {
+    const stored: unknown = JSON.parse(localStorage.getItem('e2e.bridge.keys') ?? '{}');
+    const found: Record<string, JsonWebKey> = {};
+    if (typeof stored !== 'object' || stored === null) return found;
+    for (const [keyId, jwk] of Object.entries(stored)) {
+      if (typeof jwk === 'object' && jwk !== null) found[keyId] = jwk;
+    }
+    return found;
+  };
   const saveKeys = (value: Record<string, JsonWebKey>) =>
     localStorage.setItem('e2e.bridge.keys', JSON.stringify(value));
   const ecdsa = { name: 'ECDSA', hash: 'SHA-256' };
@@ -172,11 +191,17 @@ function bridgeDouble() {
     }
   }
 
-  (window as unknown as { HygieNativeBridge: unknown }).HygieNativeBridge = {
+  window.HygieNativeBridge = {
     call(name: string, payload: string, callback?: (result: string) => void) {
       calls.push({ name, payload, args: arguments.length, hasCallback: !!callback });
       if (!callback) return;
-      const input = (payload ? JSON.parse(payload) : {}) as Record<string, string>;
+      const parsed: unknown = payload ? JSON.parse(payload) : {};
+      const input: Record<string, string> = {};
+      if (typeof parsed === 'object' && parsed !== null) {
+        for (const [key, value] of Object.entries(parsed)) {
+          if (typeof value === 'string') input[key] = value;
+        }
+      }
       answer(name, input).then(
         (result) => callback(JSON.stringify(result)),
         () => callback(JSON.stringify({ ok: false, error: 'enrol_failed' })),
@@ -185,9 +210,11 @@ function bridgeDouble() {
   };
 }
 
-type RecordedCall = { name: string; payload: string; args: number; hasCallback: boolean };
-const bridgeCalls = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __bridgeCalls: RecordedCall[] }).__bridgeCalls);
+async function bridgeCalls(page: Page): Promise<RecordedCall[]> {
+  const calls = await page.evaluate(() => window.__bridgeCalls);
+  if (!calls) throw new Error('the bridge double is not installed');
+  return calls;
+}
 
 async function expectLoadingScreenHiddenOnce(page: Page): Promise<void> {
   await expect

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
@@ -86,7 +85,10 @@ test.beforeAll(async ({ browser }) => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  rpBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = server.address();
+  if (typeof address !== 'object' || address === null)
+    throw new Error('the platform is not listening');
+  rpBase = `http://127.0.0.1:${address.port}`;
   for (const [prefix, name, policy] of [
     ['open', 'Plateforme ouverte', 'open'],
     ['restricted', 'Plateforme réservée', 'admin'],

@@ -35,6 +35,31 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTEFACTS, `${name}.png`), fullPage: true });
 }
 
+/** Whether `value` is an object whose members `keys` all hold strings (a JSON answer read by a test). */
+function hasStrings<K extends string>(
+  value: unknown,
+  keys: readonly K[],
+): value is Record<K, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    keys.every((key) => typeof Reflect.get(value, key) === 'string')
+  );
+}
+
+const OUTBOX_FIELDS = ['createdAt', 'template', 'channel', 'text', 'sms'] as const;
+type OutboxMessage = Record<(typeof OUTBOX_FIELDS)[number], string>;
+
+/** The dev outbox's messages to `to`, newest first. */
+async function outboxMessages(request: APIRequestContext, to: string): Promise<OutboxMessage[]> {
+  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
+  const messages: unknown = await res.json();
+  if (!Array.isArray(messages) || !messages.every((m) => hasStrings(m, OUTBOX_FIELDS))) {
+    throw new Error(`unexpected dev outbox answer: ${JSON.stringify(messages)}`);
+  }
+  return messages;
+}
+
 /** The anti-forgery header for an unsafe API call, as the SPA echoes it from its cookie. */
 async function xsrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
   let token = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
@@ -52,7 +77,16 @@ async function xsrfHeader(request: APIRequestContext): Promise<Record<string, st
 export async function serverNow(request: APIRequestContext): Promise<number> {
   const res = await request.get('/api/test/clock');
   expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { now: number }).now;
+  const reading: unknown = await res.json();
+  if (
+    typeof reading !== 'object' ||
+    reading === null ||
+    !('now' in reading) ||
+    typeof reading.now !== 'number'
+  ) {
+    throw new Error(`unexpected clock reading: ${JSON.stringify(reading)}`);
+  }
+  return reading.now;
 }
 
 /** Moves the server's time forward (cooldowns, expiries) instead of waiting for it. */
@@ -76,13 +110,7 @@ export async function codeFor(
   // The message is queued with the code, but a screen may still be sending the request: poll a bit.
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
-    const messages = (await res.json()) as {
-      createdAt: string;
-      text: string;
-      sms: string;
-      channel: string;
-    }[];
+    const messages = await outboxMessages(request, to);
     const fresh = messages.find((m) => Date.parse(m.createdAt) >= since);
     const match = fresh && /\b(\d{6})\b/.exec(fresh.channel === 'sms' ? fresh.sms : fresh.text);
     if (match?.[1]) return match[1];
@@ -126,8 +154,7 @@ export async function passSecondFactor(
 
 /** The newest message of a template to `to`, from the dev outbox. */
 export async function messageFor(request: APIRequestContext, to: string, template: string) {
-  const res = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
-  const messages = (await res.json()) as { template: string; text: string }[];
+  const messages = await outboxMessages(request, to);
   const found = messages.find((m) => m.template === template);
   if (!found) throw new Error(`no ${template} message for ${to}`);
   return found;

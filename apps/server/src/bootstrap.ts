@@ -22,7 +22,9 @@ export async function loadSecret(
     updated_by: null,
     updated_at: now,
   });
-  return JSON.parse(value) as string;
+  const secret: unknown = JSON.parse(value);
+  if (typeof secret !== 'string') throw new Error('internal.secret does not hold a string');
+  return secret;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { isOneOf } from './one-of.js';
+
 /** Build release reported to error tracking and shown in the UI. */
 export const RELEASE = '1.4.2';
 
@@ -64,14 +66,10 @@ export const LANGUAGE_QUERY_PARAM = 'l';
 
 /** Returns the language when supported, else undefined. */
 export function asLanguage(value: unknown): Language | undefined {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
-    ? (value as Language)
-    : undefined;
+  return isOneOf(LANGUAGES, value) ? value : undefined;
 }
 
 /** Returns the brand when known, else undefined. */
 export function asBrand(value: unknown): Brand | undefined {
-  return typeof value === 'string' && (BRANDS as readonly string[]).includes(value)
-    ? (value as Brand)
-    : undefined;
+  return isOneOf(BRANDS, value) ? value : undefined;
 }

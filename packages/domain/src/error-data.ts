@@ -33,10 +33,16 @@ export const ERROR_DATA = {
 
 type DataCode = keyof typeof ERROR_DATA;
 
+/** Every code's `data`: `undefined` for the codes that carry none. */
+type ErrorDataOf = {
+  [C in ErrorCode]: C extends DataCode ? z.infer<(typeof ERROR_DATA)[C]> : undefined;
+};
+
 /** The type of `data` for a code: `undefined` for the codes that carry none. */
-export type ErrorData<C extends ErrorCode> = C extends DataCode
-  ? z.infer<(typeof ERROR_DATA)[C]>
-  : undefined;
+export type ErrorData<C extends ErrorCode> = ErrorDataOf[C];
+
+/** ERROR_DATA seen per code, so that the schema of a code `C` outputs `ErrorData<C>`. */
+const SCHEMA_OF: { [C in ErrorCode]?: z.ZodType<ErrorDataOf[C]> } = ERROR_DATA;
 
 /**
  * The `data` of a response carrying `code`, checked against the catalogue: undefined when the code
@@ -46,11 +52,11 @@ export function parseErrorData<C extends ErrorCode>(
   code: C,
   data: unknown,
 ): ErrorData<C> | undefined {
-  if (!hasData(code)) return undefined;
-  const schema: z.ZodType = ERROR_DATA[code];
-  const parsed = schema.safeParse(data);
-  // The schema is ERROR_DATA[code]: its output is ErrorData<C> by the definition above.
-  return parsed.success ? (parsed.data as ErrorData<C>) : undefined;
+  const schema = Object.prototype.hasOwnProperty.call(SCHEMA_OF, code)
+    ? SCHEMA_OF[code]
+    : undefined;
+  const parsed = schema?.safeParse(data);
+  return parsed?.success ? parsed.data : undefined;
 }
 
 function hasData(code: ErrorCode): code is DataCode {

@@ -83,7 +83,7 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+export const ERROR_CODES: readonly ErrorCode[] = Object.keys(ERRORS).filter(isErrorCode);
 
 /** True when `code` is in the catalogue. */
 export function isErrorCode(code: unknown): code is ErrorCode {

@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './one-of.js';
 export * from './account-state.js';
 export * from './errors.js';
 export * from './error-data.js';

@@ -85,12 +85,18 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
   const prepare = sqlite.prepare.bind(sqlite);
   return new Proxy(sqlite, {
     get(target, property, receiver) {
-      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
+      if (property !== 'prepare') {
+        const value: unknown = Reflect.get(target, property, receiver);
+        return value;
+      }
       return (source: string) => {
         let statement = cache.get(source);
         if (!statement) {
           statement = prepare(source);
-          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+          if (cache.size >= max) {
+            const oldest = cache.keys().next();
+            if (!oldest.done) cache.delete(oldest.value);
+          }
           cache.set(source, statement);
         }
         return statement;

@@ -17,22 +17,18 @@ const PG_UNIQUE_VIOLATION = '23505';
 const SQLITE_UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 const SQLITE_UNIQUE_MESSAGE = /^UNIQUE constraint failed: (.+)$/;
 
-interface DriverError {
-  code?: unknown;
-  constraint?: unknown;
-  message?: unknown;
-}
-
 /**
  * Whether a database error is a unique violation (PostgreSQL 23505 or SQLite UNIQUE/PRIMARY KEY),
  * optionally of one named unique index: the one place that knows how each driver reports it.
  */
 export function isUniqueViolation(err: unknown, index?: UniqueIndex): boolean {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as DriverError;
-  if (e.code === PG_UNIQUE_VIOLATION) return index === undefined || e.constraint === index;
-  if (typeof e.code !== 'string' || !SQLITE_UNIQUE_CODES.has(e.code)) return false;
+  if (typeof err !== 'object' || err === null || !('code' in err)) return false;
+  if (err.code === PG_UNIQUE_VIOLATION) {
+    return index === undefined || ('constraint' in err && err.constraint === index);
+  }
+  if (typeof err.code !== 'string' || !SQLITE_UNIQUE_CODES.has(err.code)) return false;
   if (index === undefined) return true;
-  const columns = SQLITE_UNIQUE_MESSAGE.exec(typeof e.message === 'string' ? e.message : '')?.[1];
+  const message = 'message' in err && typeof err.message === 'string' ? err.message : '';
+  const columns = SQLITE_UNIQUE_MESSAGE.exec(message)?.[1];
   return columns === UNIQUE_INDEXES[index].join(', ');
 }

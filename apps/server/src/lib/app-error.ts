@@ -19,7 +19,8 @@ type DataArgs<C extends ErrorCode> = C extends ErrorCode
  */
 export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
-  readonly data: ErrorData<C> | undefined;
+  /** `ErrorData<C> | undefined`, or `ErrorData<C>` for a code whose data is required. */
+  readonly data: DataArgs<C>[0];
   readonly headers: Headers | undefined;
   constructor(
     readonly code: C,
@@ -27,8 +28,7 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
   ) {
     super(code);
     this.status = statusOf(code);
-    // Destructuring the rest tuple loses its link to C; DataArgs<C> guarantees it.
-    this.data = data as ErrorData<C> | undefined;
+    this.data = data;
     this.headers = headers;
   }
 }

@@ -3,6 +3,7 @@ import { asBrand, asLanguage, DEFAULT_BRAND, DEFAULT_LANGUAGE } from '@hygie/dom
 import type { Db, Dialect } from '../db/connection.js';
 import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
+import { parseParams } from './outbox.js';
 import { claimDueMessages, markMessageAttemptFailed, markMessageSent } from './repository.js';
 import { isTemplateName, renderMessage } from './templates.js';
 import type { Transport } from './transports/types.js';
@@ -29,12 +30,11 @@ export interface DispatcherDeps {
 /** Renders a stored outbox row (also used by the dev outbox listing). */
 export function renderRow(row: OutboxRow) {
   if (!isTemplateName(row.template)) throw new Error(`unknown template ${row.template}`);
-  const params = JSON.parse(row.params) as Record<string, string>;
   return renderMessage(
     row.template,
     asLanguage(row.language) ?? DEFAULT_LANGUAGE,
     asBrand(row.brand) ?? DEFAULT_BRAND,
-    params,
+    parseParams(row.params),
   );
 }
 

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +8,7 @@ import {
   createTestApp,
   DIALECTS,
   openTestDatabase,
+  portOf,
   testConfig,
   TestClient,
 } from '../test/helpers.js';
@@ -250,7 +250,7 @@ describe('real transports', () => {
       },
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtpPort = portOf(smtp.server);
     gateway = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -264,7 +264,7 @@ describe('real transports', () => {
       });
     });
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', () => resolve()));
-    gatewayPort = (gateway.address() as AddressInfo).port;
+    gatewayPort = portOf(gateway);
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));

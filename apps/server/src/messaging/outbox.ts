@@ -1,4 +1,5 @@
 import type { Brand, Language } from '@hygie/domain';
+import { z } from 'zod';
 import type { Db } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -12,6 +13,13 @@ export interface OutgoingMessage {
   language: Language;
   brand: Brand;
   params: Record<string, string>;
+}
+
+const storedParams = z.record(z.string(), z.string());
+
+/** The parameters of a stored outbox row (`params`, written by enqueueMessage). */
+export function parseParams(stored: string): Record<string, string> {
+  return storedParams.parse(JSON.parse(stored));
 }
 
 /**

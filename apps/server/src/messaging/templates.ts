@@ -382,7 +382,8 @@ const TEMPLATES = {
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
-export const TEMPLATE_NAMES = Object.keys(TEMPLATES) as TemplateName[];
+export const TEMPLATE_NAMES: readonly TemplateName[] =
+  Object.keys(TEMPLATES).filter(isTemplateName);
 
 export function isTemplateName(name: string): name is TemplateName {
   return Object.prototype.hasOwnProperty.call(TEMPLATES, name);

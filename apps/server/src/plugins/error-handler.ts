@@ -2,9 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorData } from '@hygie/domain';
-import { asLanguage, DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
+import { DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
 import { isAppError } from '../lib/app-error.js';
 import { errorMessage } from '../i18n/error-messages.js';
+import { queryLanguage } from './request-context.js';
 
 /** Sends the error envelope `{ code, message, data? }` in the request's language. */
 export function sendError<C extends ErrorCode>(
@@ -14,10 +15,7 @@ export function sendError<C extends ErrorCode>(
   data?: ErrorData<C>,
 ): FastifyReply {
   // request.language is set in preValidation; errors raised earlier (body parsing) read ?l= here.
-  const language =
-    request.language ??
-    asLanguage((request.query as Record<string, unknown> | undefined)?.l) ??
-    DEFAULT_LANGUAGE;
+  const language = request.language ?? queryLanguage(request) ?? DEFAULT_LANGUAGE;
   const body: Record<string, unknown> = { code, message: errorMessage(code, language, data) };
   if (data && Object.keys(data).length > 0) body.data = data;
   return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(body);

@@ -19,9 +19,16 @@ declare module 'fastify' {
   }
 }
 
+/** The language `?l=` asks for, if supported (Fastify types a query not yet validated as unknown). */
+export function queryLanguage(request: FastifyRequest): Language | undefined {
+  const query = request.query;
+  return typeof query === 'object' && query !== null && LANGUAGE_QUERY_PARAM in query
+    ? asLanguage(query[LANGUAGE_QUERY_PARAM])
+    : undefined;
+}
+
 function languageOf(request: FastifyRequest): Language {
-  const query = request.query as Record<string, unknown> | undefined;
-  const fromQuery = asLanguage(query?.[LANGUAGE_QUERY_PARAM]);
+  const fromQuery = queryLanguage(request);
   if (fromQuery) return fromQuery;
   const accept = request.headers['accept-language'];
   if (typeof accept === 'string') {

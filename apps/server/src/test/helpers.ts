@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,6 +14,7 @@ import type { Dialect, DbHandle, OpenOptions } from '../db/connection.js';
 import { openDatabase } from '../db/connection.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/tokens.js';
+import { parseParams } from '../messaging/outbox.js';
 import { QueryLog } from './query-log.js';
 import { findByUsername } from '../modules/auth/service.js';
 import { createUser as createAccount } from '../modules/users/service.js';
@@ -27,6 +30,13 @@ if (process.env.REQUIRE_POSTGRES === '1' && !TEST_DATABASE_URL) {
 export const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export const ADMIN = { email: 'admin@hygie.test', password: 'Adm1n-Passw0rd!' };
+
+/** The port a listening server is bound to. */
+export function portOf(server: { address(): AddressInfo | string | null }): number {
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('not listening on a port');
+  return address.port;
+}
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {
@@ -132,19 +142,15 @@ export class TestClient {
     if (unsafe && options.xsrf !== false && !this.cookies.has(XSRF_COOKIE_NAME)) {
       await this.request({ method: 'GET', url: '/api/health' });
     }
-    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    const headers: OutgoingHttpHeaders = { ...options.headers };
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
     const xsrf = this.cookies.get(XSRF_COOKIE_NAME);
     if (unsafe && options.xsrf !== false && xsrf) headers[XSRF_HEADER_NAME] = xsrf;
     const { xsrf: _ignored, ...rest } = options;
-    const response = await this.app.inject({
-      ...rest,
-      method: method as InjectOptions['method'],
-      headers,
-    });
-    for (const c of response.cookies as { name: string; value: string; expires?: Date }[]) {
+    const response = await this.app.inject({ ...rest, method, headers });
+    for (const c of response.cookies) {
       if (c.value === '' || (c.expires && c.expires.getTime() <= Date.now()))
         this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
@@ -156,13 +162,8 @@ export class TestClient {
     return this.request({ method: 'GET', url, headers });
   }
 
-  post(url: string, payload?: unknown, headers?: Record<string, string>) {
-    return this.request({
-      method: 'POST',
-      url,
-      payload: payload as InjectOptions['payload'],
-      headers,
-    });
+  post(url: string, payload?: InjectOptions['payload'], headers?: Record<string, string>) {
+    return this.request({ method: 'POST', url, payload, headers });
   }
 
   login(username = ADMIN.email, password = ADMIN.password) {
@@ -180,7 +181,7 @@ export async function lastCode(t: TestApp, recipient: string): Promise<string> {
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirstOrThrow();
-  const code = (JSON.parse(row.params) as { code?: string }).code;
+  const code = parseParams(row.params).code;
   if (!code) throw new Error(`the last message to ${recipient} has no code`);
   return code;
 }
@@ -269,5 +270,5 @@ export async function messagesTo(t: TestApp, recipient: string) {
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ ...r, params: JSON.parse(r.params) as Record<string, string> }));
+  return rows.map((r) => ({ ...r, params: parseParams(r.params) }));
 }

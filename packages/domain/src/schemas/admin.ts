@@ -42,9 +42,17 @@ export const DURATION_UNITS = {
 } as const;
 export type DurationUnit = keyof typeof DURATION_UNITS;
 
+/** True when `unit` names one of DURATION_UNITS. */
+export function isDurationUnit(unit: unknown): unit is DurationUnit {
+  return typeof unit === 'string' && Object.prototype.hasOwnProperty.call(DURATION_UNITS, unit);
+}
+/** The names of DURATION_UNITS, in its order (largest first). */
+export const DURATION_UNIT_NAMES: readonly DurationUnit[] =
+  Object.keys(DURATION_UNITS).filter(isDurationUnit);
+
 /** The largest unit that divides a number of seconds exactly (for display). */
 export function splitDuration(seconds: number): { amount: number; unit: DurationUnit } {
-  for (const unit of Object.keys(DURATION_UNITS) as DurationUnit[]) {
+  for (const unit of DURATION_UNIT_NAMES) {
     const size = DURATION_UNITS[unit];
     if (seconds % size === 0 && seconds >= size) return { amount: seconds / size, unit };
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.js';
+import { isOneOf } from '../one-of.js';
 import { isValidBirthDate } from '../validation/birth-date.js';
 import { isValidEmail, normalizeEmail } from '../validation/email.js';
 import { isValidIns, normalizeIns } from '../validation/ins.js';
@@ -41,9 +42,7 @@ export type ValidationMessage = (typeof VALIDATION_MESSAGES)[number];
 
 /** True when `message` is one of VALIDATION_MESSAGES. */
 export function isValidationMessage(message: unknown): message is ValidationMessage {
-  return (
-    typeof message === 'string' && (VALIDATION_MESSAGES as readonly string[]).includes(message)
-  );
+  return isOneOf(VALIDATION_MESSAGES, message);
 }
 
 type Check = (value: string) => ValidationMessage | null;

@@ -168,7 +168,7 @@ describe('isValidProfessionalIdentifier', () => {
   });
 
   it('refuses an unknown type at run time', () => {
-    expect(isValidProfessionalIdentifier('NIR' as ProfessionalIdentifierType, '1')).toBe(false);
+    expect(isValidProfessionalIdentifier('NIR', '1')).toBe(false);
   });
 
   it('lists the six types', () => {

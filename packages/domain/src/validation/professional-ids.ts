@@ -1,3 +1,4 @@
+import { isOneOf } from '../one-of.js';
 import { luhn } from './luhn.js';
 
 /** Identifier types a professional may register with (spec §3). */
@@ -20,9 +21,7 @@ const stripSpaces = (value: string): string => value.replace(/\s+/gu, '');
 
 /** True when `type` is one of PROFESSIONAL_IDENTIFIER_TYPES. */
 export function isProfessionalIdentifierType(type: unknown): type is ProfessionalIdentifierType {
-  return (
-    typeof type === 'string' && (PROFESSIONAL_IDENTIFIER_TYPES as readonly string[]).includes(type)
-  );
+  return isOneOf(PROFESSIONAL_IDENTIFIER_TYPES, type);
 }
 
 /** Canonical form of an identifier: DRASS trimmed, the others without whitespace and upper case. */
@@ -84,11 +83,8 @@ const VALIDATORS: Record<ProfessionalIdentifierType, (value: string) => boolean>
   DRASS: isValidDrass,
 };
 
-/** True when `value` is a valid identifier of the given type. */
-export function isValidProfessionalIdentifier(
-  type: ProfessionalIdentifierType,
-  value: string,
-): boolean {
+/** True when `value` is a valid identifier of the given type (false for an unknown type). */
+export function isValidProfessionalIdentifier(type: string, value: string): boolean {
   return isProfessionalIdentifierType(type) && VALIDATORS[type](value);
 }
 

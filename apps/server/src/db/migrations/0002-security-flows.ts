@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { ColumnDataType, Kysely } from 'kysely';
 
 // Forward-only. Person fields, second factor, codes, links, consents, trusted devices, throttling.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const userColumns: [string, string][] = [
+  const userColumns: [string, ColumnDataType][] = [
     ['birth_date', 'varchar(10)'],
     ['birth_place_insee', 'varchar(5)'],
     ['sex', 'varchar(8)'],
@@ -17,10 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['cgu_version', 'varchar(40)'],
   ];
   for (const [name, type] of userColumns) {
-    await db.schema
-      .alterTable('users')
-      .addColumn(name, type as 'text')
-      .execute();
+    await db.schema.alterTable('users').addColumn(name, type).execute();
   }
   await db.schema.createIndex('users_ins_uq').on('users').column('ins').unique().execute();
   await db.schema

@@ -1,4 +1,3 @@
-import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type {
   BiometricCredential,
@@ -27,7 +26,12 @@ import {
   revokeNativeKey,
 } from './repository.js';
 import type { Ceremony } from './webauthn.js';
-import { challengeBytes, parseTransports, relyingPartyOf } from './webauthn.js';
+import {
+  challengeBytes,
+  parseRegistrationResponse,
+  parseTransports,
+  relyingPartyOf,
+} from './webauthn.js';
 
 /** Who enrols, for the security notice and the audit trail. */
 export interface EnrolMeta {
@@ -117,8 +121,8 @@ export async function passkeyEnrolmentOptions(
       residentKey: 'preferred',
     },
   });
-  // The options are JSON the browser hands to WebAuthn as they are; the API types them loosely.
-  return { challengeId, options: options as unknown as Record<string, unknown> };
+  // The options are JSON the browser hands to WebAuthn as they are (the API: a plain object).
+  return { challengeId, options: { ...options } };
 }
 
 /** Checks the browser's attestation against the challenge and stores the new passkey. */
@@ -133,8 +137,8 @@ export async function enrolPasskey(
   let verification;
   try {
     verification = await verifyRegistrationResponse({
-      // The body is validated as a JSON object; SimpleWebAuthn checks its shape itself.
-      response: input.response as unknown as RegistrationResponseJSON,
+      // The body is validated as a JSON object only: a response of another shape fails here.
+      response: parseRegistrationResponse(input.response),
       expectedChallenge: challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,

@@ -1,4 +1,3 @@
-import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import {
   generateAuthenticationOptions,
   verifyAuthenticationResponse,
@@ -23,7 +22,12 @@ import {
   setCredentialCounter,
 } from './repository.js';
 import type { Ceremony } from './webauthn.js';
-import { challengeBytes, parseTransports, relyingPartyOf } from './webauthn.js';
+import {
+  challengeBytes,
+  parseAuthenticationResponse,
+  parseTransports,
+  relyingPartyOf,
+} from './webauthn.js';
 
 /** The browser a biometric sign-in comes from: its request, device cookie and current session. */
 export interface SignInAttempt {
@@ -64,8 +68,8 @@ export async function passkeySignInOptions(
       transports: parseTransports(c.transports),
     })),
   });
-  // The options are JSON the browser hands to WebAuthn as they are; the API types them loosely.
-  return { challengeId, options: options as unknown as Record<string, unknown> };
+  // The options are JSON the browser hands to WebAuthn as they are (the API: a plain object).
+  return { challengeId, options: { ...options } };
 }
 
 export async function signInWithPasskey(
@@ -74,14 +78,13 @@ export async function signInWithPasskey(
   attempt: SignInAttempt,
 ): Promise<LoginResult> {
   const challenge = await consumeChallenge(ctx, input.challengeId, 'webauthn_login');
-  // The body is validated as a JSON object; SimpleWebAuthn checks its shape itself.
-  const response = input.response as unknown as AuthenticationResponseJSON;
-  const credential = await usableKey(ctx, 'webauthn', response.id);
+  const credential = await usableKey(ctx, 'webauthn', input.response.id);
   const { rpID, origin } = relyingPartyOf(ctx);
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
-      response,
+      // The body is validated as a JSON object only: a response of another shape fails here.
+      response: parseAuthenticationResponse(input.response),
       expectedChallenge: challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,

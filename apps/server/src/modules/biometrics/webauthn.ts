@@ -1,3 +1,5 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 
 /** A WebAuthn ceremony the browser runs: the challenge to hand back and the options to use. */
@@ -26,4 +28,47 @@ export function parseTransports(stored: string | null): string[] | undefined {
   return Array.isArray(parsed)
     ? parsed.filter((t): t is string => typeof t === 'string')
     : undefined;
+}
+
+// The browser's WebAuthn JSON (SimpleWebAuthn's RegistrationResponseJSON and
+// AuthenticationResponseJSON): the request body only checks for an object, these read it as the
+// library's type. Members they do not name pass through unchanged.
+const credentialJson = {
+  id: z.string(),
+  rawId: z.string(),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.looseObject({}),
+};
+
+const registrationResponseSchema = z.looseObject({
+  ...credentialJson,
+  response: z.looseObject({
+    clientDataJSON: z.string(),
+    attestationObject: z.string(),
+    authenticatorData: z.string().optional(),
+    transports: z.array(z.string()).optional(),
+    publicKeyAlgorithm: z.number().optional(),
+    publicKey: z.string().optional(),
+  }),
+}) satisfies z.ZodType<RegistrationResponseJSON>;
+
+const authenticationResponseSchema = z.looseObject({
+  ...credentialJson,
+  response: z.looseObject({
+    clientDataJSON: z.string(),
+    authenticatorData: z.string(),
+    signature: z.string(),
+    userHandle: z.string().optional(),
+  }),
+}) satisfies z.ZodType<AuthenticationResponseJSON>;
+
+/** The browser's attestation as SimpleWebAuthn takes it; throws when it is not that shape. */
+export function parseRegistrationResponse(value: unknown): RegistrationResponseJSON {
+  return registrationResponseSchema.parse(value);
+}
+
+/** The browser's assertion as SimpleWebAuthn takes it; throws when it is not that shape. */
+export function parseAuthenticationResponse(value: unknown): AuthenticationResponseJSON {
+  return authenticationResponseSchema.parse(value);
 }

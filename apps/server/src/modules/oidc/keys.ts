@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import { findSettingValue, insertSettingOnce, swapSettingValue } from '../settings/service.js';
 
@@ -20,13 +21,18 @@ export function generateSigningKey(): PrivateJwk {
   return { ...jwk, kty: 'RSA', kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
+const keySetSchema = z.object({
+  keys: z.array(
+    z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.literal('sig') }),
+  ),
+});
+
 function parseKeys(value: string): PrivateJwk[] {
-  const parsed: unknown = JSON.parse(value);
-  const keys = (parsed as { keys?: unknown }).keys;
-  if (!Array.isArray(keys) || keys.length === 0) {
-    throw new Error(`${SIGNING_KEYS_SETTING} holds no keys`);
+  const parsed = keySetSchema.safeParse(JSON.parse(value));
+  if (!parsed.success || parsed.data.keys.length === 0) {
+    throw new Error(`${SIGNING_KEYS_SETTING} holds no valid keys`);
   }
-  return keys as PrivateJwk[];
+  return parsed.data.keys;
 }
 
 /**

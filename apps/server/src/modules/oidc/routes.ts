@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
@@ -44,15 +44,15 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     scope.all(`${OIDC_PREFIX}/*`, { schema: { hide: true } }, (request, reply) => {
       reply.hijack();
-      // Koa (inside the provider) reads `originalUrl`, which Node's request type does not declare.
-      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      const raw = request.raw;
       requests.set(raw, request);
       // Links and cookie security follow PUBLIC_URL, never the request's Host; the client address
       // is the one Fastify resolved with TRUST_PROXY.
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       raw.headers['x-forwarded-host'] = publicUrl.host;
       raw.headers['x-forwarded-for'] = request.ip;
-      raw.originalUrl = raw.url;
+      // Koa (inside the provider) reads `originalUrl`, which Node's request type does not declare.
+      Object.assign(raw, { originalUrl: raw.url });
       raw.url = (raw.url ?? '').slice(OIDC_PREFIX.length) || '/';
       const res: ServerResponse = reply.raw;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

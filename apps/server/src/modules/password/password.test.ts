@@ -238,11 +238,7 @@ describe.each(DIALECTS)('first login and lock account on %s', (dialect) => {
       profile: null,
     });
     const url = new URL(link);
-    const params = Object.fromEntries(url.searchParams) as {
-      personIdentifier: string;
-      email: string;
-      code: string;
-    };
+    const params = Object.fromEntries(url.searchParams);
     expect((await messagesTo(t, 'invited@hygie.test'))[0]).toMatchObject({
       template: 'first_login_invitation',
       params: { link },

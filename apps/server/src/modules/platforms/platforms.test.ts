@@ -40,7 +40,7 @@ describe.each(DIALECTS)('platforms registry and "My services" on %s', (dialect) 
     return res.json<CreatedPlatform>();
   }
 
-  it.each<[string, InjectOptions['method'], string, unknown]>([
+  it.each<[string, InjectOptions['method'], string, InjectOptions['payload']]>([
     ['list', 'GET', '/api/admin/platforms', undefined],
     ['read', 'GET', '/api/admin/platforms/some-id', undefined],
     ['create', 'POST', '/api/admin/platforms', PLATFORM],
@@ -53,14 +53,14 @@ describe.each(DIALECTS)('platforms registry and "My services" on %s', (dialect) 
       const anonymous = await new TestClient(t.app).request({
         method,
         url,
-        payload: payload as InjectOptions['payload'],
+        payload,
       });
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json()).toMatchObject({ code: 'not_logged_in' });
       const forbidden = await user.request({
         method,
         url,
-        payload: payload as InjectOptions['payload'],
+        payload,
       });
       expect(forbidden.statusCode).toBe(403);
       expect(forbidden.json()).toMatchObject({ code: 'forbidden' });

@@ -1,5 +1,6 @@
 import type { Setting, SettingKey } from '@hygie/domain';
 import { CODES, SETTING_KEYS } from '@hygie/domain';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
@@ -55,7 +56,34 @@ export function defaultSettings(config: Pick<Config, 'session'>): AppSettings {
   };
 }
 
-const ALL_KEYS = Object.keys(defaultSettings({ session: { idleSeconds: 0, absoluteSeconds: 0 } }));
+/** What a stored value must be to apply; a damaged one (not JSON, another type) keeps its default. */
+const STORED_VALUE: { [K in keyof AppSettings]: z.ZodType<AppSettings[K]> } = {
+  PASSWORD_EXPIRATION_DELAY: z.number().nullable(),
+  TRUSTED_DEVICE_DAYS: z.number(),
+  SESSION_IDLE_TIMEOUT: z.number(),
+  SESSION_ABSOLUTE_TIMEOUT: z.number(),
+  CODE_TTL: z.number(),
+  CGU_VERSION: z.string(),
+  CGU_PUBLISHED_AT: z.string(),
+};
+
+function isSettingName(key: string): key is keyof AppSettings {
+  return Object.prototype.hasOwnProperty.call(STORED_VALUE, key);
+}
+
+const ALL_KEYS = Object.keys(STORED_VALUE);
+
+/** Sets `key` to its stored value when that value is of the setting's type. */
+function applyStored<K extends keyof AppSettings>(settings: AppSettings, key: K, stored: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return;
+  }
+  const parsed = STORED_VALUE[key].safeParse(value);
+  if (parsed.success) settings[key] = parsed.data;
+}
 
 /**
  * The settings in force. Read where they are used (sign-in, the once-a-minute session slide), never
@@ -68,11 +96,7 @@ export async function loadSettings(
   const rows = await findSettingValues(db, ALL_KEYS);
   const settings = defaultSettings(ctx.config);
   for (const row of rows) {
-    try {
-      (settings as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value) as unknown;
-    } catch {
-      // a damaged value falls back to its default
-    }
+    if (isSettingName(row.key)) applyStored(settings, row.key, row.value);
   }
   return settings;
 }
