@@ -43,23 +43,52 @@ const COMMON_PASSWORDS = `
   motdepasse2025 changemoi changement nouveau nouveau1 bienvenue bienvenue1 bienvenue123
 `;
 
-/** Words people dress up with a capital and a number to pass composition rules ("Soleil2024"). */
-const DRESSED_UP_WORDS = words(`
-  password welcome qwerty azerty motdepasse bonjour soleil marseille paris france jetaime amour
-  doudou chouchou loulou coucou bienvenue liberte printemps automne hiver summer winter vacances
-  famille maman papa chocolat princesse nicolas
-`);
-const DRESSING = words('1 12 123 1234 12345 01 2020 2021 2022 2023 2024 2025 2026 ! 1! 123!');
+/** A set of words a password must not be (the server's is far larger, see docs/security.md). */
+export interface PasswordDictionary {
+  has(word: string): boolean;
+}
 
-const COMMON: ReadonlySet<string> = new Set([
-  ...words(COMMON_PASSWORDS),
-  ...DRESSED_UP_WORDS.flatMap((word) => DRESSING.map((suffix) => word + suffix)),
-]);
+/** The product's own names: the first words a user of Hygie reaches for. */
+export const PRODUCT_WORDS = ['hygie', 'telesoin', 'hygietelesoin'];
 
-/** Number of passwords on the list, for documentation and tests. */
-export const COMMON_PASSWORD_COUNT = COMMON.size;
+const BUILT_IN: PasswordDictionary = new Set([...words(COMMON_PASSWORDS), ...PRODUCT_WORDS]);
 
-/** True when `pw` is on the common-password list (compared after NFKC, case-insensitively). */
-export function isCommonPassword(pw: string): boolean {
-  return COMMON.has(pw.normalize('NFKC').toLowerCase());
+/** Number of passwords on the built-in list, for documentation and tests. */
+export const COMMON_PASSWORD_COUNT = words(COMMON_PASSWORDS).length + PRODUCT_WORDS.length;
+
+// Look-alike characters people swap into a word ("P@ssw0rd"); `1` stands for i or l.
+const LEET: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+  '€': 'e',
+};
+
+/** Lower case, NFKC, without accents. */
+function fold(value: string): string {
+  return value.normalize('NFKC').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * The words a password dresses up: without the digits and symbols around it ("Liverpool1",
+ * "!Soleil2024"), with look-alikes read back ("P@ssw0rd!" → "password"), without accents.
+ */
+export function passwordBases(pw: string): string[] {
+  const core = fold(pw).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  if (core === '') return [];
+  const read = (one: string) => [...core].map((c) => (c === '1' ? one : (LEET[c] ?? c))).join('');
+  return [...new Set([core, read('i'), read('l')])];
+}
+
+/**
+ * True when `pw` is on the list, as typed (case-insensitively) or once undressed. The built-in
+ * list is small enough for the browser; the server passes its full dictionary.
+ */
+export function isCommonPassword(pw: string, dictionary: PasswordDictionary = BUILT_IN): boolean {
+  const typed = pw.normalize('NFKC').toLowerCase();
+  return dictionary.has(typed) || passwordBases(pw).some((base) => dictionary.has(base));
 }

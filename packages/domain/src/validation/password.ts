@@ -1,4 +1,5 @@
 import { LIMITS } from '../constants.js';
+import type { PasswordDictionary } from './common-passwords.js';
 import { isCommonPassword } from './common-passwords.js';
 
 /** Why a password is refused; several may apply at once. */
@@ -17,6 +18,8 @@ export type PasswordProblem = (typeof PASSWORD_PROBLEMS)[number];
 export interface PasswordContext {
   email?: string;
   names?: string[];
+  /** The words a password must not be (the built-in list when absent). */
+  dictionary?: PasswordDictionary;
 }
 
 /** Personal tokens shorter than this match too much by chance to be refused. */
@@ -60,7 +63,7 @@ export function checkPassword(pw: string, context: PasswordContext = {}): Passwo
   if (!/\p{Nd}/u.test(password)) problems.push('missing_digit');
   if (!/\p{Ll}/u.test(password)) problems.push('missing_lowercase');
   if (!/\p{Lu}/u.test(password)) problems.push('missing_uppercase');
-  if (isCommonPassword(password)) problems.push('too_common');
+  if (isCommonPassword(password, context.dictionary)) problems.push('too_common');
   const folded = fold(password);
   if (personalTokens(context).some((token) => folded.includes(token))) {
     problems.push('contains_personal_info');

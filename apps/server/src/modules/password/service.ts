@@ -17,6 +17,7 @@ import { sendCode, verifyCode } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
 import { Throttle } from '../throttle/service.js';
 import { revokeAccess, setPassword } from '../users/service.js';
+import { passwordDictionary } from '../../security/password-dictionary.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { findUserById } from '../users/service.js';
 
@@ -28,6 +29,7 @@ export function assertAcceptablePassword(
   const problems = checkPassword(normalizePassword(password), {
     email: user.email,
     names: [user.first_name, user.last_name].filter((n): n is string => !!n),
+    dictionary: passwordDictionary(),
   });
   if (problems.includes('contains_personal_info')) {
     throw new AppError('validation_error', {
