@@ -5,7 +5,7 @@ import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { parseParams } from './outbox.js';
 import { claimDueMessages, markMessageAttemptFailed, markMessageSent } from './repository.js';
-import { isTemplateName, renderMessage } from './templates.js';
+import { isTemplateName, renderMessage, withoutSecrets } from './templates.js';
 import type { Transport } from './transports/types.js';
 
 const BATCH = 20;
@@ -98,7 +98,11 @@ export class OutboxDispatcher {
     try {
       const message = renderRow(row);
       await transport.send({ id: row.id, channel: row.channel, recipient: row.recipient, message });
-      await markMessageSent(db, row.id, clock.now(), row.attempts + 1);
+      await markMessageSent(db, row.id, {
+        sentAt: clock.now(),
+        attempts: row.attempts + 1,
+        params: settledParams(row, transport),
+      });
     } catch (err) {
       const attempts = row.attempts + 1;
       const failed = attempts >= MAX_ATTEMPTS;
@@ -108,7 +112,14 @@ export class OutboxDispatcher {
         attempts,
         nextAttemptAt: clock.now() + backoffMs(attempts),
         lastError: err instanceof Error ? err.message.slice(0, 500) : 'unknown error',
+        ...(failed ? { params: settledParams(row, transport) } : {}),
       });
     }
   }
+}
+
+/** What a settled message keeps of its parameters: all of them only for the dev outbox. */
+function settledParams(row: OutboxRow, transport: Transport): string | undefined {
+  if (transport.keepsSecrets) return undefined;
+  return JSON.stringify(withoutSecrets(parseParams(row.params)));
 }

@@ -37,15 +37,22 @@ export function claimDueMessages(
     .execute();
 }
 
+/** Settles a delivered message; `params` replaces the stored ones (without their secrets). */
 export async function markMessageSent(
   db: Db,
   id: string,
-  sentAt: number,
-  attempts: number,
+  sent: { sentAt: number; attempts: number; params?: string },
 ): Promise<void> {
+  const { sentAt, attempts, params } = sent;
   await db
     .updateTable('outbox')
-    .set({ status: 'sent', sent_at: sentAt, locked_until: null, attempts })
+    .set({
+      status: 'sent',
+      sent_at: sentAt,
+      locked_until: null,
+      attempts,
+      ...(params ? { params } : {}),
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -53,11 +60,18 @@ export async function markMessageSent(
 export async function markMessageAttemptFailed(
   db: Db,
   id: string,
-  outcome: { failed: boolean; attempts: number; nextAttemptAt: number; lastError: string },
+  outcome: {
+    failed: boolean;
+    attempts: number;
+    nextAttemptAt: number;
+    lastError: string;
+    params?: string;
+  },
 ): Promise<void> {
   await db
     .updateTable('outbox')
     .set({
+      ...(outcome.params ? { params: outcome.params } : {}),
       status: outcome.failed ? 'failed' : 'pending',
       attempts: outcome.attempts,
       next_attempt_at: outcome.nextAttemptAt,

@@ -382,6 +382,19 @@ const TEMPLATES = {
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
+
+/** Parameters that grant something (a one-time code, a link carrying a token). */
+const SECRET_PARAMS = ['code', 'link', 'lockUrl'];
+
+/** The parameters without their secrets: what the outbox keeps once a message is settled. */
+export function withoutSecrets(params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      SECRET_PARAMS.includes(name) ? '[redacted]' : value,
+    ]),
+  );
+}
 export const TEMPLATE_NAMES: readonly TemplateName[] =
   Object.keys(TEMPLATES).filter(isTemplateName);
 

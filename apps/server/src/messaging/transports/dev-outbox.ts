@@ -7,6 +7,7 @@ import type { Delivery, Transport } from './types.js';
 export function devOutboxTransport(print: (line: string) => void): Transport {
   return {
     name: 'dev-outbox',
+    keepsSecrets: true,
     send(delivery: Delivery) {
       const body = delivery.channel === 'sms' ? delivery.message.sms : delivery.message.text;
       const subject = delivery.channel === 'email' ? ` «${delivery.message.subject}»` : '';
