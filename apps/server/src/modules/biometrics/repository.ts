@@ -125,3 +125,14 @@ export async function challengeValue(db: Db, id: string): Promise<string> {
     .executeTakeFirstOrThrow();
   return row.challenge;
 }
+
+/** Revokes every native key of a user still in use. */
+export async function revokeNativeKeysOfUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('credentials')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'native')
+    .where('revoked_at', 'is', null)
+    .execute();
+}

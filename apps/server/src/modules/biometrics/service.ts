@@ -9,6 +9,7 @@ import type {
 import { BRAND_NAMES } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -24,6 +25,7 @@ import {
   insertCredential,
   revokeCredentialOfUser,
   revokeNativeKey,
+  revokeNativeKeysOfUser,
 } from './repository.js';
 import type { Ceremony } from './webauthn.js';
 import {
@@ -235,4 +237,13 @@ export async function revokeMyKey(
     targetId: id,
     ip,
   });
+}
+
+/** Revokes every native biometric key of a user (recovery: a key enrolled by an intruder goes). */
+export function revokeNativeKeys(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  userId: string,
+): Promise<void> {
+  return revokeNativeKeysOfUser(db, userId, ctx.clock.now());
 }

@@ -81,3 +81,20 @@ export async function countWrongAttempt(db: Db, id: string): Promise<number | un
     .executeTakeFirst();
   return counted?.attempts;
 }
+
+/** Every live code of a user (of the given purposes, or all) stops working. */
+export async function supersedeCodesOfUser(
+  db: Db,
+  userId: string,
+  purposes: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set({ superseded_at: now })
+    .where('user_id', '=', userId)
+    .$if(purposes !== undefined, (qb) => qb.where('purpose', 'in', purposes ?? []))
+    .where('consumed_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .execute();
+}

@@ -16,6 +16,7 @@ import {
   latestCode,
   recentSendsTo,
   supersedeCodes,
+  supersedeCodesOfUser,
 } from './repository.js';
 
 /** What a code is for: it only works in that flow, for that user and destination. */
@@ -179,4 +180,14 @@ export async function verifyCode(
   const attempts = (await countWrongAttempt(ctx.db, current.id)) ?? CODES.maxAttempts;
   if (attempts >= CODES.maxAttempts) throw new AppError('too_many_trials');
   throw new AppError('wrong_code', { remainingAttempts: CODES.maxAttempts - attempts });
+}
+
+/** Every outstanding code of a user (of these purposes, or all) stops working now. */
+export function voidCodesOfUser(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  userId: string,
+  purposes?: readonly CodePurpose[],
+): Promise<void> {
+  return supersedeCodesOfUser(db, userId, purposes, ctx.clock.now());
 }

@@ -24,3 +24,19 @@ export async function consumeLinkToken(db: Db, id: string, now: number): Promise
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Every unused link of a user (of the given purposes, or all) stops working. */
+export async function consumeLinksOfUser(
+  db: Db,
+  userId: string,
+  purposes: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('link_tokens')
+    .set({ consumed_at: now })
+    .where('user_id', '=', userId)
+    .$if(purposes !== undefined, (qb) => qb.where('purpose', 'in', purposes ?? []))
+    .where('consumed_at', 'is', null)
+    .execute();
+}

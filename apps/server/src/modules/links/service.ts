@@ -3,7 +3,12 @@ import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
-import { consumeLinkToken, findLinkTokenByHash, insertLinkToken } from './repository.js';
+import {
+  consumeLinksOfUser,
+  consumeLinkToken,
+  findLinkTokenByHash,
+  insertLinkToken,
+} from './repository.js';
 
 /** Links sent by e-mail: ≥ 128-bit random, single use, expiring (security.md). */
 export type LinkPurpose = 'first_login' | 'lock_account' | 'password_reset';
@@ -56,4 +61,14 @@ export async function peekLink(
 /** Consumes a link once (atomic): a second use, even concurrent, gets link_expired. */
 export async function consumeLink(ctx: AppContext, db: Db, linkId: string): Promise<void> {
   if (!(await consumeLinkToken(db, linkId, ctx.clock.now()))) throw new AppError('link_expired');
+}
+
+/** Every unused link of a user (of these purposes, or all) stops working now. */
+export function voidLinksOfUser(
+  ctx: Pick<AppContext, 'clock'>,
+  db: Db,
+  userId: string,
+  purposes?: readonly LinkPurpose[],
+): Promise<void> {
+  return consumeLinksOfUser(db, userId, purposes, ctx.clock.now());
 }

@@ -5,7 +5,8 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { consumeLink, peekLink } from '../links/service.js';
-import { findUserById, lockUser, revokeAccess } from '../users/service.js';
+import { endAllAccess } from '../access/service.js';
+import { findUserById, lockUser } from '../users/service.js';
 
 /**
  * "Not you?": the single-use link of a notice locks the account, ends every session and trusted
@@ -22,7 +23,7 @@ export async function lockAccountFromLink(
   await ctx.db.transaction().execute(async (trx) => {
     await consumeLink(ctx, trx, link.id);
     await lockUser(trx, user.id, ctx.clock.now());
-    await revokeAccess(trx, user.id);
+    await endAllAccess(ctx, trx, user.id);
     await enqueueMessage(trx, ctx.clock, {
       channel: 'email',
       recipient: user.email,

@@ -110,3 +110,8 @@ export async function deleteExpiredArtefacts(db: Db, at: number): Promise<number
 }
 
 // ---- the signing keys: one internal row of the settings table ----
+
+/** Deletes every artefact of an account: grants, tokens, codes and provider sessions. */
+export async function deleteAllArtefactsOfAccount(db: Db, accountId: string): Promise<void> {
+  await db.deleteFrom('oidc_store').where('account_id', '=', accountId).execute();
+}

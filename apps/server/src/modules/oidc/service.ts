@@ -28,3 +28,9 @@ export async function rotateKeys(
 export function purgeExpiredArtefacts(ctx: AppContext): Promise<number> {
   return purgeExpired(ctx.db);
 }
+
+/**
+ * Ends what every platform holds for an account: grants, access and refresh tokens, codes and
+ * provider sessions. A platform's next token call or userinfo request then fails.
+ */
+export { deleteAllArtefactsOfAccount as endPlatformAccess } from './repository.js';

@@ -16,7 +16,8 @@ import {
 import { sendCode, verifyCode } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
 import { Throttle } from '../throttle/service.js';
-import { revokeAccess, setPassword } from '../users/service.js';
+import { endAllAccess } from '../access/service.js';
+import { setPassword } from '../users/service.js';
 import { passwordDictionary } from '../../security/password-dictionary.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { findUserById } from '../users/service.js';
@@ -141,7 +142,7 @@ export async function resetPassword(
   await ctx.db.transaction().execute(async (trx) => {
     await consumeLink(ctx, trx, link.id);
     await setPassword(trx, user.id, hash, ctx.clock.now());
-    await revokeAccess(trx, user.id);
+    await endAllAccess(ctx, trx, user.id);
     await new Throttle(trx, ctx.clock).resetAccount(user.id);
     await queuePasswordChangedNotice(ctx, trx, user, request.language, request.brand);
     await recordAudit(trx, ctx.clock, {

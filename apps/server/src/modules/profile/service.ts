@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
@@ -15,7 +16,6 @@ import {
   confirmEmail,
   confirmPhone,
   findUserById,
-  revokeAccess,
   setPassword,
   setPendingContact,
   updatePersonFields,
@@ -223,7 +223,7 @@ export async function changePassword(
   const hash = await ctx.passwords.hash(password);
   await ctx.db.transaction().execute(async (trx) => {
     await setPassword(trx, user.id, hash, ctx.clock.now());
-    await revokeAccess(trx, user.id, session.sessionId);
+    await endOtherAccess(ctx, trx, user.id, session.sessionId);
     await queueSecurityNotice(ctx, trx, user, 'password_changed', meta);
     await recordAudit(trx, ctx.clock, {
       action: 'password_changed',

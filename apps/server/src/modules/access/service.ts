@@ -1,0 +1,39 @@
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import { revokeNativeKeys } from '../biometrics/service.js';
+import { voidCodesOfUser } from '../codes/service.js';
+import { voidLinksOfUser } from '../links/service.js';
+import { endPlatformAccess } from '../oidc/service.js';
+import { revokeAccess } from '../users/service.js';
+
+/**
+ * Recovery ends everything (a password reset, an account lock): whoever held the account — a
+ * stolen session, a trusted browser, an enrolled native key, a platform's tokens, a code or a
+ * link in flight — holds nothing afterwards. In the caller's transaction.
+ */
+export async function endAllAccess(
+  ctx: Pick<AppContext, 'clock'>,
+  trx: Db,
+  userId: string,
+): Promise<void> {
+  await revokeAccess(trx, userId);
+  await revokeNativeKeys(ctx, trx, userId);
+  await endPlatformAccess(trx, userId);
+  await voidCodesOfUser(ctx, trx, userId);
+  await voidLinksOfUser(ctx, trx, userId);
+}
+
+/**
+ * A password change by the signed-in owner: the other sessions and the trusted browsers end, and
+ * so does any password reset in flight (its code or link would undo the change).
+ */
+export async function endOtherAccess(
+  ctx: Pick<AppContext, 'clock'>,
+  trx: Db,
+  userId: string,
+  keptSessionId: string,
+): Promise<void> {
+  await revokeAccess(trx, userId, keptSessionId);
+  await voidCodesOfUser(ctx, trx, userId, ['reset_email', 'reset_sms']);
+  await voidLinksOfUser(ctx, trx, userId, ['password_reset']);
+}
