@@ -163,12 +163,19 @@ describe.each(DIALECTS)('biometric sign-in on %s', (dialect) => {
     expect(garbage.json()).toMatchObject({ code: 'biometric_enrolment_failed' });
   });
 
-  it('revokes a key the app reports invalidated; signing in with it then asks to enrol again', async () => {
-    const { key } = await enrolled('bio-invalid@hygie.test', '+33657000005');
+  it('revokes a key its signed-in owner reports invalidated; signing in with it then asks to enrol again', async () => {
+    const { key, client } = await enrolled('bio-invalid@hygie.test', '+33657000005');
+    // Without the owner's session, a report revokes nothing (security issue, point 3).
+    const anonymous = await new TestClient(t.app).post('/api/biometrics/native/invalidated', {
+      keyId: key.keyId,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const { client: stranger } = await enrolled('bio-stranger@hygie.test', '+33657000015');
+    await stranger.post('/api/biometrics/native/invalidated', { keyId: key.keyId });
+    expect((await nativeLogin(new TestClient(t.app), key)).res.statusCode).toBe(200);
+
     expect(
-      (
-        await new TestClient(t.app).post('/api/biometrics/native/invalidated', { keyId: key.keyId })
-      ).json(),
+      (await client.post('/api/biometrics/native/invalidated', { keyId: key.keyId })).json(),
     ).toEqual({ ok: true });
     const { res } = await nativeLogin(new TestClient(t.app), key);
     expect(res.json()).toMatchObject({ code: 'biometric_key_invalidated' });

@@ -45,12 +45,13 @@ export async function markCredentialUsed(db: Db, id: string, now: number): Promi
   await db.updateTable('credentials').set({ last_used_at: now }).where('id', '=', id).execute();
 }
 
-/** Revokes a native key still in use; returns its owner, or undefined when there was none. */
-export function revokeNativeKey(db: Db, keyId: string, now: number) {
+/** Revokes a user's native key still in use; returns its owner, or undefined when there was none. */
+export function revokeNativeKey(db: Db, userId: string, keyId: string, now: number) {
   return db
     .updateTable('credentials')
     .set({ revoked_at: now })
     .where('kind', '=', 'native')
+    .where('user_id', '=', userId)
     .where('credential_id', '=', keyId)
     .where('revoked_at', 'is', null)
     .returning(['user_id'])

@@ -195,13 +195,15 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
     {
       schema: {
         tags: ['biometrics'],
-        summary: 'The app reports its key invalidated (new fingerprint): the key is revoked',
+        summary:
+          'The app reports its key invalidated (new fingerprint): the signed-in owner’s key is revoked',
         body: nativeInvalidatedSchema,
         response: { 200: okSchema, ...errors },
       },
     },
     async (request) => {
-      await nativeKeyInvalidated(ctx, request.body.keyId, request.ip);
+      const session = await requireSession(request);
+      await nativeKeyInvalidated(ctx, session.user_id, request.body.keyId, request.ip);
       return { ok: true as const };
     },
   );

@@ -196,10 +196,12 @@ export async function enrolNativeKey(
 /** The app reports its key invalidated (new fingerprint enrolled): the key is revoked. */
 export async function nativeKeyInvalidated(
   ctx: AppContext,
+  userId: string,
   keyId: string,
   ip: string | null,
 ): Promise<void> {
-  const revoked = await revokeNativeKey(ctx.db, keyId, ctx.clock.now());
+  // Only the owner's session proves the report: anyone else's would revoke a stranger's key.
+  const revoked = await revokeNativeKey(ctx.db, userId, keyId, ctx.clock.now());
   if (!revoked) return;
   await recordAudit(ctx.db, ctx.clock, {
     action: 'biometric_invalidated',
