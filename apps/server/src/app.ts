@@ -29,7 +29,7 @@ import { smtpTransport } from './messaging/transports/smtp.js';
 import { smsHttpTransport } from './messaging/transports/sms-http.js';
 import { devOutboxTransport } from './messaging/transports/dev-outbox.js';
 import { requestContext } from './plugins/request-context.js';
-import { errorHandler, sendError } from './plugins/error-handler.js';
+import { errorHandler, sendError, sendFrameworkError } from './plugins/error-handler.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { cookiePolicy } from './plugins/cookies.js';
 import { csrfProtection } from './plugins/csrf.js';
@@ -50,6 +50,7 @@ import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
 import { requireAdmin } from './modules/admin/guard.js';
 import { OIDC_PREFIX } from './modules/oidc/provider.js';
 import { redactUrl } from './lib/redact.js';
+import { inputGuard } from './plugins/input-guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
     routerOptions: { maxParamLength: 200 },
   });
   const routes: RouteEntry[] = [];
@@ -179,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(cookie);
     await app.register(requestContext);
     await app.register(errorHandler);
+    await app.register(inputGuard);
     await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });
     await app.register(csrfProtection, {
       secret: ctx.secret,

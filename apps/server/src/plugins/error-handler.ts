@@ -29,6 +29,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_BAD_URL: 'validation_error',
   FST_ERR_ASYNC_CONSTRAINT: 'validation_error',
+  // A path segment longer than any identifier names nothing.
+  FST_ERR_MAX_PARAM_LENGTH: 'not_found',
 };
 
 function codeOf(error: FastifyError): ErrorCode {
@@ -43,6 +45,18 @@ function codeOf(error: FastifyError): ErrorCode {
   if (status === 429) return 'too_many_requests';
   if (status >= 400 && status < 500) return 'validation_error';
   return 'unknown_error';
+}
+
+/**
+ * Errors the router raises before any route runs (a malformed URL, an over-long path parameter):
+ * the same envelope as every other refusal (Fastify's option `frameworkErrors`).
+ */
+export function sendFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  return sendError(request, reply, codeOf(error));
 }
 
 /** One error handler: expected failures keep their code, anything else is a 500 without internals. */
