@@ -145,7 +145,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: (error, request, reply) => {
+      void sendFrameworkError(error, request, reply);
+    },
     routerOptions: { maxParamLength: 200 },
   });
   const routes: RouteEntry[] = [];
