@@ -5,7 +5,7 @@ import globals from 'globals';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import { serverLayers } from './eslint.layers.js';
 
-const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts'];
+const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts', 'apps/web/**/*.{ts,tsx}'];
 const CASTS_NOT_YET_CHECKED = [
   'apps/server/**',
   'apps/web/src/**/*.test.tsx',
@@ -42,9 +42,9 @@ export default tseslint.config(
       ],
     },
   },
-  // Type-aware rules (floating promises, unsafe any, unbound methods…) for the server and the
-  // domain package, typed by each workspace's own tsconfig. The web app and plain .js/.mjs files
-  // keep the syntactic rules only.
+  // Type-aware rules (floating promises, unsafe any, unbound methods…) for the server, the domain
+  // package and the web app, typed by each workspace's own tsconfig (the web one includes its vite
+  // and vitest configs). Plain .js/.mjs files keep the syntactic rules only.
   {
     files: TYPED,
     extends: [tseslint.configs.recommendedTypeChecked],

@@ -31,6 +31,7 @@ import { useSession } from '../../lib/current-user';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
 import { codeField } from '../../lib/form-schemas';
+import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useMfaData } from './api/get-mfa';
@@ -191,7 +192,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-label={t('security:mfa.codeTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

@@ -36,6 +36,7 @@ import {
   requiredText,
   type NewPasswordValues,
 } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { useForgotPassword, type ForgotPasswordInput } from './api/forgot-password';
 import { useResetPassword } from './api/reset-password';
@@ -96,7 +97,7 @@ function RequestStep({
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
@@ -110,10 +111,7 @@ function RequestStep({
           required
           fullWidth
           autoComplete="username"
-          name={username.name}
-          onChange={username.onChange}
-          onBlur={username.onBlur}
-          inputRef={username.ref}
+          {...registeredField(username)}
           slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false, maxLength: 180 } }}
         />
         <Controller
@@ -242,7 +240,7 @@ function CodeStep({
         <Box
           component="form"
           noValidate
-          onSubmit={onSubmit}
+          onSubmit={voidHandler(onSubmit)}
           aria-label={t('security:forgotPassword.codeTitle')}
           sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
         >
@@ -336,7 +334,7 @@ function PasswordStep({ resetToken, onRestart }: { resetToken: string; onRestart
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-label={t('security:forgotPassword.passwordTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

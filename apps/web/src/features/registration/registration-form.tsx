@@ -26,6 +26,7 @@ import { PhoneField } from '../../components/phone-field';
 import { errorMessage } from '../../lib/error-message';
 import { withFlowParams } from '../../lib/flow-params';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
+import { voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { useRegister } from './api/register';
 
@@ -237,7 +238,7 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'grid', gap: 4 }}
       >
