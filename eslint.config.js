@@ -8,9 +8,8 @@ import { serverLayers } from './eslint.layers.js';
 const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts', 'apps/web/**/*.{ts,tsx}'];
 const CASTS_NOT_YET_CHECKED = [
   'apps/server/**',
-  'apps/web/src/**/*.test.tsx',
+  'apps/web/src/**/*.test.{ts,tsx}',
   'apps/web/src/test/**',
-  'apps/web/src/**',
   'packages/**',
   'e2e/**',
   'bench/**',

@@ -162,7 +162,7 @@ function InviteForm() {
     reset,
     formState: { errors },
   } = useForm<InvitationForm>({
-    resolver: zodResolver(invitationForm) as never,
+    resolver: zodResolver(invitationForm),
     defaultValues: { email: '', firstName: '', lastName: '', profile: '', admin: false },
   });
 

@@ -1,4 +1,4 @@
-import { useState, type InputHTMLAttributes } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -13,7 +13,6 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import type { MfaProvider } from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { FormError, FormStatus } from '../../components/form-error';
 import { NewPasswordFields } from '../../components/new-password-fields';
@@ -22,6 +21,7 @@ import { ResendButton } from '../../components/resend-button';
 import { StepHeading } from '../../components/step-heading';
 import { ApiError } from '../../lib/api-client';
 import { useCountdown, type Countdown } from '../../lib/countdown';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { withFlowParams } from '../../lib/flow-params';
 import {
@@ -50,8 +50,7 @@ const codeSchema = z.object({ code: codeField });
 
 type Step = 'request' | 'code' | 'password';
 
-const inputTestId = (id: string) =>
-  ({ 'data-testid': id }) as InputHTMLAttributes<HTMLInputElement>;
+const inputTestId = (id: string) => dataAttributes({ 'data-testid': id });
 
 function hasCode(error: unknown, code: string): boolean {
   return error instanceof ApiError && error.code === code;
@@ -374,7 +373,7 @@ export default function ForgotPasswordPage() {
   const [step, setStep] = useState<Step>('request');
   const [request, setRequest] = useState<ForgotPasswordInput>({
     username: '',
-    channel: 'email' as MfaProvider,
+    channel: 'email',
   });
   const countdown = useCountdown();
   const [resetToken, setResetToken] = useState('');

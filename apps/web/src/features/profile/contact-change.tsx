@@ -51,11 +51,11 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
   const prefix = `profile-${kind}`;
 
   const form = useForm<{ value: string; currentPassword: string }>({
-    resolver: zodResolver(requestSchemas[kind]) as never,
+    resolver: zodResolver(requestSchemas[kind]),
     defaultValues: { value: '', currentPassword: '' },
   });
   const codeForm = useForm<{ code: string }>({
-    resolver: zodResolver(codeSchema) as never,
+    resolver: zodResolver(codeSchema),
     defaultValues: { code: '' },
   });
   const [requestError, setRequestError] = useState<string | null>(null);

@@ -32,7 +32,7 @@ export function PasswordChange() {
     reset,
     formState: { errors },
   } = useForm<PasswordChangeInput>({
-    resolver: zodResolver(schema) as never,
+    resolver: zodResolver(schema),
     defaultValues: { currentPassword: '', password: '', passwordConfirmation: '' },
   });
   const current = register('currentPassword');
