@@ -7,11 +7,10 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { serverLayers } from './eslint.layers.js';
 
-const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts'];
+const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts', 'apps/web/**/*.{ts,tsx}'];
 const CASTS_NOT_YET_CHECKED = [
-  'apps/web/src/**/*.test.tsx',
+  'apps/web/src/**/*.test.{ts,tsx}',
   'apps/web/src/test/**',
-  'apps/web/src/**',
 ];
 
 export default tseslint.config(
@@ -40,9 +39,9 @@ export default tseslint.config(
       ],
     },
   },
-  // Type-aware rules (floating promises, unsafe any, unbound methods…) for the server and the
-  // domain package, typed by each workspace's own tsconfig. The web app and plain .js/.mjs files
-  // keep the syntactic rules only.
+  // Type-aware rules (floating promises, unsafe any, unbound methods…) for the server, the domain
+  // package and the web app, typed by each workspace's own tsconfig (the web one includes its vite
+  // and vitest configs). Plain .js/.mjs files keep the syntactic rules only.
   {
     files: TYPED,
     extends: [tseslint.configs.recommendedTypeChecked],

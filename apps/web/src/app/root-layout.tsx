@@ -14,8 +14,29 @@ export interface RouteHandle {
   meta?: RouteMeta;
 }
 
-function isRouteHandle(value: unknown): value is RouteHandle {
-  return typeof value === 'object' && value !== null;
+const META_FLAGS = ['anonymous', 'anonymousOnly', 'admin'] as const satisfies (keyof RouteMeta)[];
+
+function isRouteMeta(value: unknown): value is RouteMeta {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.entries(value).every(
+      ([key, flag]) =>
+        !META_FLAGS.some((known) => known === key) ||
+        flag === undefined ||
+        typeof flag === 'boolean',
+    )
+  );
+}
+
+/** A route's `handle` (typed `any` by react-router) as the table builds it. */
+export function isRouteHandle(value: unknown): value is RouteHandle {
+  if (typeof value !== 'object' || value === null) return false;
+  const name = 'name' in value ? value.name : undefined;
+  const meta = 'meta' in value ? value.meta : undefined;
+  return (
+    (name === undefined || typeof name === 'string') && (meta === undefined || isRouteMeta(meta))
+  );
 }
 
 /** The marks of the deepest matched route that declares some. */

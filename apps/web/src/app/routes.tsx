@@ -3,7 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen';
 import { ChunkLoadError } from './chunk-reload';
 import type { RouteMeta } from './guard';
-import { RootLayout, type RouteHandle } from './root-layout';
+import { isRouteHandle, RootLayout, type RouteHandle } from './root-layout';
 import { RouteError } from './route-error';
 
 type ComponentModule = { default: ComponentType };
@@ -205,7 +205,7 @@ export function routeEntries(tree: RouteObject[] = routes, parent = ''): RouteEn
       : route.path
         ? `${parent.replace(/\/$/, '')}/${route.path}`
         : parent || '/';
-    const { name, meta } = (route.handle ?? {}) as RouteHandle;
+    const { name, meta }: RouteHandle = isRouteHandle(route.handle) ? route.handle : {};
     const own: RouteEntry[] = name && meta ? [{ path, name, meta }] : [];
     return [...own, ...routeEntries(route.children ?? [], path)];
   });

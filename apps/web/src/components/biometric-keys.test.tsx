@@ -146,7 +146,7 @@ describe('BiometricKeys', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('passkey-add'));
     const dialog = await screen.findByRole('dialog', { name: 'Ajouter une clé d’accès' });
-    expect((within(dialog).getByLabelText(/^Nom de cet appareil/) as HTMLInputElement).value).toBe(
+    expect(within(dialog).getByLabelText<HTMLInputElement>(/^Nom de cet appareil/).value).toBe(
       'Chrome sur Linux',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Créer la clé' }));

@@ -17,8 +17,13 @@ export function formatDateInput(text: string): string {
 export function DateField({ helperText, slotProps, onChange, ...props }: TextFieldProps) {
   const { t } = useTranslation();
   const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    const native = event.nativeEvent as InputEvent;
-    if (!native.inputType?.startsWith('delete')) {
+    // An InputEvent says what was typed; a plain change event (no `inputType`) is not a deletion.
+    const native = event.nativeEvent;
+    const deleting =
+      'inputType' in native &&
+      typeof native.inputType === 'string' &&
+      native.inputType.startsWith('delete');
+    if (!deleting) {
       event.target.value = formatDateInput(event.target.value);
     }
     onChange?.(event);

@@ -1,5 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { registeredField } from '../lib/handlers';
 import { validationMessage } from '../lib/validation-message';
 import { PasswordField } from './password-field';
 
@@ -35,10 +36,7 @@ export function NewPasswordFields({
         required
         fullWidth
         autoComplete="new-password"
-        name={password.name}
-        onChange={password.onChange}
-        onBlur={password.onBlur}
-        inputRef={password.ref}
+        {...registeredField(password)}
         slotProps={{ htmlInput: { maxLength: 128 } }}
       />
       <PasswordField
@@ -49,10 +47,7 @@ export function NewPasswordFields({
         required
         fullWidth
         autoComplete="new-password"
-        name={confirmation.name}
-        onChange={confirmation.onChange}
-        onBlur={confirmation.onBlur}
-        inputRef={confirmation.ref}
+        {...registeredField(confirmation)}
         slotProps={{ htmlInput: { maxLength: 128 } }}
       />
     </>

@@ -67,17 +67,27 @@ export interface ApiClientOptions {
   readCookie?: (name: string) => string | null;
 }
 
-export interface RequestOptions<T> {
+export interface RequestOptions {
   body?: unknown;
-  schema?: z.ZodType<T>;
   query?: Record<string, string>;
   signal?: AbortSignal;
 }
 
+/**
+ * The calls of the API. An answer is typed only by the schema that checked it: without a schema
+ * it is `unknown`.
+ */
 export interface ApiClient {
-  request<T = unknown>(method: string, path: string, options?: RequestOptions<T>): Promise<T>;
-  get<T = unknown>(path: string, schema?: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
-  post<T = unknown>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<T>;
+  request<T>(
+    method: string,
+    path: string,
+    options: RequestOptions & { schema: z.ZodType<T> },
+  ): Promise<T>;
+  request(method: string, path: string, options?: RequestOptions): Promise<unknown>;
+  get<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+  get(path: string): Promise<unknown>;
+  post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T>;
+  post(path: string, body?: unknown): Promise<unknown>;
   /** The anti-forgery cookie name comes from GET /api/config. */
   setXsrfCookieName(name: string): void;
 }
@@ -92,7 +102,8 @@ async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const payload: unknown = JSON.parse(text);
+    return payload;
   } catch {
     return undefined;
   }
@@ -112,7 +123,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return `${pathname}?${params.toString()}`;
   }
 
-  async function request<T>(method: string, path: string, init: RequestOptions<T> = {}) {
+  function request<T>(
+    method: string,
+    path: string,
+    init: RequestOptions & { schema: z.ZodType<T> },
+  ): Promise<T>;
+  function request(method: string, path: string, init?: RequestOptions): Promise<unknown>;
+  async function request<T>(
+    method: string,
+    path: string,
+    init: RequestOptions & { schema?: z.ZodType<T> } = {},
+  ): Promise<unknown> {
     const verb = method.toUpperCase();
     const headers: Record<string, string> = { accept: 'application/json' };
     const brand = options.getBrand();
@@ -148,18 +169,31 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (state) options.onAccountState(state, data);
       throw new ApiError({ status: response.status, code, message, data });
     }
-    if (!init.schema) return payload as T;
+    if (!init.schema) return payload;
     const parsed = init.schema.safeParse(payload);
     if (!parsed.success) throw new ApiError({ status: response.status, code: 'unknown_error' });
     return parsed.data;
   }
 
+  function get<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+  function get(path: string): Promise<unknown>;
+  function get<T>(path: string, schema?: z.ZodType<T>, signal?: AbortSignal): Promise<unknown> {
+    const init = signal ? { signal } : {};
+    return schema ? request('GET', path, { ...init, schema }) : request('GET', path, init);
+  }
+
+  function post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T>;
+  function post(path: string, body?: unknown): Promise<unknown>;
+  function post<T>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<unknown> {
+    return schema
+      ? request('POST', path, { body: body ?? {}, schema })
+      : request('POST', path, { body: body ?? {} });
+  }
+
   return {
     request,
-    get: (path, schema, signal) =>
-      request('GET', path, { ...(schema && { schema }), ...(signal && { signal }) }),
-    post: (path, body, schema) =>
-      request('POST', path, { body: body ?? {}, ...(schema && { schema }) }),
+    get,
+    post,
     setXsrfCookieName(name) {
       xsrfCookieName = name;
     },

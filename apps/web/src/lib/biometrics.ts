@@ -1,4 +1,9 @@
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { biometricChallengeSchema, currentUserSchema, type CurrentUser } from '@hygie/domain';
 import { z } from 'zod';
 import { ApiError, type ApiClient } from './api-client';
@@ -39,7 +44,7 @@ export function nativeBiometricsSupported(win: Window = window): boolean {
 
 /** A browser (never the app, nor an older app's web view) with WebAuthn. */
 export function passkeysSupported(win: Window = window): boolean {
-  const webauthn = (win as Window & { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  const webauthn = 'PublicKeyCredential' in win ? win.PublicKeyCredential : undefined;
   return !isNativeApp(win.navigator.userAgent) && typeof webauthn === 'function';
 }
 
@@ -106,7 +111,8 @@ export async function signInWithPasskey(
     optionsSchema,
   );
   const response = await startAuthentication({
-    optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateAuthenticationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
+    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
   });
   return api.post(
     '/biometrics/webauthn/authentication/verify',
@@ -123,7 +129,8 @@ export async function registerPasskey(api: ApiClient, deviceName: string): Promi
     optionsSchema,
   );
   const response = await startRegistration({
-    optionsJSON: options as unknown as Parameters<typeof startRegistration>[0]['optionsJSON'],
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateRegistrationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
   await api.post(
     '/biometrics/webauthn/registration/verify',

@@ -14,8 +14,8 @@ function fakeSentry() {
   };
   const replay = { name: 'Replay' };
   const deps = {
-    loadSentry: vi.fn(async () => sdk),
-    loadReplay: vi.fn(async () => ({ createReplayIntegration: () => replay })),
+    loadSentry: vi.fn(() => Promise.resolve(sdk)),
+    loadReplay: vi.fn(() => Promise.resolve({ createReplayIntegration: () => replay })),
   } as unknown as Required<ErrorReportingDeps>;
   return { sdk, replay, deps };
 }

@@ -37,16 +37,18 @@ export function applyServerErrors<T extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<T>,
   fields: readonly Path<T>[],
-  codeFields: Readonly<Record<string, string>> = {},
+  codeFields: Readonly<Record<string, Path<T>>> = {},
 ): boolean {
   if (!(error instanceof ApiError)) return false;
-  const known = new Set<string>(fields);
   const problems = fieldProblems(error);
-  const onFields = problems.filter((problem) => known.has(problem.path));
-  const byCode = error.code ? (codeFields[error.code] as Path<T> | undefined) : undefined;
+  const onFields = problems.flatMap((problem) => {
+    const path = fields.find((field) => field === problem.path);
+    return path ? [{ path, message: problem.message }] : [];
+  });
+  const byCode = error.code ? codeFields[error.code] : undefined;
   const targets: { path: Path<T>; message: string }[] = byCode
     ? [{ path: byCode, message: error.code ?? '' }]
-    : onFields.map((problem) => ({ path: problem.path as Path<T>, message: problem.message }));
+    : onFields;
   targets.forEach((target, index) =>
     setError(
       target.path,
@@ -59,7 +61,7 @@ export function applyServerErrors<T extends FieldValues>(
 }
 
 /** Password refusals shown on the new password fields (each code is also a `validation` key). */
-export const PASSWORD_CODE_FIELDS: Readonly<Record<string, string>> = {
+export const PASSWORD_CODE_FIELDS: Readonly<Record<string, 'password' | 'passwordConfirmation'>> = {
   password_must_differ: 'password',
   password_too_common: 'password',
   password_too_weak: 'password',

@@ -25,7 +25,7 @@ export function detectLanguageFromWindow(win: Window = window): Language {
 }
 
 export function isRtl(language: string): boolean {
-  return (RTL_LANGUAGES as readonly string[]).includes(language);
+  return RTL_LANGUAGES.some((rtl) => rtl === language);
 }
 
 export function directionOf(language: string): 'ltr' | 'rtl' {

@@ -64,12 +64,19 @@ export function resetNativeLoadingScreen(): void {
 export type NativeErrorCode =
   'cancelled' | 'not_available' | 'key_invalidated' | 'enrol_failed' | 'bridge_error';
 
-const NATIVE_ERROR_CODES: readonly string[] = [
+const NATIVE_ERROR_CODES = [
   'cancelled',
   'not_available',
   'key_invalidated',
   'enrol_failed',
-];
+] as const satisfies readonly NativeErrorCode[];
+
+/** A bridge answer: a JSON object. */
+type NativeAnswer = Record<string, unknown>;
+
+function isNativeAnswer(value: unknown): value is NativeAnswer {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** A call the app answered with `{"ok": false, "error": code}` (or could not make). */
 export class NativeBridgeError extends Error {
@@ -84,12 +91,12 @@ export class NativeBridgeError extends Error {
  * of its callback. Rejects with a NativeBridgeError: the app's error code, `not_available`
  * without a bridge, `bridge_error` for an answer that is not `{"ok": …}` JSON or a throwing call.
  */
-export function callNative<T extends object>(
+export function callNative(
   name: string,
   payload: object | null,
   win: Window = window,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+): Promise<NativeAnswer> {
+  return new Promise<NativeAnswer>((resolve, reject) => {
     const bridge = getNativeBridge(win);
     if (!bridge) {
       reject(new NativeBridgeError('not_available'));
@@ -106,15 +113,15 @@ export function callNative<T extends object>(
         reject(new NativeBridgeError('bridge_error'));
         return;
       }
-      if (typeof answer !== 'object' || answer === null || !('ok' in answer)) {
+      if (!isNativeAnswer(answer) || !('ok' in answer)) {
         reject(new NativeBridgeError('bridge_error'));
       } else if (answer.ok === true) {
-        resolve(answer as T);
+        resolve(answer);
       } else {
         const error = 'error' in answer ? String(answer.error) : '';
         reject(
           new NativeBridgeError(
-            NATIVE_ERROR_CODES.includes(error) ? (error as NativeErrorCode) : 'bridge_error',
+            NATIVE_ERROR_CODES.find((code) => code === error) ?? 'bridge_error',
           ),
         );
       }
@@ -136,11 +143,7 @@ export interface BiometricAvailability {
 /** `biometricAvailability`: whether the device can use biometrics now (false without a bridge). */
 export async function biometricAvailability(win: Window = window): Promise<BiometricAvailability> {
   try {
-    const answer = await callNative<{ available?: unknown; kind?: unknown }>(
-      'biometricAvailability',
-      null,
-      win,
-    );
+    const answer = await callNative('biometricAvailability', null, win);
     const kind = answer.kind;
     return {
       available: answer.available === true,
@@ -157,15 +160,11 @@ export interface CreatedBiometricKey {
   signature: string;
 }
 
-function requireStrings<K extends string>(
-  answer: Record<string, unknown>,
-  keys: readonly K[],
-): Record<K, string> {
-  for (const key of keys) {
-    if (typeof answer[key] !== 'string' || !answer[key])
-      throw new NativeBridgeError('bridge_error');
-  }
-  return answer as Record<K, string>;
+/** The answer's non-empty text `key`; a missing one is a `bridge_error`. */
+function requireString(answer: NativeAnswer, key: string): string {
+  const value = answer[key];
+  if (typeof value !== 'string' || !value) throw new NativeBridgeError('bridge_error');
+  return value;
 }
 
 /** `createBiometricKey`: a new P-256 key behind biometrics, and its signature of `challenge`. */
@@ -173,13 +172,12 @@ export async function createBiometricKey(
   input: { challenge: string; promptTitle: string; promptSubtitle: string },
   win: Window = window,
 ): Promise<CreatedBiometricKey> {
-  const answer = await callNative<Record<string, unknown>>('createBiometricKey', input, win);
-  const { keyId, publicKey, signature } = requireStrings(answer, [
-    'keyId',
-    'publicKey',
-    'signature',
-  ]);
-  return { keyId, publicKey, signature };
+  const answer = await callNative('createBiometricKey', input, win);
+  return {
+    keyId: requireString(answer, 'keyId'),
+    publicKey: requireString(answer, 'publicKey'),
+    signature: requireString(answer, 'signature'),
+  };
 }
 
 /** `signChallenge`: the challenge signed by the key after a biometric check. */
@@ -187,8 +185,8 @@ export async function signChallenge(
   input: { keyId: string; challenge: string; promptTitle: string },
   win: Window = window,
 ): Promise<string> {
-  const answer = await callNative<Record<string, unknown>>('signChallenge', input, win);
-  return requireStrings(answer, ['signature']).signature;
+  const answer = await callNative('signChallenge', input, win);
+  return requireString(answer, 'signature');
 }
 
 /** `deleteBiometricKey`: forgets the key on the device. Never rejects (best effort). */

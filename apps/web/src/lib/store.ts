@@ -1,10 +1,13 @@
 import { useSyncExternalStore } from 'react';
 
-/** A tiny observable value, read from React with `useStore`. */
+/**
+ * A tiny observable value, read from React with `useStore`. Its functions use no `this`: they are
+ * handed to React as they are.
+ */
 export interface Store<T> {
-  get(): T;
-  set(value: T): void;
-  subscribe(listener: () => void): () => void;
+  get: () => T;
+  set: (value: T) => void;
+  subscribe: (listener: () => void) => () => void;
 }
 
 export function createStore<T>(initial: T): Store<T> {

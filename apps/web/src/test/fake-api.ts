@@ -28,7 +28,7 @@ export function apiError(status: number, code: string, data?: Record<string, unk
 export function fakeFetch(handlers: Record<string, FakeHandler>) {
   const calls: FakeRequest[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost:3000');
+    const url = new URL(input instanceof Request ? input.url : input, 'http://localhost:3000');
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, key) => {
       headers[key] = value;

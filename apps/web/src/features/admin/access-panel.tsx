@@ -16,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import type { AdminUser } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { useServices } from '../../lib/services';
 import { useSetPlatformAccess } from './api/set-platform-access';
@@ -132,9 +133,11 @@ export function AccessPanel() {
                                     platform: platform.name,
                                     name: user.name || user.email,
                                   }),
-                                  'data-testid': 'platform-access-toggle',
-                                  'data-platform-name': platform.name,
-                                } as object,
+                                  ...dataAttributes({
+                                    'data-testid': 'platform-access-toggle',
+                                    'data-platform-name': platform.name,
+                                  }),
+                                },
                               }}
                             />
                           }

@@ -25,6 +25,7 @@ import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors } from '../../lib/form-errors';
 import { emailField } from '../../lib/form-schemas';
 import { formatLongDate } from '../../lib/format-date';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import { useAccountAction, type AccountAction } from './api/account-action';
@@ -161,17 +162,13 @@ function InviteForm() {
     reset,
     formState: { errors },
   } = useForm<InvitationForm>({
-    resolver: zodResolver(invitationForm) as never,
+    resolver: zodResolver(invitationForm),
     defaultValues: { email: '', firstName: '', lastName: '', profile: '', admin: false },
   });
 
   const text = (name: 'email' | 'firstName' | 'lastName') => {
-    const registered = register(name);
     return {
-      name: registered.name,
-      onChange: registered.onChange,
-      onBlur: registered.onBlur,
-      inputRef: registered.ref,
+      ...registeredField(register(name)),
       error: !!errors[name],
       helperText: validationMessage(i18n, errors[name]?.message),
       fullWidth: true,
@@ -210,7 +207,7 @@ function InviteForm() {
     <Box
       component="form"
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={voidHandler(onSubmit)}
       aria-labelledby="invite-title"
       sx={{ display: 'grid', gap: 2 }}
     >
@@ -236,10 +233,7 @@ function InviteForm() {
         id="invite-profile"
         select
         label={t('admin:invite.profile')}
-        name={profile.name}
-        onChange={profile.onChange}
-        onBlur={profile.onBlur}
-        inputRef={profile.ref}
+        {...registeredField(profile)}
         defaultValue=""
         slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
       >
@@ -252,8 +246,8 @@ function InviteForm() {
           <Checkbox
             id="invite-admin"
             name={admin.name}
-            onChange={admin.onChange}
-            onBlur={admin.onBlur}
+            onChange={voidHandler(admin.onChange)}
+            onBlur={voidHandler(admin.onBlur)}
             slotProps={{ input: { ref: admin.ref } }}
           />
         }

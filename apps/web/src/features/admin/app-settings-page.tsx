@@ -18,9 +18,7 @@ export default function AppSettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
-  const initial: TabName = TABS.includes(requested as TabName)
-    ? (requested as TabName)
-    : 'settings';
+  const initial: TabName = TABS.find((name) => name === requested) ?? 'settings';
   const [tab, setTab] = useState<TabName>(initial);
 
   const select = (next: TabName) => {

@@ -2,9 +2,13 @@ import { DURATION_UNITS, splitDuration, type DurationUnit, type Setting } from '
 
 const SECONDS_PER_DAY = DURATION_UNITS.days;
 
+export function isDurationUnit(value: string): value is DurationUnit {
+  return Object.hasOwn(DURATION_UNITS, value);
+}
+
 /** The units offered for a setting: every unit for seconds, days and longer for days. */
 export function unitsFor(setting: Pick<Setting, 'unit'>): DurationUnit[] {
-  const all = Object.keys(DURATION_UNITS) as DurationUnit[];
+  const all = Object.keys(DURATION_UNITS).filter(isDurationUnit);
   return setting.unit === 'days'
     ? all.filter((unit) => DURATION_UNITS[unit] >= SECONDS_PER_DAY)
     : all;

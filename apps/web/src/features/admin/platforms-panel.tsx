@@ -169,7 +169,10 @@ export function PlatformsPanel() {
             label={t('admin:platforms.policy')}
             select
             value={policy}
-            onChange={(e) => setPolicy(e.target.value as AccessPolicy)}
+            onChange={(e) => {
+              const chosen = POLICIES.find((p) => p === e.target.value);
+              if (chosen) setPolicy(chosen);
+            }}
             slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
           >
             {POLICIES.map((p) => (

@@ -12,13 +12,14 @@ import type { DurationUnit, Setting } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ApiError, errorDataOf } from '../../lib/api-client';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
 import { useResetSetting } from './api/reset-setting';
 import { useSettings } from './api/settings';
 import { useUpdateSetting } from './api/update-setting';
-import { formatDuration, fromAmount, toAmount, unitsFor } from './duration';
+import { formatDuration, fromAmount, isDurationUnit, toAmount, unitsFor } from './duration';
 
 function SettingRow({ setting }: { setting: Setting }) {
   const { t, i18n } = useTranslation();
@@ -132,7 +133,7 @@ function SettingRow({ setting }: { setting: Setting }) {
               checked={disabled}
               onChange={(event) => onToggle(event.target.checked)}
               disabled={update.isPending}
-              slotProps={{ input: { 'data-testid': 'setting-disable' } as object }}
+              slotProps={{ input: dataAttributes({ 'data-testid': 'setting-disable' }) }}
             />
           }
           label={t('admin:settings.disable')}
@@ -158,7 +159,9 @@ function SettingRow({ setting }: { setting: Setting }) {
           label={t('admin:settings.unit')}
           select
           value={unit}
-          onChange={(event) => setUnit(event.target.value as DurationUnit)}
+          onChange={(event) => {
+            if (isDurationUnit(event.target.value)) setUnit(event.target.value);
+          }}
           disabled={disabled}
           sx={{ width: { xs: '100%', sm: '12rem' } }}
           slotProps={{

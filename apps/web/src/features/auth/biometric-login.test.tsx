@@ -116,7 +116,8 @@ describe('passkey sign-in (browsers)', () => {
       path: '/security/login',
       handlers: {
         ...passkeyHandlers(() => apiError(401, 'cgu_not_accepted')),
-        'GET /api/cgu': () => json(200, { version: '2', publishedAt: '2025-01-01', text: '' }),
+        'GET /api/cgu': () =>
+          json(200, { version: '2', publishedAt: '2025-01-01', acceptedVersion: null }),
       },
     });
     await userEvent.setup().click(await screen.findByTestId('passkey-login'));

@@ -13,6 +13,7 @@ import { Page } from '../../components/page';
 import { PasswordField } from '../../components/password-field';
 import { usePublicConfig } from '../../lib/config';
 import { errorMessage } from '../../lib/error-message';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
@@ -61,7 +62,7 @@ export default function LoginPage() {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
@@ -75,10 +76,7 @@ export default function LoginPage() {
           required
           fullWidth
           autoComplete="username"
-          name={username.name}
-          onChange={username.onChange}
-          onBlur={username.onBlur}
-          inputRef={username.ref}
+          {...registeredField(username)}
           slotProps={{
             htmlInput: { autoCapitalize: 'none', spellCheck: false, maxLength: 180 },
           }}
@@ -91,10 +89,7 @@ export default function LoginPage() {
           required
           fullWidth
           autoComplete="current-password"
-          name={password.name}
-          onChange={password.onChange}
-          onBlur={password.onBlur}
-          inputRef={password.ref}
+          {...registeredField(password)}
         />
         <Link
           component={RouterLink}

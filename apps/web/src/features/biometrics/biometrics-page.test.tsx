@@ -70,7 +70,7 @@ describe('biometric enrolment in the app', () => {
     expect(
       screen.getByRole('link', { name: 'Revenir à la connexion normale' }).getAttribute('href'),
     ).toBe('/security/login?redirect=%2Fprofile');
-    expect((screen.getByLabelText(/^Nom de cet appareil/) as HTMLInputElement).value).toBe(
+    expect(screen.getByLabelText<HTMLInputElement>(/^Nom de cet appareil/).value).toBe(
       'Application mobile (Android)',
     );
     await expectNoAxeViolations(container);

@@ -17,6 +17,7 @@ import { useSession } from '../../lib/current-user';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { fieldProblems } from '../../lib/form-errors';
 import { formatLongDate } from '../../lib/format-date';
+import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { CGU_SECTIONS } from './cgu-sections';
@@ -99,7 +100,7 @@ function AcceptForm({ status }: { status: CguStatus }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
       >

@@ -66,8 +66,8 @@ describe('MFA screen', () => {
 
   it('offers e-mail and SMS with their masked hints', async () => {
     await openMfa();
-    const email = screen.getByTestId('mfa-provider-email') as HTMLInputElement;
-    const sms = screen.getByTestId('mfa-provider-sms') as HTMLInputElement;
+    const email = screen.getByTestId<HTMLInputElement>('mfa-provider-email');
+    const sms = screen.getByTestId<HTMLInputElement>('mfa-provider-sms');
     expect(email.checked).toBe(true);
     expect(sms.disabled).toBe(false);
     expect(screen.getByLabelText('Par e-mail (\u2068m•••e@example.fr\u2069)')).toBe(email);
@@ -81,7 +81,7 @@ describe('MFA screen', () => {
     await openMfa({
       data: { ...MFA_DATA, two_factor_providers: ['email'], sms_hint: null, sms_enabled: false },
     });
-    const sms = screen.getByTestId('mfa-provider-sms') as HTMLInputElement;
+    const sms = screen.getByTestId<HTMLInputElement>('mfa-provider-sms');
     expect(sms.disabled).toBe(true);
     const why = screen.getByText(
       'Le SMS n’est pas disponible : aucun numéro de mobile vérifié n’est associé à votre compte.',

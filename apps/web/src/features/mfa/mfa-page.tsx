@@ -1,4 +1,4 @@
-import { useState, type InputHTMLAttributes } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -28,9 +28,11 @@ import { SignInStepMissing } from '../../components/sign-in-step-missing';
 import { StepHeading } from '../../components/step-heading';
 import { useCountdown } from '../../lib/countdown';
 import { useSession } from '../../lib/current-user';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
 import { codeField } from '../../lib/form-schemas';
+import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useMfaData } from './api/get-mfa';
@@ -49,8 +51,7 @@ function smsAvailable(data: MfaData): boolean {
   return data.sms_enabled && data.two_factor_providers.includes('sms') && !!data.sms_hint;
 }
 
-const inputTestId = (id: string) =>
-  ({ 'data-testid': id }) as InputHTMLAttributes<HTMLInputElement>;
+const inputTestId = (id: string) => dataAttributes({ 'data-testid': id });
 
 function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
   const { t, i18n } = useTranslation();
@@ -191,7 +192,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-label={t('security:mfa.codeTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

@@ -16,6 +16,7 @@ import { errorMessage, isolate } from '../../lib/error-message';
 import { withFlowParams } from '../../lib/flow-params';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
 import { newPasswordFields, type NewPasswordValues } from '../../lib/form-schemas';
+import { voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { useCreateFirstPassword } from './api/create-first-password';
 import { useFirstLoginInfo, type FirstLoginInfo, type FirstLoginLink } from './api/get-first-login';
@@ -104,7 +105,7 @@ function PasswordForm({ link, info }: { link: FirstLoginLink; info: FirstLoginIn
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

@@ -1,4 +1,4 @@
-import { useState, type InputHTMLAttributes } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -13,7 +13,6 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import type { MfaProvider } from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { FormError, FormStatus } from '../../components/form-error';
 import { NewPasswordFields } from '../../components/new-password-fields';
@@ -22,6 +21,7 @@ import { ResendButton } from '../../components/resend-button';
 import { StepHeading } from '../../components/step-heading';
 import { ApiError } from '../../lib/api-client';
 import { useCountdown, type Countdown } from '../../lib/countdown';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { withFlowParams } from '../../lib/flow-params';
 import {
@@ -36,6 +36,7 @@ import {
   requiredText,
   type NewPasswordValues,
 } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { useForgotPassword, type ForgotPasswordInput } from './api/forgot-password';
 import { useResetPassword } from './api/reset-password';
@@ -49,8 +50,7 @@ const codeSchema = z.object({ code: codeField });
 
 type Step = 'request' | 'code' | 'password';
 
-const inputTestId = (id: string) =>
-  ({ 'data-testid': id }) as InputHTMLAttributes<HTMLInputElement>;
+const inputTestId = (id: string) => dataAttributes({ 'data-testid': id });
 
 function hasCode(error: unknown, code: string): boolean {
   return error instanceof ApiError && error.code === code;
@@ -96,7 +96,7 @@ function RequestStep({
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
@@ -110,10 +110,7 @@ function RequestStep({
           required
           fullWidth
           autoComplete="username"
-          name={username.name}
-          onChange={username.onChange}
-          onBlur={username.onBlur}
-          inputRef={username.ref}
+          {...registeredField(username)}
           slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false, maxLength: 180 } }}
         />
         <Controller
@@ -242,7 +239,7 @@ function CodeStep({
         <Box
           component="form"
           noValidate
-          onSubmit={onSubmit}
+          onSubmit={voidHandler(onSubmit)}
           aria-label={t('security:forgotPassword.codeTitle')}
           sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
         >
@@ -336,7 +333,7 @@ function PasswordStep({ resetToken, onRestart }: { resetToken: string; onRestart
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-label={t('security:forgotPassword.passwordTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
@@ -376,7 +373,7 @@ export default function ForgotPasswordPage() {
   const [step, setStep] = useState<Step>('request');
   const [request, setRequest] = useState<ForgotPasswordInput>({
     username: '',
-    channel: 'email' as MfaProvider,
+    channel: 'email',
   });
   const countdown = useCountdown();
   const [resetToken, setResetToken] = useState('');

@@ -14,6 +14,7 @@ import { useSession } from '../../lib/current-user';
 import { errorMessage } from '../../lib/error-message';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
 import { newPasswordFields, type NewPasswordValues } from '../../lib/form-schemas';
+import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { usePasswordRenewal } from './api/renew-password';
 
@@ -51,7 +52,7 @@ function RenewalForm({ expired }: { expired: boolean }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

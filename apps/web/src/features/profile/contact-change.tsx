@@ -15,6 +15,7 @@ import { PhoneField } from '../../components/phone-field';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError } from '../../lib/form-errors';
 import { codeField, emailField } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import {
@@ -50,11 +51,11 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
   const prefix = `profile-${kind}`;
 
   const form = useForm<{ value: string; currentPassword: string }>({
-    resolver: zodResolver(requestSchemas[kind]) as never,
+    resolver: zodResolver(requestSchemas[kind]),
     defaultValues: { value: '', currentPassword: '' },
   });
   const codeForm = useForm<{ code: string }>({
-    resolver: zodResolver(codeSchema) as never,
+    resolver: zodResolver(codeSchema),
     defaultValues: { code: '' },
   });
   const [requestError, setRequestError] = useState<string | null>(null);
@@ -100,7 +101,12 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
 
   if (sent) {
     return (
-      <Box component="form" noValidate onSubmit={onVerify} sx={{ display: 'grid', gap: 2 }}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={voidHandler(onVerify)}
+        sx={{ display: 'grid', gap: 2 }}
+      >
         <FormStatus>
           {t('common:code.sentTo', { destination: isolate(sent.destination) })}
         </FormStatus>
@@ -152,7 +158,12 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
     inputRef: value.ref,
   };
   return (
-    <Box component="form" noValidate onSubmit={onRequest} sx={{ display: 'grid', gap: 2 }}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={voidHandler(onRequest)}
+      sx={{ display: 'grid', gap: 2 }}
+    >
       <Typography variant="body2">{t('account:profile.changeExplained')}</Typography>
       <FormError>{requestError}</FormError>
       {kind === 'phone' ? (
@@ -173,10 +184,7 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
         autoComplete="current-password"
         error={!!form.formState.errors.currentPassword}
         helperText={validationMessage(i18n, form.formState.errors.currentPassword?.message)}
-        name={password.name}
-        onChange={password.onChange}
-        onBlur={password.onBlur}
-        inputRef={password.ref}
+        {...registeredField(password)}
       />
       <Box sx={{ display: 'flex', gap: 1 }}>
         <Button

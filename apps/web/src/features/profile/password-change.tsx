@@ -11,6 +11,7 @@ import { PasswordField } from '../../components/password-field';
 import { errorMessage } from '../../lib/error-message';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
 import { newPasswordFields } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { useChangePassword, type PasswordChangeInput } from './api/change-password';
 
@@ -31,7 +32,7 @@ export function PasswordChange() {
     reset,
     formState: { errors },
   } = useForm<PasswordChangeInput>({
-    resolver: zodResolver(schema) as never,
+    resolver: zodResolver(schema),
     defaultValues: { currentPassword: '', password: '', passwordConfirmation: '' },
   });
   const current = register('currentPassword');
@@ -60,7 +61,7 @@ export function PasswordChange() {
     <Box
       component="form"
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={voidHandler(onSubmit)}
       aria-labelledby="password-title"
       sx={{ display: 'grid', gap: 2 }}
     >
@@ -76,10 +77,7 @@ export function PasswordChange() {
         autoComplete="current-password"
         error={!!errors.currentPassword}
         helperText={validationMessage(i18n, errors.currentPassword?.message)}
-        name={current.name}
-        onChange={current.onChange}
-        onBlur={current.onBlur}
-        inputRef={current.ref}
+        {...registeredField(current)}
       />
       <NewPasswordFields
         idPrefix="profile-new"

@@ -96,7 +96,7 @@ export function payloadOf(
 export function fieldOfPath(path: string): ProfileFieldName | null {
   if (path === 'identifier' || path === 'identifier.type') return 'identifierType';
   if (path === 'identifier.value') return 'identifierValue';
-  return (PROFILE_FIELDS as readonly string[]).includes(path) ? (path as ProfileFieldName) : null;
+  return PROFILE_FIELDS.find((field) => field === path) ?? null;
 }
 
 /** Checks the form with the domain's profileUpdateSchema (spec §5), each message on its field. */

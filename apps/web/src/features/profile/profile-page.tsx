@@ -98,6 +98,9 @@ function ProfileView({ profile }: { profile: Profile }) {
     const value = kind === 'email' ? profile.email : profile.phone;
     const verified = kind === 'email' ? profile.emailVerified : profile.phoneVerified;
     const pending = kind === 'email' ? profile.pendingEmail : profile.pendingPhone;
+    const pendingRows: [string, ReactNode][] = pending
+      ? [[t('account:profile.pendingChange'), text(pending)]]
+      : [];
     return (
       <Box sx={{ mb: 2 }}>
         <Fields
@@ -114,9 +117,7 @@ function ProfileView({ profile }: { profile: Profile }) {
                 )}
               </>,
             ],
-            ...(pending
-              ? [[t('account:profile.pendingChange'), text(pending)] as [string, ReactNode]]
-              : []),
+            ...pendingRows,
           ]}
         />
         {changing === kind ? (

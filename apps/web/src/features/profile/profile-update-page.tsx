@@ -5,8 +5,8 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LANGUAGES, type Profile, type ProfileUpdate } from '@hygie/domain';
-import { useForm, type Path } from 'react-hook-form';
+import { LANGUAGES, type Profile } from '@hygie/domain';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { DateField } from '../../components/date-field';
@@ -14,6 +14,7 @@ import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
 import { errorMessage } from '../../lib/error-message';
 import { fieldProblems } from '../../lib/form-errors';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import { useProfile } from './api/profile';
@@ -60,16 +61,13 @@ function ProfileForm({ profile }: { profile: Profile }) {
       fullWidth: true,
       error: !!errors[name],
       helperText: validationMessage(i18n, errors[name]?.message) ?? options.help,
-      name: registered.name,
-      onChange: registered.onChange,
-      onBlur: registered.onBlur,
-      inputRef: registered.ref,
+      ...registeredField(registered),
     };
   };
 
   const onSubmit = handleSubmit((values) => {
     setFailure(null);
-    update.mutate(payloadOf(values, profile.profile) as ProfileUpdate, {
+    update.mutate(payloadOf(values, profile.profile), {
       onSuccess: (saved) => {
         reset(formValuesOf(saved));
         notifications.notify(t('common:messages.modified'), 'success');
@@ -82,7 +80,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           );
         problems.forEach((problem, index) =>
           setError(
-            problem.field as Path<ProfileFormValues>,
+            problem.field,
             { type: 'server', message: problem.message },
             { shouldFocus: index === 0 },
           ),
@@ -100,7 +98,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
     <Box
       component="form"
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={voidHandler(onSubmit)}
       aria-labelledby="page-title"
       sx={{ display: 'grid', gap: 2.5 }}
     >

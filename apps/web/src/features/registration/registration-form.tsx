@@ -26,6 +26,7 @@ import { PhoneField } from '../../components/phone-field';
 import { errorMessage } from '../../lib/error-message';
 import { withFlowParams } from '../../lib/flow-params';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
+import { voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { useRegister } from './api/register';
 
@@ -89,18 +90,27 @@ function blankToUndefined(value: unknown): unknown {
 
 /** The domain's registration schemas, read from the form's values. */
 const SCHEMAS = {
-  patient: z.preprocess(blankToUndefined, patientRegistrationSchema),
-  professional: z.preprocess(blankToUndefined, professionalRegistrationSchema),
+  patient: z.preprocess(
+    (values: RegistrationFormValues) => blankToUndefined(values),
+    patientRegistrationSchema,
+  ),
+  professional: z.preprocess(
+    (values: RegistrationFormValues) => blankToUndefined(values),
+    professionalRegistrationSchema,
+  ),
 };
+
+/** What the form submits: the values as the domain's schema parsed them. */
+type RegistrationValues = z.output<(typeof SCHEMAS)[ProfileType]>;
 
 /**
  * The schema's resolver, plus "passwords must match" as soon as both are typed (the schema's
  * object-level check only runs once every field parses).
  */
-function registrationResolver(type: ProfileType): Resolver<RegistrationFormValues> {
-  const base = (zodResolver as (schema: unknown) => Resolver<RegistrationFormValues>)(
-    SCHEMAS[type],
-  );
+function registrationResolver(
+  type: ProfileType,
+): Resolver<RegistrationFormValues, unknown, RegistrationValues> {
+  const base = zodResolver(SCHEMAS[type]);
   return async (values, context, options) => {
     const result = await base(values, context, options);
     const mismatch =
@@ -166,13 +176,11 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
   const { search } = useLocation();
   const signUp = useRegister();
   const [failure, setFailure] = useState<unknown>(null);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<RegistrationFormValues>({
+  const { register, control, handleSubmit, setError, getFieldState, formState } = useForm<
+    RegistrationFormValues,
+    unknown,
+    RegistrationValues
+  >({
     resolver: RESOLVERS[type],
     defaultValues: { ...EMPTY, type },
   });
@@ -186,12 +194,7 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
     options: { required?: boolean; help?: string } = {},
   ): TextFieldProps => {
     const { ref, ...bound } = register(name);
-    const message = name
-      .split('.')
-      .reduce<unknown>(
-        (node, key) => (node as Record<string, unknown> | undefined)?.[key],
-        errors,
-      ) as { message?: string } | undefined;
+    const message = getFieldState(name, formState).error;
     return {
       ...bound,
       inputRef: ref,
@@ -211,7 +214,10 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
         void navigate(withFlowParams('/security/register/success', search, { profile: type }));
       },
       onError: (error) => {
-        const codes = { ...PASSWORD_CODE_FIELDS, email_already_used: 'email' };
+        const codes: Readonly<Record<string, FieldName>> = {
+          ...PASSWORD_CODE_FIELDS,
+          email_already_used: 'email',
+        };
         if (!applyServerErrors(error, setError, FIELDS, codes)) setFailure(error);
       },
     });
@@ -237,7 +243,7 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'grid', gap: 4 }}
       >
@@ -253,8 +259,8 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
             variant="password"
             password={register('password')}
             confirmation={register('passwordConfirmation')}
-            passwordError={errors.password?.message}
-            confirmationError={errors.passwordConfirmation?.message}
+            passwordError={formState.errors.password?.message}
+            confirmationError={formState.errors.passwordConfirmation?.message}
           />
         </Section>
 

@@ -18,6 +18,7 @@ import { useSession } from '../../lib/current-user';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
 import { codeField, emailField } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useVerificationStatus } from './api/get-verification';
@@ -134,7 +135,7 @@ export default function VerifyEmailPage() {
       <Box
         component="form"
         noValidate
-        onSubmit={onSubmit}
+        onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
@@ -148,10 +149,7 @@ export default function VerifyEmailPage() {
             required
             fullWidth
             autoComplete="email"
-            name={email.name}
-            onChange={email.onChange}
-            onBlur={email.onBlur}
-            inputRef={email.ref}
+            {...registeredField(email)}
             slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false, maxLength: 180 } }}
           />
         )}

@@ -19,6 +19,7 @@ import { useSession } from '../../lib/current-user';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
 import { codeField } from '../../lib/form-schemas';
+import { registeredField, voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useVerificationStatus } from './api/get-verification';
@@ -120,7 +121,7 @@ function PhoneSteps() {
         <Box
           component="form"
           noValidate
-          onSubmit={submitNumber}
+          onSubmit={voidHandler(submitNumber)}
           aria-labelledby="page-title"
           sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
         >
@@ -131,10 +132,7 @@ function PhoneSteps() {
             error={!!phoneError}
             required
             fullWidth
-            name={phone.name}
-            onChange={phone.onChange}
-            onBlur={phone.onBlur}
-            inputRef={phone.ref}
+            {...registeredField(phone)}
           />
           <Button
             type="submit"
@@ -164,7 +162,7 @@ function PhoneSteps() {
       <Box
         component="form"
         noValidate
-        onSubmit={submitCode}
+        onSubmit={voidHandler(submitCode)}
         aria-label={t('security:verifyMobilePhone.codeTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >

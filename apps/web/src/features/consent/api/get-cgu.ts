@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { cguStatusSchema } from '@hygie/domain';
+import { cguStatusAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export type CguStatus = z.infer<typeof cguStatusSchema>;
@@ -12,6 +13,6 @@ export function useCguStatus() {
   const { api } = useServices();
   return useQuery({
     queryKey: CGU_QUERY_KEY,
-    queryFn: ({ signal }) => api.get<CguStatus>('/cgu', undefined, signal),
+    queryFn: ({ signal }) => api.get('/cgu', cguStatusAnswer, signal),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { lockAccountInputSchema, lockAccountResultSchema } from '@hygie/domain';
+import { lockAccountAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 import { resetClientSession } from '../../../lib/sign-in';
 
@@ -16,7 +17,7 @@ export function useLockAccount() {
   const services = useServices();
   return useMutation({
     mutationFn: (input: LockAccountInput) =>
-      services.api.post<LockAccountResult>('/lock-account', input),
+      services.api.post('/lock-account', input, lockAccountAnswer),
     onSuccess: () => resetClientSession(services),
   });
 }

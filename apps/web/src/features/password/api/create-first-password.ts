@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { okAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 import type { FirstLoginLink } from './get-first-login';
 
@@ -7,6 +8,6 @@ export function useCreateFirstPassword() {
   const { api } = useServices();
   return useMutation({
     mutationFn: (input: FirstLoginLink & { password: string; passwordConfirmation: string }) =>
-      api.post<{ ok: true }>('/first-login', input),
+      api.post('/first-login', input, okAnswer),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CodeSent, MfaProvider } from '@hygie/domain';
+import type { MfaProvider } from '@hygie/domain';
+import { codeSentAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export interface ForgotPasswordInput {
@@ -12,6 +13,6 @@ export interface ForgotPasswordInput {
 export function useForgotPassword() {
   const { api } = useServices();
   return useMutation({
-    mutationFn: (input: ForgotPasswordInput) => api.post<CodeSent>('/password/forgot', input),
+    mutationFn: (input: ForgotPasswordInput) => api.post('/password/forgot', input, codeSentAnswer),
   });
 }

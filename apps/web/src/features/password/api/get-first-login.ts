@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { firstLoginInfoSchema } from '@hygie/domain';
+import { firstLoginInfoAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export type FirstLoginInfo = z.infer<typeof firstLoginInfoSchema>;
@@ -16,12 +17,14 @@ export function useFirstLoginInfo(link: FirstLoginLink | null) {
   const { api } = useServices();
   return useQuery({
     queryKey: ['first-login', link],
-    queryFn: ({ signal }) =>
-      api.request<FirstLoginInfo>('GET', '/first-login', {
-        query: { ...(link as FirstLoginLink) },
-        signal,
-      }),
-    enabled: link !== null,
+    queryFn: link
+      ? ({ signal }) =>
+          api.request('GET', '/first-login', {
+            query: { ...link },
+            schema: firstLoginInfoAnswer,
+            signal,
+          })
+      : skipToken,
     staleTime: Infinity,
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { okAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export interface PasswordResetInput {
@@ -11,6 +12,6 @@ export interface PasswordResetInput {
 export function useResetPassword() {
   const { api } = useServices();
   return useMutation({
-    mutationFn: (input: PasswordResetInput) => api.post<{ ok: true }>('/password/reset', input),
+    mutationFn: (input: PasswordResetInput) => api.post('/password/reset', input, okAnswer),
   });
 }

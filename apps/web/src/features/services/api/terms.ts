@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { cguStatusSchema } from '@hygie/domain';
+import { cguStatusAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export type TermsStatus = z.infer<typeof cguStatusSchema>;
@@ -10,6 +11,6 @@ export function useTerms() {
   const { api } = useServices();
   return useQuery({
     queryKey: ['cgu'],
-    queryFn: ({ signal }) => api.get<TermsStatus>('/cgu', undefined, signal),
+    queryFn: ({ signal }) => api.get('/cgu', cguStatusAnswer, signal),
   });
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CodeSent } from '@hygie/domain';
+import { codeSentAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 import { VERIFICATION_QUERY_KEY } from './get-verification';
 
@@ -9,7 +9,7 @@ export function useChangePhone() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (phone: string) =>
-      api.post<CodeSent>('/verification/mobile-phone/change', { phone }),
+      api.post('/verification/mobile-phone/change', { phone }, codeSentAnswer),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: VERIFICATION_QUERY_KEY }),
   });
 }

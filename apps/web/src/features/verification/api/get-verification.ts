@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { verificationStatusSchema } from '@hygie/domain';
+import { verificationStatusAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
@@ -12,7 +13,7 @@ export function useVerificationStatus(enabled: boolean) {
   const { api } = useServices();
   return useQuery({
     queryKey: VERIFICATION_QUERY_KEY,
-    queryFn: ({ signal }) => api.get<VerificationStatus>('/verification', undefined, signal),
+    queryFn: ({ signal }) => api.get('/verification', verificationStatusAnswer, signal),
     enabled,
   });
 }

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CodeSent } from '@hygie/domain';
+import { codeSentAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 /**
@@ -10,6 +10,6 @@ export function useSendEmailCode() {
   const { api } = useServices();
   return useMutation({
     mutationFn: (email: string | undefined) =>
-      api.post<CodeSent>('/verification/email/send', email === undefined ? {} : { email }),
+      api.post('/verification/email/send', email === undefined ? {} : { email }, codeSentAnswer),
   });
 }
