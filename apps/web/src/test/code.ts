@@ -3,7 +3,7 @@ import type { UserEvent } from '@testing-library/user-event';
 
 /** The digit inputs of the (only) CodeInput on the page, in order. */
 export function codeDigits(): HTMLInputElement[] {
-  return within(screen.getByTestId('code-input')).getAllByRole('textbox') as HTMLInputElement[];
+  return within(screen.getByTestId('code-input')).getAllByRole<HTMLInputElement>('textbox');
 }
 
 /** Types a whole code into the CodeInput, digit by digit from the first field. */
