@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settingUpdateSchema } from '@hygie/domain';
 import { makeAdminUser, makeSetting, SETTINGS, userPage } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
@@ -35,10 +36,8 @@ describe('application settings', () => {
   it('shows each setting as an amount and a unit, its default and last change', async () => {
     await open({});
     const password = await row('PASSWORD_EXPIRATION_DELAY');
-    expect((within(password).getByTestId('setting-amount') as HTMLInputElement).value).toBe('3');
-    expect((within(password).getByTestId('setting-unit') as HTMLSelectElement).value).toBe(
-      'months',
-    );
+    expect(within(password).getByTestId<HTMLInputElement>('setting-amount').value).toBe('3');
+    expect(within(password).getByTestId<HTMLSelectElement>('setting-unit').value).toBe('months');
     expect(plain(within(password).getByTestId('setting-current'))).toBe(
       'Valeur actuelle : 3 mois · valeur par défaut : 6 mois',
     );
@@ -46,8 +45,8 @@ describe('application settings', () => {
       /^Modifié le 1 mars 2025 .* par \u2068admin@hygie\.example\u2069$/,
     );
     const devices = await row('TRUSTED_DEVICE_DAYS');
-    expect((within(devices).getByTestId('setting-amount') as HTMLInputElement).value).toBe('3');
-    const units = within(devices).getByTestId('setting-unit') as HTMLSelectElement;
+    expect(within(devices).getByTestId<HTMLInputElement>('setting-amount').value).toBe('3');
+    const units = within(devices).getByTestId<HTMLSelectElement>('setting-unit');
     expect([...units.options].map((option) => option.value)).toEqual(['years', 'months', 'days']);
     expect(within(devices).queryByTestId('setting-disable')).toBeNull();
   });
@@ -55,7 +54,7 @@ describe('application settings', () => {
   it('saves an amount in the unit chosen', async () => {
     const { calls } = await open({
       'PUT /api/admin/settings/PASSWORD_EXPIRATION_DELAY': (request) =>
-        json(200, makeSetting({ value: (request.body as { value: number }).value })),
+        json(200, makeSetting({ value: settingUpdateSchema.parse(request.body).value })),
     });
     const user = userEvent.setup();
     const password = await row('PASSWORD_EXPIRATION_DELAY');

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccountState } from '@hygie/domain';
 import { browser } from '../../lib/browser';
 import { codeDigits, typeCode } from '../../test/code';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -66,8 +67,8 @@ describe('MFA screen', () => {
 
   it('offers e-mail and SMS with their masked hints', async () => {
     await openMfa();
-    const email = screen.getByTestId('mfa-provider-email') as HTMLInputElement;
-    const sms = screen.getByTestId('mfa-provider-sms') as HTMLInputElement;
+    const email = screen.getByTestId<HTMLInputElement>('mfa-provider-email');
+    const sms = screen.getByTestId<HTMLInputElement>('mfa-provider-sms');
     expect(email.checked).toBe(true);
     expect(sms.disabled).toBe(false);
     expect(screen.getByLabelText('Par e-mail (\u2068m•••e@example.fr\u2069)')).toBe(email);
@@ -81,7 +82,7 @@ describe('MFA screen', () => {
     await openMfa({
       data: { ...MFA_DATA, two_factor_providers: ['email'], sms_hint: null, sms_enabled: false },
     });
-    const sms = screen.getByTestId('mfa-provider-sms') as HTMLInputElement;
+    const sms = screen.getByTestId<HTMLInputElement>('mfa-provider-sms');
     expect(sms.disabled).toBe(true);
     const why = screen.getByText(
       'Le SMS n’est pas disponible : aucun numéro de mobile vérifié n’est associé à votre compte.',
@@ -100,7 +101,7 @@ describe('MFA screen', () => {
     );
     await typeCode(user, '123456');
     await user.click(screen.getByLabelText('Ne plus me demander sur cet appareil'));
-    expect((document.getElementById('mfa-trust-device') as HTMLInputElement).checked).toBe(true);
+    expect(elementById('mfa-trust-device', HTMLInputElement).checked).toBe(true);
     await user.click(screen.getByTestId('mfa-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(bodies(calls, '/api/mfa/send')).toEqual([{ provider: 'sms' }]);
@@ -172,9 +173,9 @@ describe('MFA screen', () => {
           : apiError(429, 'wait_before_retry', { retryAfterSeconds: 42 }),
     });
     await user.click(screen.getByTestId('mfa-send'));
-    const resend = await screen.findByTestId('mfa-resend');
+    const resend = await screen.findByTestId<HTMLButtonElement>('mfa-resend');
     expect(resend.textContent).toBe('Renvoyer le code dans 1 seconde');
-    expect((resend as HTMLButtonElement).disabled).toBe(true);
+    expect(resend.disabled).toBe(true);
     await act(() => vi.advanceTimersByTimeAsync(1000));
     await waitFor(() => expect(resend.textContent).toBe('Renvoyer le code'));
     await user.click(resend);

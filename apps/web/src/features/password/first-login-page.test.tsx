@@ -34,7 +34,7 @@ describe('first login', () => {
   it('checks the link and greets the person', async () => {
     const { calls } = await openFirstLogin();
     expect(await screen.findByText('Bonjour Paul,')).toBeTruthy();
-    expect((screen.getByLabelText('Adresse e-mail du compte') as HTMLInputElement).value).toBe(
+    expect(screen.getByLabelText<HTMLInputElement>('Adresse e-mail du compte').value).toBe(
       'paul@example.fr',
     );
     const check = calls.find((call) => call.url.pathname === '/api/first-login');

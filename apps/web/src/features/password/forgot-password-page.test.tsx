@@ -52,7 +52,7 @@ describe('forgotten password', () => {
 
   it('goes through the three steps to the success page', async () => {
     const { user, calls, router } = await openForgot();
-    expect(((await screen.findByTestId('forgot-channel-email')) as HTMLInputElement).checked).toBe(
+    expect((await screen.findByTestId<HTMLInputElement>('forgot-channel-email')).checked).toBe(
       true,
     );
     await request(user, 'sms');
@@ -153,7 +153,7 @@ describe('forgotten password', () => {
     expect(screen.queryByTestId('forgot-verify')).toBeNull();
     await user.click(screen.getByTestId('forgot-restart'));
     expect(
-      ((await screen.findByLabelText(/^Adresse e-mail, téléphone/)) as HTMLInputElement).value,
+      (await screen.findByLabelText<HTMLInputElement>(/^Adresse e-mail, téléphone/)).value,
     ).toBe('06 12 34 56 78');
     expect(screen.getByTestId('forgot-send')).toBeTruthy();
   });

@@ -1,13 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { profileUpdateSchema } from '@hygie/domain';
 import { makeProfile } from '../../test/account-data';
 import { typeCode } from '../../test/code';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreenAt } from '../../test/screens';
 
-const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
+const byId = (id: string) => elementById(id, HTMLInputElement);
 
 function profileHandlers(extra: Record<string, FakeHandler> = {}): Record<string, FakeHandler> {
   return { 'GET /api/profile': () => json(200, makeProfile()), ...extra };
@@ -195,8 +197,17 @@ describe('profile editor', () => {
       path: '/profile/update',
       user: makeUser(),
       handlers: profileHandlers({
-        'PATCH /api/profile': (request) =>
-          json(200, makeProfile(request.body as Record<string, never>)),
+        'PATCH /api/profile': (request) => {
+          const { identifier, ...update } = profileUpdateSchema.parse(request.body);
+          const saved =
+            identifier === undefined
+              ? {}
+              : {
+                  identifierType: identifier?.type ?? null,
+                  identifier: identifier?.value ?? null,
+                };
+          return json(200, makeProfile({ ...update, ...saved }));
+        },
       }),
     });
     const user = userEvent.setup();

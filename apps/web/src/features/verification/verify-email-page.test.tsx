@@ -54,7 +54,7 @@ const bodies = (calls: { url: URL; body: unknown }[], path: string) =>
 describe('e-mail verification from the link (anonymous)', () => {
   it('prefills the address and the code from the query', async () => {
     await anonymous('/security/verify-email?email=marie%40example.fr&code=123%20456');
-    const email = (await screen.findByLabelText(EMAIL_LABEL)) as HTMLInputElement;
+    const email = await screen.findByLabelText<HTMLInputElement>(EMAIL_LABEL);
     expect(email.id).toBe('verify-email-email');
     expect(email.value).toBe('marie@example.fr');
     expect(

@@ -49,7 +49,7 @@ describe('mobile phone verification', () => {
   it('shows the number on file, prefilled', async () => {
     await openPhone();
     expect(await screen.findByText(/Numéro enregistré : \u2068\+33612345678\u2069\./)).toBeTruthy();
-    const field = (await screen.findByLabelText(NUMBER)) as HTMLInputElement;
+    const field = await screen.findByLabelText<HTMLInputElement>(NUMBER);
     expect(field.id).toBe('verify-phone-number');
     expect(field.type).toBe('tel');
     await screen.findByDisplayValue('+33612345678');
@@ -85,7 +85,7 @@ describe('mobile phone verification', () => {
     await screen.findByDisplayValue('+33612345678');
     await user.click(screen.getByTestId('verify-phone-send'));
     await screen.findByTestId('code-input');
-    expect((screen.getByTestId('verify-phone-resend') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('verify-phone-resend').disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Modifier le numéro' }));
     expect(await screen.findByLabelText(NUMBER)).toBeTruthy();
     expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
