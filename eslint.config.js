@@ -8,8 +8,6 @@ import { serverLayers } from './eslint.layers.js';
 const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts'];
 const CASTS_NOT_YET_CHECKED = [
   'apps/server/**',
-  'apps/web/src/**/*.test.tsx',
-  'apps/web/src/test/**',
   'apps/web/src/**',
   'packages/**',
   'e2e/**',
