@@ -8,10 +8,6 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { serverLayers } from './eslint.layers.js';
 
 const TYPED = ['apps/server/**/*.ts', 'packages/domain/**/*.ts', 'apps/web/**/*.{ts,tsx}'];
-const CASTS_NOT_YET_CHECKED = [
-  'apps/web/src/**/*.test.{ts,tsx}',
-  'apps/web/src/test/**',
-];
 
 export default tseslint.config(
   {
@@ -112,10 +108,9 @@ export default tseslint.config(
   },
   // Type assertions (`x as T`) only where a library forces one, each carrying its reason:
   // `// eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- <why>`.
-  // `as const` is always allowed. The folders still listed under `ignores` are being converted.
+  // `as const` is always allowed.
   {
     files: ['**/*.{ts,tsx}'],
-    ignores: CASTS_NOT_YET_CHECKED,
     rules: {
       '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
     },

@@ -23,18 +23,23 @@ const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.{ts
   import: 'default',
 });
 
+/** "namespace:key" → text, for one language */
+function texts(language: string): Record<string, string> {
+  return Object.fromEntries(
+    NAMESPACES.flatMap((namespace) => {
+      const tree = localeFiles[`../locales/${language}/${namespace}.json`] ?? {};
+      return Object.entries(flatten(tree)).map(([key, text]): [string, string] => [
+        `${namespace}:${key}`,
+        text,
+      ]);
+    }),
+  );
+}
+
 /** language → "namespace:key" → text */
 const catalogue = Object.fromEntries(
-  LANGUAGES.map((language) => [
-    language,
-    Object.fromEntries(
-      NAMESPACES.flatMap((namespace) => {
-        const tree = localeFiles[`../locales/${language}/${namespace}.json`] ?? {};
-        return Object.entries(flatten(tree)).map(([key, text]) => [`${namespace}:${key}`, text]);
-      }),
-    ),
-  ]),
-) as Record<string, Record<string, string>>;
+  LANGUAGES.map((language): [string, Record<string, string>] => [language, texts(language)]),
+);
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 

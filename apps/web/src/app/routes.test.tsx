@@ -72,8 +72,8 @@ describe('route table (spec §2)', () => {
   it('loads, for each screen, the page its screen tests render', async () => {
     const loaded = await Promise.all(
       lazyScreens(routes).map(async ([path, route]) => {
-        const lazy = route.lazy as () => Promise<{ Component: unknown }>;
-        return [path, (await lazy()).Component] as const;
+        if (typeof route.lazy !== 'function') throw new Error(`${path} has no lazy() loader`);
+        return [path, (await route.lazy()).Component] as const;
       }),
     );
     expect(Object.fromEntries(loaded)).toEqual(SCREEN_COMPONENTS);

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { userSearchQuerySchema } from '@hygie/domain';
 import {
   CGU,
   makeAdminUser,
@@ -37,11 +38,8 @@ const HANDLERS: Record<string, FakeHandler> = {
   'GET /api/cgu': () => json(200, CGU),
   'GET /api/admin/settings': () => json(200, SETTINGS),
   'GET /api/admin/users': (request) => {
-    const status = request.url.searchParams.get('status');
-    return json(
-      200,
-      userPage([makeAdminUser(status ? { status: status as 'locked' } : {})], !status),
-    );
+    const { status } = userSearchQuerySchema.parse(Object.fromEntries(request.url.searchParams));
+    return json(200, userPage([makeAdminUser(status ? { status } : {})], !status));
   },
 };
 

@@ -8,7 +8,13 @@ import { createI18n } from '../app/i18n';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
 import { expectNoAxeViolations } from '../test/a11y';
-import { CHROME_LINUX_UA, NEWER_APP_UA, useUserAgent, withWebAuthn } from '../test/biometrics';
+import {
+  CHROME_LINUX_UA,
+  NEWER_APP_UA,
+  registrationResponse,
+  useUserAgent,
+  withWebAuthn,
+} from '../test/biometrics';
 import { PUBLIC_CONFIG } from '../test/factories';
 import { apiError, fakeFetch, json, type FakeHandler } from '../test/fake-api';
 import { BiometricKeys } from './biometric-keys';
@@ -120,7 +126,9 @@ describe('BiometricKeys', () => {
       'DELETE /api/biometrics/credentials/k1': () => apiError(404, 'not_found'),
     });
     const user = userEvent.setup();
-    await user.click((await screen.findAllByTestId('biometric-key-revoke'))[0] as HTMLElement);
+    const [revoke] = await screen.findAllByTestId('biometric-key-revoke');
+    if (!revoke) throw new Error('no revoke button');
+    await user.click(revoke);
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Révoquer' }),
     );
@@ -132,7 +140,8 @@ describe('BiometricKeys', () => {
   it('adds a passkey in a browser', async () => {
     useUserAgent(CHROME_LINUX_UA);
     withWebAuthn();
-    vi.mocked(startRegistration).mockResolvedValue({ id: 'new' } as never);
+    const credential = registrationResponse('new');
+    vi.mocked(startRegistration).mockResolvedValue(credential);
     let list = KEYS.slice(0, 1);
     const { calls } = await renderKeys({
       'GET /api/biometrics/credentials': () => json(200, list),
@@ -154,7 +163,7 @@ describe('BiometricKeys', () => {
     expect(calls.find((c) => c.url.pathname.endsWith('/registration/verify'))?.body).toEqual({
       challengeId: 'r1',
       deviceName: 'Chrome sur Linux',
-      response: { id: 'new' },
+      response: credential,
     });
   });
 
@@ -177,7 +186,7 @@ describe('BiometricKeys', () => {
     await user.click(create);
     await waitFor(() => expect(create.hasAttribute('disabled')).toBe(false));
     expect(screen.queryByTestId('biometric-error')).toBeNull();
-    vi.mocked(startRegistration).mockResolvedValueOnce({ id: 'new' } as never);
+    vi.mocked(startRegistration).mockResolvedValueOnce(registrationResponse('new'));
     await user.click(create);
     expect((await screen.findByTestId('biometric-error')).textContent).toBe(
       'L’enrôlement biométrique a échoué.',

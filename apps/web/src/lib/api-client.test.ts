@@ -87,7 +87,8 @@ describe('api client', () => {
       status: 401,
       code: 'two_factor_authentication_required',
     });
-    const error = (await failure.catch((e: unknown) => e)) as ApiError;
+    const error: unknown = await failure.catch((e: unknown) => e);
+    if (!(error instanceof ApiError)) throw new Error('expected an ApiError');
     expect(error.dataOf('two_factor_authentication_required')).toEqual(MFA_DATA);
     expect(error.dataOf('account_locked')).toBeUndefined();
     expect(onAccountState).toHaveBeenCalledWith(AccountState.MFA_REQUIRED, MFA_DATA);

@@ -13,6 +13,9 @@ function fakeSentry() {
     browserTracingIntegration: vi.fn(() => ({ name: 'BrowserTracing' })),
   };
   const replay = { name: 'Replay' };
+  // ErrorReportingDeps takes the whole @sentry/react module type (hundreds of exports) and the
+  // replay integration's class; the double implements what initErrorReporting calls.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @sentry/react module and Replay types cannot be built by a test double
   const deps = {
     loadSentry: vi.fn(() => Promise.resolve(sdk)),
     loadReplay: vi.fn(() => Promise.resolve({ createReplayIntegration: () => replay })),

@@ -7,6 +7,7 @@ import {
   deleteBiometricKey,
   NativeBridgeError,
   signChallenge,
+  type NativeErrorCode,
 } from './native-bridge';
 
 afterEach(() => removeBridge());
@@ -22,11 +23,11 @@ describe('bridge calls (docs/native-bridge.md §3)', () => {
     ]);
   });
 
-  it.each(['cancelled', 'not_available', 'key_invalidated', 'enrol_failed'])(
+  it.each<NativeErrorCode>(['cancelled', 'not_available', 'key_invalidated', 'enrol_failed'])(
     'rejects with the app error %s',
     async (code) => {
       installBridge({ x: () => ({ ok: false, error: code }) });
-      await expect(callNative('x', null)).rejects.toEqual(new NativeBridgeError(code as never));
+      await expect(callNative('x', null)).rejects.toEqual(new NativeBridgeError(code));
     },
   );
 

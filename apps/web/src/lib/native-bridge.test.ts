@@ -8,6 +8,7 @@ import {
   resetNativeLoadingScreen,
   type NativeBridge,
 } from './native-bridge';
+import { removeBridge } from '../test/biometrics';
 
 const UA = {
   newerApp:
@@ -52,12 +53,20 @@ describe('native app detection', () => {
   });
 });
 
+/** The test's window, with this user agent and this bridge (none without one). */
 function fakeWindow(userAgent: string, bridge?: NativeBridge): Window {
-  return { navigator: { userAgent }, HygieNativeBridge: bridge } as unknown as Window;
+  vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(userAgent);
+  if (bridge) window.HygieNativeBridge = bridge;
+  else removeBridge();
+  return window;
 }
 
 describe('hideLoadingScreen', () => {
-  afterEach(() => resetNativeLoadingScreen());
+  afterEach(() => {
+    resetNativeLoadingScreen();
+    removeBridge();
+    vi.restoreAllMocks();
+  });
 
   it('calls the bridge exactly once with an empty payload and no callback', () => {
     const call = vi.fn();

@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import { vi } from 'vitest';
 
 export const NEWER_APP_UA =
@@ -8,6 +9,28 @@ export const CHROME_LINUX_UA =
 /** Pretends the page runs with this user agent. */
 export function useUserAgent(userAgent: string): void {
   vi.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(userAgent);
+}
+
+/** What a stubbed `startRegistration` resolves with: a new passkey's credential, as JSON. */
+export function registrationResponse(id: string): RegistrationResponseJSON {
+  return {
+    id,
+    rawId: id,
+    type: 'public-key',
+    response: { clientDataJSON: 'Y2xpZW50', attestationObject: 'YXR0ZXN0' },
+    clientExtensionResults: {},
+  };
+}
+
+/** What a stubbed `startAuthentication` resolves with: a passkey's signed assertion, as JSON. */
+export function authenticationResponse(id: string): AuthenticationResponseJSON {
+  return {
+    id,
+    rawId: id,
+    type: 'public-key',
+    response: { clientDataJSON: 'Y2xpZW50', authenticatorData: 'YXV0aA', signature: 'c2ln' },
+    clientExtensionResults: {},
+  };
 }
 
 /** A browser with WebAuthn (jsdom has none). */
@@ -26,10 +49,10 @@ export interface BridgeCall {
  * payload with the object to send back as JSON (asynchronously, as the app does).
  */
 export function installBridge(
-  handlers: Record<string, (payload: Record<string, unknown>) => object> = {},
+  handlers: Record<string, (payload: unknown) => object> = {},
 ): BridgeCall[] {
   const calls: BridgeCall[] = [];
-  const all: Record<string, (payload: Record<string, unknown>) => object> = {
+  const all: Record<string, (payload: unknown) => object> = {
     biometricAvailability: () => ({ ok: true, available: true, kind: 'fingerprint' }),
     deleteBiometricKey: () => ({ ok: true }),
     ...handlers,
@@ -40,7 +63,7 @@ export function installBridge(
       const handler = all[name];
       if (!callback) return;
       const answer = handler
-        ? handler(payload ? (JSON.parse(payload) as Record<string, unknown>) : {})
+        ? handler(payload ? JSON.parse(payload) : {})
         : { ok: false, error: 'not_available' };
       setTimeout(() => callback(JSON.stringify(answer)), 0);
     },

@@ -27,18 +27,18 @@ export function apiError(status: number, code: string, data?: Record<string, unk
  */
 export function fakeFetch(handlers: Record<string, FakeHandler>) {
   const calls: FakeRequest[] = [];
-  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input, 'http://localhost:3000');
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, key) => {
       headers[key] = value;
     });
     const method = (init?.method ?? 'GET').toUpperCase();
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     const request: FakeRequest = { method, url, headers, body, credentials: init?.credentials };
     calls.push(request);
     const handler = handlers[`${method} ${url.pathname}`];
     return handler ? handler(request) : apiError(404, 'not_found');
   });
-  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+  return { fetch, calls };
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settingUpdateSchema } from '@hygie/domain';
 import { makeAdminUser, makeSetting, SETTINGS, userPage } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
@@ -53,7 +54,7 @@ describe('application settings', () => {
   it('saves an amount in the unit chosen', async () => {
     const { calls } = await open({
       'PUT /api/admin/settings/PASSWORD_EXPIRATION_DELAY': (request) =>
-        json(200, makeSetting({ value: (request.body as { value: number }).value })),
+        json(200, makeSetting({ value: settingUpdateSchema.parse(request.body).value })),
     });
     const user = userEvent.setup();
     const password = await row('PASSWORD_EXPIRATION_DELAY');

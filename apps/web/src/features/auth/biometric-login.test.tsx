@@ -5,6 +5,7 @@ import { startAuthentication } from '@simplewebauthn/browser';
 import { AccountState } from '@hygie/domain';
 import { resetNativeLoadingScreen } from '../../lib/native-bridge';
 import {
+  authenticationResponse,
   CHROME_LINUX_UA,
   installBridge,
   NEWER_APP_UA,
@@ -29,7 +30,7 @@ vi.mock('@simplewebauthn/browser', () => ({
 
 const USERNAME = /^Adresse e-mail, téléphone, INS ou RPPS/;
 const PASSWORD = /^Mot de passe(\s\*)?$/;
-const ASSERTION = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {} };
+const ASSERTION = authenticationResponse('cred-1');
 const OPTIONS = { challenge: 'abc', rpId: 'localhost', allowCredentials: [] };
 
 function passkeyHandlers(verify: FakeHandler): Record<string, FakeHandler> {
@@ -76,7 +77,7 @@ describe('passkey sign-in (browsers)', () => {
   });
 
   it('signs in with the typed username and goes home', async () => {
-    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
+    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION);
     const { calls, router, services } = await renderScreen(LoginPage, {
       also: NEXT_SCREENS,
       path: '/security/login',
@@ -97,7 +98,7 @@ describe('passkey sign-in (browsers)', () => {
   });
 
   it('asks for any passkey when the username is empty', async () => {
-    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
+    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION);
     const { calls } = await renderScreen(LoginPage, {
       also: NEXT_SCREENS,
       path: '/security/login',
@@ -110,7 +111,7 @@ describe('passkey sign-in (browsers)', () => {
   });
 
   it('hands over to the second factor on a pending stage', async () => {
-    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
+    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION);
     const { router, services } = await renderScreen(LoginPage, {
       also: NEXT_SCREENS,
       path: '/security/login',
@@ -133,7 +134,7 @@ describe('passkey sign-in (browsers)', () => {
       'Votre clé biométrique n’est plus valide. Veuillez refaire l’enrôlement biométrique.',
     ],
   ])('explains %s', async (code, message) => {
-    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
+    vi.mocked(startAuthentication).mockResolvedValue(ASSERTION);
     await renderScreen(LoginPage, {
       also: NEXT_SCREENS,
       path: '/security/login',

@@ -9,6 +9,7 @@ import {
   CHROME_LINUX_UA,
   installBridge,
   NEWER_APP_UA,
+  registrationResponse,
   removeBridge,
   useUserAgent,
   withWebAuthn,
@@ -199,7 +200,8 @@ describe('biometric enrolment in a browser', () => {
   });
 
   it('registers a passkey with an editable device name', async () => {
-    vi.mocked(startRegistration).mockResolvedValue({ id: 'new-cred' } as never);
+    const credential = registrationResponse('new-cred');
+    vi.mocked(startRegistration).mockResolvedValue(credential);
     const { calls, router } = await enrolmentPage({
       handlers: {
         'POST /api/biometrics/webauthn/registration/options': () =>
@@ -208,8 +210,8 @@ describe('biometric enrolment in a browser', () => {
       },
     });
     const user = userEvent.setup();
-    const name = await screen.findByLabelText(/^Nom de cet appareil/);
-    expect((name as HTMLInputElement).value).toBe('Chrome sur Linux');
+    const name = await screen.findByLabelText<HTMLInputElement>(/^Nom de cet appareil/);
+    expect(name.value).toBe('Chrome sur Linux');
     await user.clear(name);
     await user.type(name, 'Mon PC');
     await user.click(screen.getByTestId('biometrics-accept'));
@@ -218,7 +220,7 @@ describe('biometric enrolment in a browser', () => {
     expect(calls.find((c) => c.url.pathname.endsWith('/registration/verify'))?.body).toEqual({
       challengeId: 'rc-1',
       deviceName: 'Mon PC',
-      response: { id: 'new-cred' },
+      response: credential,
     });
   });
 });

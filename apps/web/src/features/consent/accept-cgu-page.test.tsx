@@ -2,8 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { i18n as I18n } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '@hygie/domain';
+import { cguAcceptInputSchema, LANGUAGES } from '@hygie/domain';
 import { createI18n } from '../../app/i18n';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -63,7 +64,7 @@ describe('terms of use', () => {
     const { calls, router } = await openCgu();
     const user = userEvent.setup();
     await user.click(await screen.findByLabelText(ACCEPT));
-    expect((document.getElementById('cgu-accept') as HTMLInputElement).checked).toBe(true);
+    expect(elementById('cgu-accept', HTMLInputElement).checked).toBe(true);
     await user.click(screen.getByTestId('cgu-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(calls.filter((c) => c.url.pathname === '/api/cgu/accept').map((c) => c.body)).toEqual([
@@ -78,7 +79,7 @@ describe('terms of use', () => {
     const { calls } = await openCgu({
       'GET /api/cgu': () => json(200, { ...STATUS, version }),
       'POST /api/cgu/accept': (request) => {
-        if ((request.body as { version: string }).version === '2025-04') {
+        if (cguAcceptInputSchema.parse(request.body).version === '2025-04') {
           return json(200, makeUser());
         }
         version = '2025-04';
@@ -94,7 +95,7 @@ describe('terms of use', () => {
       'Une nouvelle version des conditions vient d’être publiée. Lisez-la, puis acceptez-la.',
     );
     await screen.findByText(/version \u20682025-04\u2069/);
-    expect((document.getElementById('cgu-accept') as HTMLInputElement).checked).toBe(false);
+    expect(elementById('cgu-accept', HTMLInputElement).checked).toBe(false);
     await user.click(screen.getByLabelText(ACCEPT));
     await user.click(screen.getByTestId('cgu-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccountState } from '@hygie/domain';
 import { browser } from '../../lib/browser';
 import { codeDigits, typeCode } from '../../test/code';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -100,7 +101,7 @@ describe('MFA screen', () => {
     );
     await typeCode(user, '123456');
     await user.click(screen.getByLabelText('Ne plus me demander sur cet appareil'));
-    expect((document.getElementById('mfa-trust-device') as HTMLInputElement).checked).toBe(true);
+    expect(elementById('mfa-trust-device', HTMLInputElement).checked).toBe(true);
     await user.click(screen.getByTestId('mfa-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(bodies(calls, '/api/mfa/send')).toEqual([{ provider: 'sms' }]);
@@ -172,9 +173,9 @@ describe('MFA screen', () => {
           : apiError(429, 'wait_before_retry', { retryAfterSeconds: 42 }),
     });
     await user.click(screen.getByTestId('mfa-send'));
-    const resend = await screen.findByTestId('mfa-resend');
+    const resend = await screen.findByTestId<HTMLButtonElement>('mfa-resend');
     expect(resend.textContent).toBe('Renvoyer le code dans 1 seconde');
-    expect((resend as HTMLButtonElement).disabled).toBe(true);
+    expect(resend.disabled).toBe(true);
     await act(() => vi.advanceTimersByTimeAsync(1000));
     await waitFor(() => expect(resend.textContent).toBe('Renvoyer le code'));
     await user.click(resend);

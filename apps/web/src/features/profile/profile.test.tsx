@@ -1,13 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { profileUpdateSchema } from '@hygie/domain';
 import { makeProfile } from '../../test/account-data';
 import { typeCode } from '../../test/code';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreenAt } from '../../test/screens';
 
-const byId = (id: string) => document.getElementById(id) as HTMLInputElement;
+const byId = (id: string) => elementById(id, HTMLInputElement);
 
 function profileHandlers(extra: Record<string, FakeHandler> = {}): Record<string, FakeHandler> {
   return { 'GET /api/profile': () => json(200, makeProfile()), ...extra };
@@ -140,8 +142,8 @@ describe('my profile', () => {
     });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Secret123');
-    await user.type(byId('profile-new-password'), 'Nouveau456');
-    await user.type(byId('profile-new-password-confirmation'), 'Nouveau456');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
     await user.click(screen.getByTestId('password-change-submit'));
     expect((await screen.findByTestId('password-changed')).textContent).toBe(
       'Votre mot de passe a été changé. Vos autres sessions et appareils de confiance ont été déconnectés.',
@@ -159,8 +161,8 @@ describe('my profile', () => {
     });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Current password/), 'Wrong123');
-    await user.type(byId('profile-new-password'), 'Nouveau456');
-    await user.type(byId('profile-new-password-confirmation'), 'Nouveau456');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
     await user.click(screen.getByTestId('password-change-submit'));
     expect((await screen.findByTestId('form-error')).textContent).toBe(
       'Changes not saved, please check your password.',
@@ -195,8 +197,17 @@ describe('profile editor', () => {
       path: '/profile/update',
       user: makeUser(),
       handlers: profileHandlers({
-        'PATCH /api/profile': (request) =>
-          json(200, makeProfile(request.body as Record<string, never>)),
+        'PATCH /api/profile': (request) => {
+          const { identifier, ...update } = profileUpdateSchema.parse(request.body);
+          const saved =
+            identifier === undefined
+              ? {}
+              : {
+                  identifierType: identifier?.type ?? null,
+                  identifier: identifier?.value ?? null,
+                };
+          return json(200, makeProfile({ ...update, ...saved }));
+        },
       }),
     });
     const user = userEvent.setup();

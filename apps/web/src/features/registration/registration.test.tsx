@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { elementById } from '../../test/dom';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreenAt } from '../../test/screens';
 import RegisterSuccessPage from '../registration/register-success-page';
@@ -34,11 +35,7 @@ async function openForm(
   return { ...rendered, user: userEvent.setup() };
 }
 
-const byId = (id: string) => {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`#${id} not found`);
-  return element as HTMLInputElement;
-};
+const byId = (id: string) => elementById(id, HTMLElement);
 
 async function fillCommon(user: User) {
   await user.type(byId('register-email'), 'Marie.Dupont@Example.fr');
@@ -93,7 +90,7 @@ describe('patient registration', () => {
   it('types the birth date with its slashes', async () => {
     const { user } = await openForm('patient');
     await user.type(byId('register-birth-date'), '15041985');
-    expect(byId('register-birth-date').value).toBe('15/04/1985');
+    expect(elementById('register-birth-date', HTMLInputElement).value).toBe('15/04/1985');
   });
 
   it('posts the patient shape, then shows what comes next', async () => {
