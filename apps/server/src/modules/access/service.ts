@@ -6,10 +6,15 @@ import { voidLinksOfUser } from '../links/service.js';
 import { endPlatformAccess } from '../oidc/service.js';
 import { revokeAccess } from '../users/service.js';
 
+/** Links that let their holder into the account (a "not you? lock it" link only closes it). */
+const ACCESS_LINKS = ['first_login', 'password_reset'] as const;
+
 /**
  * Recovery ends everything (a password reset, an account lock): whoever held the account — a
  * stolen session, a trusted browser, an enrolled native key, a platform's tokens, a code or a
- * link in flight — holds nothing afterwards. In the caller's transaction.
+ * link in flight — holds nothing afterwards. The owner's "lock my account" links stay usable:
+ * they grant nothing, and an intruder who reset the password must not be able to silence them.
+ * In the caller's transaction.
  */
 export async function endAllAccess(
   ctx: Pick<AppContext, 'clock'>,
@@ -20,7 +25,7 @@ export async function endAllAccess(
   await revokeNativeKeys(ctx, trx, userId);
   await endPlatformAccess(trx, userId);
   await voidCodesOfUser(ctx, trx, userId);
-  await voidLinksOfUser(ctx, trx, userId);
+  await voidLinksOfUser(ctx, trx, userId, ACCESS_LINKS);
 }
 
 /**
