@@ -9,5 +9,6 @@ import type { i18n as I18n } from 'i18next';
 export function validationMessage(i18n: I18n, message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
   const key = `validation:${message}`;
-  return i18n.t(/^[a-z_]+$/.test(message) && i18n.exists(key) ? key : 'validation:field_invalid');
+  if (/^[a-z_]+$/.test(message) && i18n.exists(key)) return i18n.t(key);
+  return i18n.t('validation:field_invalid');
 }
