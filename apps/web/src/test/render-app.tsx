@@ -8,6 +8,7 @@ import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from './factories';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
+import './emotion-styles';
 // The modules behind the lazy routes are imported with the test file (as a browser with the chunks
 // cached would have them): a route then loads in a few ticks, not in a findBy's time-out.
 import './screens';

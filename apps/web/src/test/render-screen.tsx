@@ -14,6 +14,7 @@ import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from './factories';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
+import './emotion-styles';
 
 export interface RenderScreenOptions {
   /** The address to open (path and query); its path is the screen's route unless `at` says. */
