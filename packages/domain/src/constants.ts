@@ -49,7 +49,13 @@ export const CODES = {
   ttlSeconds: 600,
   maxAttempts: 5,
   resendCooldownSeconds: 60,
+  /** Per account and purpose: nobody else's requests count against an account's own codes. */
   maxSendsPerHour: 5,
+  /**
+   * Per destination, counting only codes to a destination not yet proven (sign-up, a change of
+   * e-mail or phone): what an SMS pumper can aim at numbers of their choosing.
+   */
+  maxUnprovenSendsPerDestinationPerHour: 5,
 } as const;
 
 export const SESSION_DEFAULTS = {

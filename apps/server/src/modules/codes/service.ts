@@ -14,6 +14,8 @@ import {
   countWrongAttempt,
   insertCode,
   latestCode,
+  lockUntilCommit,
+  recentSendsOf,
   recentSendsTo,
   supersedeCodes,
   supersedeCodesOfUser,
@@ -49,8 +51,27 @@ function codeHash(
 }
 
 /**
- * Seconds to wait before another code may be sent for this purpose and destination: 60 s after the
- * last one, and no more than 5 per destination per hour (security.md).
+ * Codes to a destination nobody has proven yet: the sends a stranger can aim at any number (SMS
+ * pumping), so they also meet a per-destination cap. Codes to an account's verified e-mail or
+ * phone (second factor, reset) never do: others' requests cannot block the owner's own codes.
+ */
+const UNPROVEN_DESTINATION: readonly CodePurpose[] = [
+  'email_verification',
+  'phone_verification',
+  'email_change',
+  'phone_change',
+];
+
+/** Milliseconds until a window of `max` sends per hour has room again (0: it has room). */
+function waitForRoom(sends: readonly { created_at: number }[], max: number, now: number): number {
+  const oldestCounted = sends[max - 1];
+  return oldestCounted ? oldestCounted.created_at + HOUR - now : 0;
+}
+
+/**
+ * Seconds to wait before another code may be sent (security.md): 60 s after the account's last
+ * code for this purpose, at most 5 per account and purpose per hour, and, for a destination not
+ * yet proven, at most 5 such codes to it per hour whoever asks.
  */
 export async function secondsBeforeResend(
   db: Db,
@@ -59,20 +80,26 @@ export async function secondsBeforeResend(
   purpose: CodePurpose,
   destination: string,
 ): Promise<number> {
-  const recent = await recentSendsTo(db, destination, now - HOUR);
-  const last = await latestCode(db, userId, purpose);
-  let wait = 0;
-  if (last) wait = Math.max(wait, last.created_at + CODES.resendCooldownSeconds * 1000 - now);
-  if (recent.length >= CODES.maxSendsPerHour) {
-    const oldestInWindow = recent[CODES.maxSendsPerHour - 1]?.created_at ?? now;
-    wait = Math.max(wait, oldestInWindow + HOUR - now);
+  const mine = await recentSendsOf(db, userId, purpose, now - HOUR);
+  const last = mine[0]?.created_at;
+  let wait = last === undefined ? 0 : last + CODES.resendCooldownSeconds * 1000 - now;
+  wait = Math.max(wait, waitForRoom(mine, CODES.maxSendsPerHour, now));
+  if (UNPROVEN_DESTINATION.includes(purpose)) {
+    const toDestination = await recentSendsTo(db, destination, UNPROVEN_DESTINATION, now - HOUR);
+    wait = Math.max(
+      wait,
+      waitForRoom(toDestination, CODES.maxUnprovenSendsPerDestinationPerHour, now),
+    );
   }
   return Math.ceil(Math.max(0, wait) / 1000);
 }
 
 /**
  * Issues a new code (the previous one of the same purpose stops working) in the caller's
- * transaction; throws 429 wait_before_retry when it is too soon. Returns the code to send.
+ * transaction; throws 429 wait_before_retry when it is too soon. Returns the code to send. The
+ * check and the insert are one step under concurrency: the transaction holds the account and
+ * purpose (and the destination, where it is capped) until it commits, so of 10 parallel sends
+ * exactly one passes the cooldown.
  */
 export async function issueCode(
   ctx: AppContext,
@@ -81,6 +108,8 @@ export async function issueCode(
   purpose: CodePurpose,
   destination: string,
 ): Promise<string> {
+  await lockUntilCommit(db, `code:${userId}:${purpose}`);
+  if (UNPROVEN_DESTINATION.includes(purpose)) await lockUntilCommit(db, `code-to:${destination}`);
   const now = ctx.clock.now();
   const wait = await secondsBeforeResend(db, now, userId, purpose, destination);
   if (wait > 0)

@@ -60,10 +60,26 @@ export async function findWindowStart(db: Db, key: string): Promise<number | und
   return row?.window_start;
 }
 
-export async function startWindow(db: Db, key: string, now: number): Promise<void> {
-  await db
+/**
+ * Starts the key's window at `now` unless it started after `cutoff`, in one statement: of
+ * parallel claims exactly one wins. Returns whether this one did.
+ */
+export async function claimWindow(
+  db: Db,
+  key: string,
+  now: number,
+  cutoff: number,
+): Promise<boolean> {
+  const claimed = await db
     .insertInto('throttles')
     .values({ key, failures: 0, window_start: now, blocked_until: null })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: now }))
-    .execute();
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ window_start: now })
+        .where('throttles.window_start', '<=', cutoff),
+    )
+    .returning('window_start')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }

@@ -5,9 +5,9 @@ import {
   deleteThrottle,
   extendBlock,
   findThrottle,
+  claimWindow,
   findWindowStart,
   incrementFailures,
-  startWindow,
 } from './repository.js';
 
 // security.md "Throttling without denial of service".
@@ -80,20 +80,19 @@ export class Throttle {
 
   /**
    * A cooldown: throws 429 wait_before_retry while the last request under `key` is younger than
-   * `cooldownMs`, otherwise records this one.
+   * `cooldownMs`, otherwise records this one — in one statement, so of parallel requests exactly
+   * one passes.
    */
   async cooldown(key: string, cooldownMs: number): Promise<void> {
     const now = this.clock.now();
-    const last = await findWindowStart(this.db, key);
-    const wait = last === undefined ? 0 : Math.ceil((last + cooldownMs - now) / 1000);
-    if (wait > 0) {
-      throw new AppError(
-        'wait_before_retry',
-        { retryAfterSeconds: wait },
-        { 'retry-after': String(wait) },
-      );
-    }
-    await startWindow(this.db, key, now);
+    if (await claimWindow(this.db, key, now, now - cooldownMs)) return;
+    const last = (await findWindowStart(this.db, key)) ?? now;
+    const wait = Math.max(1, Math.ceil((last + cooldownMs - now) / 1000));
+    throw new AppError(
+      'wait_before_retry',
+      { retryAfterSeconds: wait },
+      { 'retry-after': String(wait) },
+    );
   }
 
   /** Throws while sign-ins for this subject (`user:<id>` or the name typed) are blocked. */
