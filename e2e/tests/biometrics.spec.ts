@@ -101,7 +101,7 @@ for (const language of ['fr', 'ar'] as const) {
     await expect(page.getByTestId('passkey-login')).toBeVisible();
     await expectAccessible(page, `login with passkey ${language}`);
     await screenshot(page, `login-passkey-${language}`);
-    // French: narrowed to the typed account; Arabic: any passkey of this site (discoverable).
+    // Discoverable: the browser offers its passkey for the site, whatever name is typed (or none).
     if (language === 'fr') await page.locator('#login-username').fill(email);
     await page.getByTestId('passkey-login').click();
     await expect(page).toHaveURL(/\/$/);

@@ -108,7 +108,8 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
         response: { 200: ceremonySchema, ...errors },
       },
     },
-    async (request) => passkeySignInOptions(ctx, request.body.username),
+    // A name, when the client sends one, is ignored: the sign-in is discoverable.
+    async () => passkeySignInOptions(ctx),
   );
 
   app.post(

@@ -120,7 +120,8 @@ export async function passkeyEnrolmentOptions(
     authenticatorSelection: {
       authenticatorAttachment: 'platform',
       userVerification: 'required',
-      residentKey: 'preferred',
+      // Discoverable: sign-in never lists an account's keys (no enumeration).
+      residentKey: 'required',
     },
   });
   // The options are JSON the browser hands to WebAuthn as they are (the API: a plain object).

@@ -8,19 +8,14 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { LoginResult, ProgressContext } from '../auth/service.js';
-import { advanceSession, findByUsername } from '../auth/service.js';
+import { advanceSession } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import { findUserById } from '../users/service.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { verifyNativeSignature } from './native-keys.js';
 import type { CredentialKind, CredentialRow } from './repository.js';
-import {
-  activeWebauthnKeysOfUser,
-  findCredential,
-  markCredentialUsed,
-  setCredentialCounter,
-} from './repository.js';
+import { findCredential, markCredentialUsed, setCredentialCounter } from './repository.js';
 import type { Ceremony } from './webauthn.js';
 import {
   challengeBytes,
@@ -50,23 +45,18 @@ async function usableKey(ctx: AppContext, kind: CredentialKind, id: unknown) {
 
 // ---- WebAuthn (browsers) ----
 
-/** Options to sign in with a passkey: with a name, only that account's keys are allowed. */
-export async function passkeySignInOptions(
-  ctx: AppContext,
-  username: string | undefined,
-): Promise<Ceremony> {
-  // An unknown name looks the same as a known one without keys (no list either way).
-  const user = username ? await findByUsername(ctx.db, username) : undefined;
-  const keys = user ? await activeWebauthnKeysOfUser(ctx.db, user.id) : [];
+/**
+ * Options to sign in with a passkey: discoverable credentials only, never a list of an account's
+ * keys (that list told anyone which names have passkeys, and their ids). The browser offers the
+ * passkeys it holds for the portal; the assertion names its key, and the key its account.
+ */
+export async function passkeySignInOptions(ctx: AppContext): Promise<Ceremony> {
   const { challengeId, challenge } = await createChallenge(ctx, 'webauthn_login', null);
   const options = await generateAuthenticationOptions({
     rpID: relyingPartyOf(ctx).rpID,
     challenge: challengeBytes(challenge),
     userVerification: 'required',
-    allowCredentials: keys.map((c) => ({
-      id: c.credential_id,
-      transports: parseTransports(c.transports),
-    })),
+    allowCredentials: [],
   });
   // The options are JSON the browser hands to WebAuthn as they are (the API: a plain object).
   return { challengeId, options: { ...options } };

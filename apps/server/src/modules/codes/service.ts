@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { Brand, CodeSent, Language } from '@hygie/domain';
+import type { Brand, CodeSent, ErrorCode, Language } from '@hygie/domain';
 import { CODES, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
@@ -209,6 +209,35 @@ export async function verifyCode(
   const attempts = (await countWrongAttempt(ctx.db, current.id)) ?? CODES.maxAttempts;
   if (attempts >= CODES.maxAttempts) throw new AppError('too_many_trials');
   throw new AppError('wrong_code', { remainingAttempts: CODES.maxAttempts - attempts });
+}
+
+/** What a failed check of a code answers (verifyCode's refusals). */
+const CODE_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'code_invalid',
+  'code_expired',
+  'too_many_trials',
+  'wrong_code',
+]);
+
+/**
+ * verifyCode for a caller who has not signed in (a name or an address typed, a link): every
+ * refusal is the one answer an unknown name gets, `code_invalid`, so the answers cannot tell a
+ * real account (with or without a code in flight) from none. The account's own count of wrong
+ * tries still ends the code at the fifth.
+ */
+export async function verifyCodeAnonymously(
+  ctx: AppContext,
+  userId: string | undefined,
+  purpose: CodePurpose,
+  code: string,
+): Promise<{ destination: string }> {
+  if (userId === undefined) throw new AppError('code_invalid');
+  try {
+    return await verifyCode(ctx, userId, purpose, code);
+  } catch (err) {
+    if (isAppError(err) && CODE_REFUSALS.has(err.code)) throw new AppError('code_invalid');
+    throw err;
+  }
 }
 
 /** Every outstanding code of a user (of these purposes, or all) stops working now. */

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CodeSent, Language, Brand } from '@hygie/domain';
 import { checkPassword, CODES, normalizePassword } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
@@ -13,9 +12,9 @@ import {
   passwordCreationStage,
   passwordExpiryStage,
 } from '../auth/service.js';
-import { sendCode, verifyCode } from '../codes/service.js';
+import { sendCode, verifyCodeAnonymously } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
-import { Throttle } from '../throttle/service.js';
+import { Throttle, typedNameKey } from '../throttle/service.js';
 import { endAllAccess } from '../access/service.js';
 import { setPassword } from '../users/service.js';
 import { passwordDictionary } from '../../security/password-dictionary.js';
@@ -89,7 +88,7 @@ export async function sendResetCode(
   request: Pick<ProgressContext, 'language' | 'brand'>,
 ): Promise<CodeSent> {
   const { username, channel } = input;
-  const key = `forgot:${channel}:${createHash('sha256').update(username.trim().toLowerCase()).digest('hex')}`;
+  const key = typedNameKey(`forgot:${channel}`, username);
   await new Throttle(ctx.db, ctx.clock).cooldown(key, CODES.resendCooldownSeconds * 1000);
 
   const user = await findByUsername(ctx.db, username);
@@ -112,15 +111,18 @@ export async function sendResetCode(
   return { destination: '', retryAfterSeconds: CODES.resendCooldownSeconds };
 }
 
-/** Checks the reset code; returns a short-lived, single-use reset token. */
+/**
+ * Checks the reset code; returns a short-lived, single-use reset token. Every refusal answers
+ * `code_invalid`, for a known name or not (no enumeration).
+ */
 export async function verifyResetCode(
   ctx: AppContext,
   input: { username: string; channel: Channel; code: string },
 ): Promise<{ resetToken: string }> {
   const user = await findByUsername(ctx.db, input.username);
-  if (!user) throw new AppError('code_invalid');
   const purpose = input.channel === 'sms' ? 'reset_sms' : 'reset_email';
-  await verifyCode(ctx, user.id, purpose, input.code);
+  await verifyCodeAnonymously(ctx, user?.id, purpose, input.code);
+  if (!user) throw new AppError('code_invalid');
   return { resetToken: await issueLink(ctx, ctx.db, user.id, 'password_reset') };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../lib/app-error.js';
@@ -31,6 +32,14 @@ export function accountWaitMs(failures: number): number {
 /** The sign-in throttle subject of an account (unknown names are throttled by the name typed). */
 export function accountSubject(userId: string): string {
   return `user:${userId}`;
+}
+
+/**
+ * The throttle key of a name or address someone typed (known or not: the same key either way, so
+ * its answers tell nothing), without keeping the name itself in the table.
+ */
+export function typedNameKey(scope: string, typed: string): string {
+  return `${scope}:${createHash('sha256').update(typed.trim().toLowerCase()).digest('hex')}`;
 }
 
 /** Counters in the database, shared by every node (throttle/repository holds the SQL). */

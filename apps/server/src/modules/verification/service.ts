@@ -1,4 +1,5 @@
 import type { CodeSent } from '@hygie/domain';
+import { CODES } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
@@ -9,7 +10,8 @@ import {
   finishStage,
   phoneVerificationStage,
 } from '../auth/service.js';
-import { codeSent, queueCode, verifyCode } from '../codes/service.js';
+import { codeSent, queueCode, verifyCode, verifyCodeAnonymously } from '../codes/service.js';
+import { Throttle, typedNameKey } from '../throttle/service.js';
 import { findUserByEmail, findUserById, setUnverifiedPhone } from '../users/service.js';
 
 type MessageContext = Pick<ProgressContext, 'language' | 'brand'>;
@@ -59,13 +61,29 @@ export async function sendEmailVerification(
       fields: [{ path: 'email', message: 'field_required' }],
     });
   }
-  const user = session
-    ? await findUserById(ctx.db, session.userId)
-    : await findUserByEmail(ctx.db, email);
+  if (session) {
+    const user = await findUserById(ctx.db, session.userId);
+    if (user && user.email_verified_at === null) {
+      await ctx.db
+        .transaction()
+        .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request));
+    }
+    return codeSent('email', email);
+  }
+  // Anonymous: one cooldown per address typed, account or not; the account's own limits (which
+  // only a real unverified account has) must not show through.
+  await new Throttle(ctx.db, ctx.clock).cooldown(
+    typedNameKey('verify-email', email),
+    CODES.resendCooldownSeconds * 1000,
+  );
+  const user = await findUserByEmail(ctx.db, email);
   if (user && user.email_verified_at === null) {
     await ctx.db
       .transaction()
-      .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request));
+      .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request))
+      .catch((err: unknown) => {
+        if (!(err instanceof AppError && err.code === 'wait_before_retry')) throw err;
+      });
   }
   return codeSent('email', email);
 }
@@ -85,14 +103,23 @@ export async function verifyEmail(
     : input.email
       ? await findUserByEmail(ctx.db, input.email)
       : undefined;
+  if (!session) {
+    // From the e-mailed link, anonymous: an unknown address, an address already verified and a
+    // wrong code all answer `code_invalid` (no enumeration).
+    const pending = user && user.email_verified_at === null ? user : undefined;
+    await verifyCodeAnonymously(ctx, pending?.id, 'email_verification', input.code);
+    if (!pending) throw new AppError('code_invalid');
+    await emailVerificationStage.complete(ctx, ctx.db, {
+      ...request,
+      userId: pending.id,
+      sessionId: null,
+    });
+    return null;
+  }
   if (!user) throw new AppError('code_invalid');
-  const actor = { ...request, userId: user.id, sessionId: session?.id ?? null };
+  const actor = { ...request, userId: user.id, sessionId: session.id };
   if (user.email_verified_at === null) {
     await verifyCode(ctx, user.id, 'email_verification', input.code);
-    if (!session) {
-      await emailVerificationStage.complete(ctx, ctx.db, actor);
-      return null;
-    }
     const { progress } = await finishStage(
       ctx,
       { ...actor, sessionId: session.id },
@@ -101,7 +128,6 @@ export async function verifyEmail(
     );
     return progress;
   }
-  if (!session) return null;
   return advanceSession(ctx, session.id, session.userId, request, { rotate: true });
 }
 
