@@ -23,7 +23,10 @@ import {
 } from './service.js';
 
 const EMAIL_STAGES = ['email_not_verified', COMPLETE];
-const PHONE_STAGES = ['mobile_phone_not_verified', COMPLETE];
+// The mobile number is a recovery channel (SMS reset, SMS second factor): these routes set it only
+// at the sign-in stage that asks for it, moments after the password and the second factor. Once
+// signed in, the number changes in the profile, with the current password (security.md).
+const PHONE_STAGES = ['mobile_phone_not_verified'];
 const errors = {
   400: errorEnvelopeSchema,
   401: errorEnvelopeSchema,
