@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { Throttle } from '../throttle/service.js';
 import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
@@ -38,10 +39,12 @@ async function signedInUser(ctx: AppContext, userId: string): Promise<UserRow> {
 }
 
 /** Sensitive changes need the current password (security.md); a wrong one changes nothing. */
+/** The current password, checked under its own throttle (5 free tries, then slowed). */
 async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string) {
-  if (!(await ctx.passwords.verify(user.password_hash, normalizePassword(password)))) {
-    throw new AppError('wrong_current_password');
-  }
+  const right = await new Throttle(ctx.db, ctx.clock).checkCurrentPassword(user.id, () =>
+    ctx.passwords.verify(user.password_hash, normalizePassword(password)),
+  );
+  if (!right) throw new AppError('wrong_current_password');
 }
 
 export async function getProfile(ctx: AppContext, userId: string): Promise<Profile> {

@@ -127,6 +127,26 @@ export class Throttle {
     });
   }
 
+  /**
+   * A check of a signed-in user's current password (changing the e-mail, the phone or the
+   * password): the sign-in's slowing rule, on its own count per account, so a stolen session
+   * cannot guess the password at full speed (security.md). Throws 429 while blocked; counts a
+   * failure; a right password clears the count.
+   */
+  async checkCurrentPassword(userId: string, verify: () => Promise<boolean>): Promise<boolean> {
+    const key = `current-password:${accountSubject(userId)}`;
+    await this.check(key);
+    if (await verify()) {
+      await this.reset(key);
+      return true;
+    }
+    await this.fail(key, (failures) => {
+      const wait = accountWaitMs(failures);
+      return wait > 0 ? this.clock.now() + wait : null;
+    });
+    return false;
+  }
+
   /** A failed sign-in from an address: 100 per 10 minutes. */
   failIp(ip: string) {
     return this.fail(
