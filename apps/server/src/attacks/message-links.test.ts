@@ -9,18 +9,22 @@ const BAIT = 'https://evil.example/lock-account?code=1 or www.evil.example';
 
 describe('user-chosen text in messages', () => {
   it.each(
-    (['sign_in_notice', 'biometric_added'] as const).flatMap((template) =>
+    (['sign_in_notice', 'biometric_added', 'password_changed'] as const).flatMap((template) =>
       LANGUAGES.flatMap((language) => BRANDS.map((brand) => [template, language, brand] as const)),
     ),
   )('%s (%s, %s) links only the portal’s own URLs', (template, language, brand) => {
     const message = renderMessage(template, language, brand, {
       date: '2026-11-23 10:00 UTC',
       device: BAIT,
+      keys: `Pixel, ${BAIT}`,
       ip: '203.0.113.7',
       lockUrl: 'https://portal.example.fr/security/lock-account?code=abc',
+      devicesUrl: 'https://portal.example.fr/devices',
     });
     const hrefs = [...message.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
-    expect(hrefs).toEqual(['https://portal.example.fr/security/lock-account?code=abc']);
+    expect(hrefs.filter((href) => href !== 'https://portal.example.fr/devices')).toEqual([
+      'https://portal.example.fr/security/lock-account?code=abc',
+    ]);
     for (const part of [message.text, message.html]) {
       expect(part).not.toContain('https://evil');
       expect(part).not.toContain('evil.example');

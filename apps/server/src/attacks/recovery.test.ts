@@ -201,4 +201,22 @@ describe.each(DIALECTS)('recovery on %s', (dialect) => {
     expect((await intruder.get('/api/me')).statusCode).toBe(401);
     expect((await owner.get('/api/me')).statusCode).toBe(200);
   });
+
+  it('the password-change notice names the keys that still sign in and links to My devices', async () => {
+    const owner = new TestClient(t.app);
+    await signIn(t, owner, OWNER.email, OWNER.password);
+    await owner.post('/api/profile/password', {
+      currentPassword: OWNER.password,
+      password: NEW_PASSWORD,
+      passwordConfirmation: NEW_PASSWORD,
+    });
+    const [notice] = (await messagesTo(t, OWNER.email)).filter(
+      (m) => m.template === 'password_changed',
+    );
+    // The intruder's key survives a change (not a reset): the owner is told, with where to end it.
+    expect(notice?.params).toMatchObject({
+      keys: 'Intruder phone',
+      devicesUrl: expect.stringMatching(/\/devices$/),
+    });
+  });
 });

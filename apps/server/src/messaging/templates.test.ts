@@ -14,6 +14,8 @@ const PARAMS = {
   device: 'Chrome / Linux',
   newEmail: 'new@hygie.test',
   newPhone: '+33611111111',
+  keys: 'iPhone de Jeanne, Pixel',
+  devicesUrl: 'http://localhost:3000/devices',
 };
 
 const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
@@ -25,7 +27,7 @@ const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
   account_locked: ['contactEmail'],
   account_validated: ['loginUrl'],
   account_rejected: ['contactEmail'],
-  password_changed: ['date', 'lockUrl'],
+  password_changed: ['date', 'keys', 'devicesUrl', 'lockUrl'],
   email_changed: ['newEmail', 'date', 'lockUrl'],
   phone_changed: ['newPhone', 'date', 'lockUrl'],
   biometric_added: ['device', 'date', 'lockUrl'],

@@ -269,6 +269,9 @@ const TEMPLATES = {
       lines: (p) => [
         'Bonjour,',
         `Le mot de passe de votre compte a été modifié le ${ltr(p.date)}. Vos autres sessions et appareils de confiance ont été déconnectés.`,
+        p.keys
+          ? `Ces clés biométriques se connectent encore sans mot de passe : ${p.keys}. Retirez celles que vous ne reconnaissez pas dans « Mes appareils » : ${p.devicesUrl}`
+          : '',
         `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand} : mot de passe modifié. Pas vous ? ${p.lockUrl}`,
@@ -278,6 +281,9 @@ const TEMPLATES = {
       lines: (p) => [
         'Hello,',
         `Your account password was changed on ${ltr(p.date)}. Your other sessions and trusted devices were signed out.`,
+        p.keys
+          ? `These biometric keys still sign in without the password: ${p.keys}. Remove any you do not recognise in “My devices”: ${p.devicesUrl}`
+          : '',
         `Not you? Lock your account now: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: password changed. Not you? ${p.lockUrl}`,
@@ -287,6 +293,9 @@ const TEMPLATES = {
       lines: (p) => [
         'مرحبًا،',
         `تم تغيير كلمة مرور حسابك في ${ltr(p.date)}. تم تسجيل الخروج من جلساتك وأجهزتك الموثوقة الأخرى.`,
+        p.keys
+          ? `هذه المفاتيح البيومترية لا تزال تسجّل الدخول دون كلمة المرور: ${p.keys}. أزل ما لا تعرفه منها في «أجهزتي»: ${p.devicesUrl}`
+          : '',
         `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: تم تغيير كلمة المرور. لم تكن أنت؟ ${p.lockUrl}`,
@@ -418,7 +427,7 @@ function escapeHtml(value: string): string {
 }
 
 /** Parameters that carry text a user or their browser chose (a device name, a user agent). */
-const USER_TEXT_PARAMS = ['device'];
+const USER_TEXT_PARAMS = ['device', 'keys'];
 
 /**
  * Breaks what a mail client would turn into a link in user-chosen text: a scheme's `://` and the

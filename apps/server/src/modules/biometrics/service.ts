@@ -213,6 +213,11 @@ export async function nativeKeyInvalidated(
 
 // ---- My keys ----
 
+/** The names of a user's keys that still sign in (passkeys and the app's), in the caller's transaction. */
+export async function activeKeyNames(db: Db, userId: string): Promise<string[]> {
+  return (await activeCredentialsOfUser(db, userId)).map((c) => c.device_name);
+}
+
 export async function listMyKeys(ctx: AppContext, userId: string): Promise<BiometricCredential[]> {
   const rows = await activeCredentialsOfUser(ctx.db, userId);
   return rows.map((c) => ({

@@ -19,6 +19,7 @@ import { endAllAccess } from '../access/service.js';
 import { setPassword } from '../users/service.js';
 import { passwordDictionary } from '../../security/password-dictionary.js';
 import { queueSecurityNotice } from '../users/notices.js';
+import { activeKeyNames } from '../biometrics/service.js';
 import { findUserById } from '../users/service.js';
 
 /** Refuses a new password that breaks the rule for this user (personal information included). */
@@ -40,15 +41,22 @@ export function assertAcceptablePassword(
   if (problems.length > 0) throw new AppError('password_too_weak');
 }
 
-/** Queues the "your password was changed — not you? lock your account" notice. */
-export function queuePasswordChangedNotice(
+/**
+ * Queues the "your password was changed — not you? lock your account" notice, in the caller's
+ * transaction after the change: it names the keys that still sign in without the password
+ * (passkeys, the app's biometric keys) and links to "My devices", where they are revoked.
+ */
+export async function queuePasswordChangedNotice(
   ctx: AppContext,
   trx: Db,
   user: Pick<UserRow, 'id' | 'email'>,
-  language: Language,
-  brand: Brand,
+  request: { language: Language; brand: Brand },
 ): Promise<void> {
-  return queueSecurityNotice(ctx, trx, user, 'password_changed', { language, brand });
+  const keys = await activeKeyNames(trx, user.id);
+  await queueSecurityNotice(ctx, trx, user, 'password_changed', request, {
+    keys: keys.join(', '),
+    devicesUrl: new URL('/devices', ctx.config.publicUrl).href,
+  });
 }
 
 /** Sets a new password at the sign-in stage that asks for one (expired, or to create). */
@@ -146,7 +154,7 @@ export async function resetPassword(
     await setPassword(trx, user.id, hash, ctx.clock.now());
     await endAllAccess(ctx, trx, user.id);
     await new Throttle(trx, ctx.clock).resetAccount(user.id);
-    await queuePasswordChangedNotice(ctx, trx, user, request.language, request.brand);
+    await queuePasswordChangedNotice(ctx, trx, user, request);
     await recordAudit(trx, ctx.clock, {
       action: 'password_reset',
       actorId: user.id,

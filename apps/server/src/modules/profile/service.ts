@@ -9,7 +9,7 @@ import { Throttle } from '../throttle/service.js';
 import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
-import { assertAcceptablePassword } from '../password/service.js';
+import { assertAcceptablePassword, queuePasswordChangedNotice } from '../password/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { searchKey } from '../users/search-key.js';
 import {
@@ -227,7 +227,7 @@ export async function changePassword(
   await ctx.db.transaction().execute(async (trx) => {
     await setPassword(trx, user.id, hash, ctx.clock.now());
     await endOtherAccess(ctx, trx, user.id, session.sessionId);
-    await queueSecurityNotice(ctx, trx, user, 'password_changed', meta);
+    await queuePasswordChangedNotice(ctx, trx, user, meta);
     await recordAudit(trx, ctx.clock, {
       action: 'password_changed',
       actorId: user.id,
