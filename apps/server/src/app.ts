@@ -59,6 +59,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
+import { stepUpRoutes } from './modules/step-up/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
 
 export interface AppDeps {
@@ -249,6 +250,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       deviceRoutes,
       dashboardRoutes,
       biometricsRoutes,
+      stepUpRoutes,
       platformRoutes,
       oidcRoutes,
     ]) {

@@ -41,6 +41,8 @@ export const ERRORS = {
   password_too_common: { status: 400 },
   passwords_do_not_match: { status: 400 },
   wrong_current_password: { status: 400 },
+  /** A sensitive change needs the password re-entered (or a second factor) in the last 5 minutes. */
+  reauthentication_required: { status: 403 },
 
   // One-time codes and links.
   wait_before_retry: { status: 429 },

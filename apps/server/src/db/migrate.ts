@@ -8,6 +8,7 @@ import * as m0003 from './migrations/0003-platforms.js';
 import * as m0004 from './migrations/0004-oidc.js';
 import * as m0005 from './migrations/0005-account-area.js';
 import * as m0006 from './migrations/0006-biometrics.js';
+import * as m0007 from './migrations/0007-step-up.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-oidc': m0004,
   '0005-account-area': m0005,
   '0006-biometrics': m0006,
+  '0007-step-up': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -52,6 +52,8 @@ export interface SessionTable {
   user_agent: string | null;
   mfa_verified_at: number | null;
   trusted_device_id: string | null;
+  /** The last step-up: the password re-entered by the signed-in user. */
+  reauthenticated_at: number | null;
 }
 
 export interface TrustedDeviceTable {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startRegistration } from '@simplewebauthn/browser';
 import type { Language } from '@hygie/domain';
+import { z } from 'zod';
 import { AppProviders } from '../app/providers';
 import { createI18n } from '../app/i18n';
 import { createAppServices } from '../app/services';
@@ -165,6 +166,52 @@ describe('BiometricKeys', () => {
       deviceName: 'Chrome sur Linux',
       response: credential,
     });
+  });
+
+  it('asks the password again when the session is not recently proven, then creates the key', async () => {
+    useUserAgent(CHROME_LINUX_UA);
+    withWebAuthn();
+    vi.mocked(startRegistration).mockResolvedValue(registrationResponse('new'));
+    let proven = false;
+    const { calls, container } = await renderKeys({
+      'GET /api/biometrics/credentials': () => json(200, []),
+      'POST /api/biometrics/webauthn/registration/options': () =>
+        proven
+          ? json(200, { challengeId: 'r1', options: { challenge: 'x' } })
+          : apiError(403, 'reauthentication_required'),
+      'POST /api/session/reauthenticate': (request) => {
+        if (
+          z.object({ password: z.string() }).parse(request.body).password !== 'Mon-Mot-De-Passe-1'
+        ) {
+          return apiError(400, 'wrong_current_password');
+        }
+        proven = true;
+        return json(200, { ok: true });
+      },
+      'POST /api/biometrics/webauthn/registration/verify': () => json(200, { ok: true }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('passkey-add'));
+    const dialog = await screen.findByRole('dialog', { name: 'Ajouter une clé d’accès' });
+    await user.click(within(dialog).getByRole('button', { name: 'Créer la clé' }));
+    // Not an error: the password is asked, and nothing was created.
+    expect((await within(dialog).findByTestId('step-up')).textContent).toContain(
+      'Pour continuer, confirmez votre mot de passe.',
+    );
+    expect(within(dialog).queryByTestId('biometric-error')).toBeNull();
+    await expectNoAxeViolations(container);
+    const password = within(dialog).getByLabelText(/^Mot de passe/);
+    await user.type(password, 'Une-Devinette-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Créer la clé' }));
+    expect((await within(dialog).findByTestId('step-up-error')).textContent).toBe(
+      'Modifications non enregistrées, veuillez vérifier votre mot de passe.',
+    );
+    expect(calls.some((c) => c.url.pathname.endsWith('/registration/verify'))).toBe(false);
+    await user.clear(password);
+    await user.type(password, 'Mon-Mot-De-Passe-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Créer la clé' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((c) => c.url.pathname.endsWith('/registration/verify'))).toHaveLength(1);
   });
 
   it('explains a passkey that could not be created, and says nothing on cancel', async () => {

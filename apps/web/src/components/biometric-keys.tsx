@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { biometricErrorMessage, defaultDeviceName } from '../lib/biometric-messages';
 import { passkeysSupported, registerPasskey } from '../lib/biometrics';
 import { ConfirmDialog } from './confirm-dialog';
+import { StepUpPassword, useStepUp } from './step-up';
 import { errorMessage } from '../lib/error-message';
 import { formatLongDate } from '../lib/format-date';
 import { useServices } from '../lib/services';
@@ -166,10 +167,13 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
       await queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
     },
   });
-  const failure = add.isError ? biometricErrorMessage(i18n, add.error) : null;
+  const stepUp = useStepUp(add.error);
+  // A refusal for want of a recent proof is not a failure: the password is asked below.
+  const failure = add.isError && !stepUp.required ? biometricErrorMessage(i18n, add.error) : null;
   const nameMissing = !deviceName.trim();
+  const pending = add.isPending || stepUp.pending;
   return (
-    <Dialog open onClose={add.isPending ? undefined : onClose} aria-labelledby="passkey-add-title">
+    <Dialog open onClose={pending ? undefined : onClose} aria-labelledby="passkey-add-title">
       <DialogTitle id="passkey-add-title">{t('biometrics:keys.addTitle')}</DialogTitle>
       <Box
         component="form"
@@ -177,7 +181,7 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
         aria-labelledby="passkey-add-title"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!nameMissing) add.mutate(deviceName.trim());
+          if (!nameMissing) stepUp.run(() => add.mutate(deviceName.trim()));
         }}
       >
         <DialogContent>
@@ -198,17 +202,15 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
             onChange={(event) => setDeviceName(event.target.value)}
             slotProps={{ htmlInput: { maxLength: 100 } }}
           />
+          <Box sx={{ mt: 2 }}>
+            <StepUpPassword stepUp={stepUp} id="passkey-password" />
+          </Box>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={add.isPending}>
+          <Button onClick={onClose} disabled={pending}>
             {t('biometrics:keys.cancel')}
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            loading={add.isPending}
-            data-testid="passkey-create"
-          >
+          <Button type="submit" variant="contained" loading={pending} data-testid="passkey-create">
             {t('biometrics:keys.create')}
           </Button>
         </DialogActions>

@@ -80,6 +80,11 @@ export const phoneChangeRequestSchema = z.object({
 /** POST /api/profile/email/verify and /api/profile/phone/verify. */
 export const changeVerifyInputSchema = z.object({ code: codeSchema });
 
+/** POST /api/session/reauthenticate — the step-up before a sensitive change (security.md). */
+export const reauthenticateInputSchema = z.object({
+  password: z.string().min(1, 'field_required').max(LIMITS.passwordMax),
+});
+
 /** POST /api/profile/password. */
 export const passwordChangeInputSchema = z
   .object({

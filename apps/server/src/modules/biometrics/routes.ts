@@ -19,6 +19,7 @@ import { issueXsrf } from '../../plugins/csrf.js';
 import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { LoginResult } from '../auth/service.js';
 import type { RouteDeps } from '../route-deps.js';
+import { assertRecentProof } from '../step-up/service.js';
 import {
   enrolNativeKey,
   enrolPasskey,
@@ -57,6 +58,16 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
     };
   }
 
+  /**
+   * A key that signs in is enrolled only by a session proven in the last 5 minutes (the sign-in,
+   * the second factor or POST /api/session/reauthenticate), else 403 reauthentication_required.
+   */
+  async function enrollingSession(request: FastifyRequest) {
+    const session = await requireSession(request);
+    assertRecentProof(ctx, session);
+    return session;
+  }
+
   /** Sets the cookies of the session a biometric sign-in opened, like a password sign-in does. */
   function replyWithSession(request: FastifyRequest, reply: FastifyReply, result: LoginResult) {
     cookies.setSession(reply, result.token);
@@ -75,7 +86,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       },
     },
     async (request) => {
-      const session = await requireSession(request);
+      const session = await enrollingSession(request);
       return passkeyEnrolmentOptions(ctx, session.user, request.brand);
     },
   );
@@ -91,7 +102,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       },
     },
     async (request) => {
-      const session = await requireSession(request);
+      const session = await enrollingSession(request);
       await enrolPasskey(ctx, session.user_id, request.body, requestMeta(request));
       nudgeOutbox();
       return { ok: true as const };
@@ -139,7 +150,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       },
     },
     async (request) => {
-      const session = await requireSession(request);
+      const session = await enrollingSession(request);
       return nativeEnrolmentChallenge(ctx, session.user_id);
     },
   );
@@ -155,7 +166,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       },
     },
     async (request) => {
-      const session = await requireSession(request);
+      const session = await enrollingSession(request);
       await enrolNativeKey(ctx, session.user_id, request.body, requestMeta(request));
       nudgeOutbox();
       return { ok: true as const };

@@ -5,12 +5,12 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import { Throttle } from '../throttle/service.js';
 import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword, queuePasswordChangedNotice } from '../password/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
+import { checkCurrentPassword } from '../step-up/service.js';
 import { searchKey } from '../users/search-key.js';
 import {
   assertEmailAvailable,
@@ -36,15 +36,6 @@ async function signedInUser(ctx: AppContext, userId: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_logged_in');
   return user;
-}
-
-/** Sensitive changes need the current password (security.md); a wrong one changes nothing. */
-/** The current password, checked under its own throttle (5 free tries, then slowed). */
-async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string) {
-  const right = await new Throttle(ctx.db, ctx.clock).checkCurrentPassword(user.id, () =>
-    ctx.passwords.verify(user.password_hash, normalizePassword(password)),
-  );
-  if (!right) throw new AppError('wrong_current_password');
 }
 
 export async function getProfile(ctx: AppContext, userId: string): Promise<Profile> {
@@ -115,7 +106,7 @@ export async function updateProfile(
  * The two contact channels a user changes the same way: a code goes to the new value, which
  * stays pending (the current one in force) until the code comes back; then the new value is in
  * force and verified, and the account's e-mail is told (for an e-mail change, the OLD address:
- * that is where an intruder's change is noticed).
+ * that is where an intruder's change is noticed), and for a phone change the old number too.
  */
 export type ContactKind = 'email' | 'phone';
 
@@ -128,6 +119,7 @@ const CONTACTS = {
     confirm: confirmEmail,
     event: 'email_changed',
     noticeParams: (value: string) => ({ newEmail: value }),
+    oldNumberOf: () => null,
   },
   phone: {
     purpose: 'phone_change',
@@ -137,6 +129,8 @@ const CONTACTS = {
     confirm: confirmPhone,
     event: 'phone_changed',
     noticeParams: (value: string) => ({ newPhone: value }),
+    // The number being replaced, when it was proven: an intruder's change is noticed there too.
+    oldNumberOf: (user: UserRow) => (user.phone_verified_at === null ? null : user.phone),
   },
 } as const;
 
@@ -190,6 +184,7 @@ export async function confirmContactChange(
         contact.event,
         meta,
         contact.noticeParams(destination),
+        contact.oldNumberOf(user),
       );
       await recordAudit(trx, ctx.clock, {
         action: contact.event,

@@ -36,6 +36,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'sessions.user_agent',
       'sessions.mfa_verified_at',
       'sessions.trusted_device_id',
+      'sessions.reauthenticated_at',
       'users.email',
       'users.email_verified_at',
       'users.phone',
@@ -170,4 +171,9 @@ export async function markSecondFactorPassed(
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** Records a step-up (the password re-entered) on a session. */
+export async function markReauthenticated(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', id).execute();
 }

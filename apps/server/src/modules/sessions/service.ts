@@ -12,6 +12,7 @@ import {
   deleteSessionByTokenHash,
   findSessionByTokenHash,
   insertSession,
+  markReauthenticated,
   touchSession,
 } from './repository.js';
 
@@ -54,8 +55,14 @@ export async function openSession(
     user_agent: meta.userAgent?.slice(0, 512) ?? null,
     mfa_verified_at: mfaVerifiedAt,
     trusted_device_id: trustedDeviceId,
+    reauthenticated_at: null,
   });
   return { id, token, idleExpiresAt, absoluteExpiresAt };
+}
+
+/** Records on the session that its user just re-entered the password (the step-up). */
+export async function recordReauthentication(ctx: AppContext, sessionId: string): Promise<void> {
+  await markReauthenticated(ctx.db, sessionId, ctx.clock.now());
 }
 
 export async function closeSession(ctx: AppContext, token: string): Promise<void> {

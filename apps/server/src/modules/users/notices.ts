@@ -20,14 +20,14 @@ export async function queueSecurityNotice(
   >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},
+  /** A mobile number told as well, by SMS (the old number of a phone change). */
+  alsoToPhone: string | null = null,
 ): Promise<void> {
   const token = await issueLink(ctx, trx, user.id, 'lock_account');
   const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
   lockUrl.searchParams.set('email', user.email);
   lockUrl.searchParams.set('code', token);
-  await enqueueMessage(trx, ctx.clock, {
-    channel: 'email',
-    recipient: user.email,
+  const message = {
     template,
     language: request.language,
     brand: request.brand,
@@ -36,5 +36,9 @@ export async function queueSecurityNotice(
       lockUrl: lockUrl.href,
       ...params,
     },
-  });
+  };
+  await enqueueMessage(trx, ctx.clock, { channel: 'email', recipient: user.email, ...message });
+  if (alsoToPhone) {
+    await enqueueMessage(trx, ctx.clock, { channel: 'sms', recipient: alsoToPhone, ...message });
+  }
 }

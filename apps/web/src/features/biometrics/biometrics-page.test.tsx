@@ -102,6 +102,45 @@ describe('biometric enrolment in the app', () => {
     expect(bridge.filter((c) => c.name === 'hideLoadingScreen')).toHaveLength(1);
   });
 
+  it('asks the password again when the sign-in is not recent, in Arabic too, then enrols', async () => {
+    const bridge = installBridge({ createBiometricKey: () => KEY });
+    let proven = false;
+    const { router, calls, container } = await enrolmentPage({
+      language: 'ar',
+      handlers: {
+        'POST /api/biometrics/native/enrol/challenge': () =>
+          proven
+            ? json(200, {
+                challengeId: 'ch-1',
+                challenge: 'the-challenge',
+                expiresAt: '2030-01-01',
+              })
+            : apiError(403, 'reauthentication_required'),
+        'POST /api/session/reauthenticate': () => {
+          proven = true;
+          return json(200, { ok: true });
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('biometrics-accept'));
+    expect((await screen.findByTestId('step-up')).textContent).toContain(
+      'للمتابعة، أكّد كلمة المرور الخاصة بك.',
+    );
+    expect(bridge.some((c) => c.name === 'createBiometricKey')).toBe(false);
+    await expectNoAxeViolations(container);
+    // Without the password, nothing is sent.
+    await user.click(screen.getByTestId('biometrics-accept'));
+    expect(calls.filter((c) => c.url.pathname === '/api/session/reauthenticate')).toHaveLength(0);
+    await user.type(screen.getByLabelText(/^كلمة المرور/), 'Mon-Mot-De-Passe-1');
+    await user.click(screen.getByTestId('biometrics-accept'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(calls.find((c) => c.url.pathname === '/api/session/reauthenticate')?.body).toEqual({
+      password: 'Mon-Mot-De-Passe-1',
+    });
+    expect(calls.filter((c) => c.url.pathname === '/api/biometrics/native/enrol')).toHaveLength(1);
+  });
+
   it('follows a same-origin target_uri once answered', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     installBridge({ createBiometricKey: () => KEY });

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { safeTargetUri } from '@hygie/domain';
 import { Page } from '../../components/page';
+import { StepUpPassword, useStepUp } from '../../components/step-up';
 import { useBiometricAvailability } from '../../lib/biometric-availability';
 import { biometricErrorMessage, defaultDeviceName } from '../../lib/biometric-messages';
 import {
@@ -117,7 +118,10 @@ function EnrolmentQuestion({
   const [deviceName, setDeviceName] = useState(() =>
     defaultDeviceName(t, navigator.userAgent, native),
   );
-  const failure = enrol.isError ? biometricErrorMessage(i18n, enrol.error) : null;
+  const stepUp = useStepUp(enrol.error);
+  // A refusal for want of a recent proof is not a failure: the password is asked below.
+  const failure =
+    enrol.isError && !stepUp.required ? biometricErrorMessage(i18n, enrol.error) : null;
   const nameMissing = !deviceName.trim();
 
   return (
@@ -128,9 +132,11 @@ function EnrolmentQuestion({
       onSubmit={(event) => {
         event.preventDefault();
         if (nameMissing) return;
-        enrol.mutate(
-          { native, deviceName: deviceName.trim(), ...prompts },
-          { onSuccess: onEnrolled },
+        stepUp.run(() =>
+          enrol.mutate(
+            { native, deviceName: deviceName.trim(), ...prompts },
+            { onSuccess: onEnrolled },
+          ),
         );
       }}
       sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, mb: 3 }}
@@ -159,12 +165,13 @@ function EnrolmentQuestion({
         onChange={(event) => setDeviceName(event.target.value)}
         slotProps={{ htmlInput: { maxLength: DEVICE_NAME_MAX } }}
       />
+      <StepUpPassword stepUp={stepUp} id="biometrics-password" />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
         <Button
           type="submit"
           variant="contained"
           size="large"
-          loading={enrol.isPending}
+          loading={enrol.isPending || stepUp.pending}
           data-testid="biometrics-accept"
         >
           {t('biometrics:enrol.accept')}
@@ -172,7 +179,7 @@ function EnrolmentQuestion({
         <Button
           variant="outlined"
           size="large"
-          disabled={enrol.isPending}
+          disabled={enrol.isPending || stepUp.pending}
           onClick={onDeclined}
           data-testid="biometrics-decline"
         >
