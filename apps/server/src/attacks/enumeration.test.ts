@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, TestClient } from '../test/helpers.js';
+import { createTestApp, createUser, DIALECTS, messagesTo, TestClient } from '../test/helpers.js';
 
 // Attacker suite (security issue, point 9): anonymous endpoints answered differently for a known
 // account and an unknown name, so anyone could tell who has an account (or a passkey). Each pair
 // below must get the same status and body. (The e-mail-taken refusal at registration stays: the
 // spec asks for it, and it is rate limited.)
-const KNOWN = { email: 'connue@example.fr', password: 'Kerguelen-Orque-1987' };
+const KNOWN = {
+  email: 'connue@example.fr',
+  password: 'Kerguelen-Orque-1987',
+  ins: '295109912611193',
+};
+const KNOWN_PRO = {
+  email: 'docteure@example.fr',
+  password: 'Kerguelen-Orque-1989',
+  profile: 'professional' as const,
+  professionalId: { type: 'RPPS', value: '10002909371' },
+};
 const UNVERIFIED = { email: 'pas-encore@example.fr', password: 'Kerguelen-Orque-1988' };
 const UNKNOWN = 'inconnue@example.fr';
 const MINUTE = 60_000;
@@ -19,6 +29,7 @@ describe.each(DIALECTS)('enumeration oracles on %s', (dialect) => {
     t = await createTestApp(dialect);
     const userId = await createUser(t, KNOWN);
     await createUser(t, { ...UNVERIFIED, emailVerified: false });
+    await createUser(t, KNOWN_PRO);
     await t.ctx.db
       .insertInto('credentials')
       .values({
@@ -101,4 +112,61 @@ describe.each(DIALECTS)('enumeration oracles on %s', (dialect) => {
     expect(answers[0]).toMatchObject({ allowCredentials: [] });
     expect(JSON.stringify(answers)).not.toContain('the-known-users-passkey');
   });
+
+  const signUp = (email: string, extra: Record<string, unknown>) => ({
+    type: 'patient',
+    email,
+    password: 'Sunny-Garden-42',
+    passwordConfirmation: 'Sunny-Garden-42',
+    acceptCgu: true,
+    firstName: 'Léa',
+    lastName: 'Bernard',
+    birthDate: '17/05/1980',
+    birthPlaceInsee: '75056',
+    sex: 'female',
+    phone: '06 12 34 56 78',
+    ...extra,
+  });
+  const accountOf = (email: string) =>
+    t.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+
+  it.each([
+    {
+      what: 'an INS',
+      owner: KNOWN.email,
+      taken: { socialSecurityNumber: KNOWN.ins },
+      free: { socialSecurityNumber: '253072B07300470' },
+    },
+    {
+      what: 'an RPPS',
+      owner: KNOWN_PRO.email,
+      taken: { type: 'professional', identifier: KNOWN_PRO.professionalId, job: 'Infirmière' },
+      free: {
+        type: 'professional',
+        identifier: { type: 'RPPS', value: '10101215225' },
+        job: 'Infirmière',
+      },
+    },
+  ])(
+    'registration: $what already an account’s answers like a free one; the owner is told',
+    async ({ what, owner, taken, free }) => {
+      const slug = what.replace(/\W/g, '').toLowerCase();
+      const typist = `prend-${slug}@example.fr`;
+      const other = `libre-${slug}@example.fr`;
+      const answers = [
+        await post('/api/register', signUp(typist, taken)),
+        await post('/api/register', signUp(other, free)),
+      ];
+      expect(answers[0]?.status).toBe(201);
+      expect(answers[0]).toEqual({
+        ...answers[1],
+        body: { ...(answers[1]?.body ?? {}), email: typist },
+      });
+      // Nothing was created for the taken identifier; its typist learns why by e-mail, not here.
+      expect(await accountOf(typist)).toBeUndefined();
+      expect(await accountOf(other)).toBeDefined();
+      expect((await messagesTo(t, typist)).map((m) => m.template)).toEqual(['identifier_in_use']);
+      expect((await messagesTo(t, owner)).map((m) => m.template)).toContain('identifier_claimed');
+    },
+  );
 });

@@ -27,6 +27,8 @@ const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
   account_locked: ['contactEmail'],
   account_validated: ['loginUrl'],
   account_rejected: ['contactEmail'],
+  identifier_in_use: ['loginUrl', 'contactEmail'],
+  identifier_claimed: ['date', 'contactEmail'],
   password_changed: ['date', 'keys', 'devicesUrl', 'lockUrl'],
   email_changed: ['newEmail', 'date', 'lockUrl'],
   phone_changed: ['newPhone', 'date', 'lockUrl'],

@@ -263,6 +263,71 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: لم يتم فتح حسابك. للتواصل: ${ltr(p.contactEmail)}`,
     },
   },
+  identifier_in_use: {
+    fr: {
+      subject: (p) => `${p.brand} : votre demande de compte`,
+      lines: (p) => [
+        'Bonjour,',
+        'Votre compte n’a pas été créé : l’identifiant de santé indiqué (INS ou numéro professionnel) est déjà celui d’un compte.',
+        `S’il s’agit du vôtre, connectez-vous ou réinitialisez votre mot de passe : ${p.loginUrl}`,
+        `Sinon, contactez ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) =>
+        `${p.brand} : compte non créé, identifiant déjà utilisé. Contact : ${p.contactEmail}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account request`,
+      lines: (p) => [
+        'Hello,',
+        'Your account was not created: the health identifier given (INS or professional number) already belongs to an account.',
+        `If it is yours, sign in or reset your password: ${p.loginUrl}`,
+        `Otherwise, contact ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) =>
+        `${p.brand}: account not created, identifier already in use. Contact: ${p.contactEmail}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: طلب فتح حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        'لم يتم إنشاء حسابك: المعرّف الصحي المُدخل (INS أو الرقم المهني) مرتبط بحساب آخر.',
+        `إذا كان حسابك، سجّل الدخول أو أعد تعيين كلمة المرور: ${p.loginUrl}`,
+        `وإلا، تواصل مع ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: لم يتم إنشاء الحساب، المعرّف مستخدم. للتواصل: ${ltr(p.contactEmail)}`,
+    },
+  },
+  identifier_claimed: {
+    fr: {
+      subject: (p) => `${p.brand} : votre identifiant de santé a été saisi par quelqu’un d’autre`,
+      lines: (p) => [
+        'Bonjour,',
+        `Le ${ltr(p.date)}, quelqu’un a indiqué votre identifiant de santé (INS ou numéro professionnel) pour un autre compte. Rien n’a été modifié sur le vôtre.`,
+        `Si ce n’était pas vous, contactez ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) =>
+        `${p.brand} : votre identifiant de santé a été saisi pour un autre compte. Contact : ${p.contactEmail}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: someone else entered your health identifier`,
+      lines: (p) => [
+        'Hello,',
+        `On ${ltr(p.date)}, someone gave your health identifier (INS or professional number) for another account. Nothing was changed on yours.`,
+        `If it was not you, contact ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) =>
+        `${p.brand}: your health identifier was entered for another account. Contact: ${p.contactEmail}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: أدخل شخص آخر معرّفك الصحي`,
+      lines: (p) => [
+        'مرحبًا،',
+        `في ${ltr(p.date)}، أدخل شخص ما معرّفك الصحي (INS أو الرقم المهني) لحساب آخر. لم يتغيّر شيء في حسابك.`,
+        `إذا لم تكن أنت، تواصل مع ${ltr(p.contactEmail)}.`,
+      ],
+      sms: (p) => `${p.brand}: أُدخل معرّفك الصحي لحساب آخر. للتواصل: ${ltr(p.contactEmail)}`,
+    },
+  },
   password_changed: {
     fr: {
       subject: (p) => `${p.brand} : votre mot de passe a été modifié`,

@@ -226,24 +226,6 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
     });
   });
 
-  it("refuses a professional identifier that is already someone's, on the identifier field", async () => {
-    const taken = { type: 'RPPS', value: '10000001726' };
-    const first = await new TestClient(t.app).post('/api/register', {
-      ...professional('first-rpps@hygie.test'),
-      identifier: taken,
-    });
-    expect(first.statusCode).toBe(201);
-    const res = await new TestClient(t.app).post('/api/register', {
-      ...professional('second-rpps@hygie.test'),
-      identifier: taken,
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({
-      code: 'validation_error',
-      data: { fields: [{ path: 'identifier.value', message: 'identifier_taken' }] },
-    });
-  });
-
   it('verifies the e-mail anonymously from the link, with every code error', async () => {
     await new TestClient(t.app).post('/api/register', patient('verify@hygie.test'));
     const client = new TestClient(t.app);

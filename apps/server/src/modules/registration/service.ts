@@ -4,12 +4,19 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
+import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
 import { loadSettings } from '../settings/service.js';
 import { queueEmailVerificationCode } from '../verification/service.js';
 import { Throttle } from '../throttle/service.js';
-import { assertEmailAvailable, createUser, recordConsent } from '../users/service.js';
+import {
+  assertEmailAvailable,
+  createUser,
+  findUserByIns,
+  findUserByProfessionalId,
+  recordConsent,
+} from '../users/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
@@ -82,18 +89,63 @@ export async function register(
       });
     });
   } catch (err) {
-    // An identifier is already someone's (a taken e-mail is already email_already_used).
-    if (isUniqueViolation(err)) {
-      throw new AppError('validation_error', {
-        fields: [
-          {
-            path: input.type === 'patient' ? 'socialSecurityNumber' : 'identifier.value',
-            message: 'identifier_taken',
-          },
-        ],
-      });
-    }
-    throw err;
+    const owner = isUniqueViolation(err) ? await identifierOwner(ctx, input) : undefined;
+    // A taken e-mail (a race past the check above) is the answer the spec wants.
+    if (!owner) throw isUniqueViolation(err) ? new AppError('email_already_used') : err;
+    await identifierAlreadyInUse(ctx, input, owner, meta);
   }
+  // Taken or free, the same answer: the INS or RPPS of an account is not told to whoever types it.
   return { email: input.email, status };
+}
+
+/** The account holding the INS or professional identifier of a sign-up, if any. */
+function identifierOwner(ctx: AppContext, input: Registration) {
+  if (input.type === 'patient') {
+    return input.socialSecurityNumber
+      ? findUserByIns(ctx.db, input.socialSecurityNumber)
+      : undefined;
+  }
+  return findUserByProfessionalId(ctx.db, input.identifier.type, input.identifier.value);
+}
+
+/**
+ * A sign-up gave an identifier that is already an account's: no account is created, the answer is
+ * that of a free one (no enumeration), the address typed is told why nothing comes (with the way
+ * to sign in), and the owner is told someone entered their identifier.
+ */
+async function identifierAlreadyInUse(
+  ctx: AppContext,
+  input: Registration,
+  owner: { id: string; email: string; language: Language },
+  meta: { ip: string; language: Language; brand: Brand },
+) {
+  const params = {
+    loginUrl: new URL('/security/login', ctx.config.publicUrl).href,
+    contactEmail: ctx.config.contactEmail,
+    date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await enqueueMessage(trx, ctx.clock, {
+      channel: 'email',
+      recipient: input.email,
+      template: 'identifier_in_use',
+      language: meta.language,
+      brand: meta.brand,
+      params,
+    });
+    await enqueueMessage(trx, ctx.clock, {
+      channel: 'email',
+      recipient: owner.email,
+      template: 'identifier_claimed',
+      language: owner.language,
+      brand: meta.brand,
+      params,
+    });
+    await recordAudit(trx, ctx.clock, {
+      action: 'registration_identifier_in_use',
+      targetId: owner.id,
+      ip: meta.ip,
+      details: { profile: input.type },
+    });
+  });
 }
