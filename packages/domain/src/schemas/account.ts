@@ -67,6 +67,21 @@ export const profileUpdateSchema = z
   .partial();
 export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
 
+/**
+ * PATCH /api/admin/users/:id/identity — an admin corrects the checked identity of a validated
+ * professional (names, birth traits, professional identifier), audited.
+ */
+export const identityCorrectionSchema = profileUpdateSchema.pick({
+  firstName: true,
+  lastName: true,
+  birthName: true,
+  birthDate: true,
+  birthPlaceInsee: true,
+  sex: true,
+  identifier: true,
+});
+export type IdentityCorrection = z.input<typeof identityCorrectionSchema>;
+
 /** POST /api/profile/email — a new address, confirmed by a code sent to it; the password proves it is you. */
 export const emailChangeInputSchema = z.object({
   email: emailSchema,

@@ -37,6 +37,7 @@ export const VALIDATION_MESSAGES = [
   'code_format',
   'cgu_must_be_accepted',
   'identifier_taken',
+  'identity_locked',
 ] as const;
 export type ValidationMessage = (typeof VALIDATION_MESSAGES)[number];
 

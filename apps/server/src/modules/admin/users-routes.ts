@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   errorEnvelopeSchema,
+  identityCorrectionSchema,
   invitationInputSchema,
   invitationResultSchema,
   okSchema,
+  profileSchema,
   userSearchQuerySchema,
   userSearchResultSchema,
 } from '@hygie/domain';
 import { z } from 'zod';
 import { inviteUser } from '../first-login/invite.js';
+import { correctIdentity } from '../profile/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUsers, unlockAccount } from './service.js';
 
@@ -20,7 +23,7 @@ const errors = {
   409: errorEnvelopeSchema,
 };
 
-/** Admin: find users (indexed prefix searches, paginated), invite, unlock. */
+/** Admin: find users (indexed prefix searches, paginated), correct an identity, invite, unlock. */
 export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
   { ctx, requireAdmin, nudgeOutbox },
@@ -39,6 +42,27 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     async (request) => {
       await requireAdmin(request);
       return findUsers(ctx, request.query);
+    },
+  );
+
+  app.patch(
+    '/api/admin/users/:id/identity',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Correct a user’s identity (names, birth traits, professional identifier), audited: once a professional is validated, only an admin changes it',
+        params: z.object({ id: z.string().min(1).max(64) }),
+        body: identityCorrectionSchema,
+        response: { 200: profileSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      return correctIdentity(ctx, request.params.id, request.body, {
+        userId: admin.user_id,
+        ip: request.ip,
+      });
     },
   );
 

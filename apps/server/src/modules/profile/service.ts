@@ -9,14 +9,17 @@ import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
 import { assertAcceptablePassword, queuePasswordChangedNotice } from '../password/service.js';
-import { queueSecurityNotice } from '../users/notices.js';
+import { queueIdentifierClaimedNotice, queueSecurityNotice } from '../users/notices.js';
 import { checkCurrentPassword } from '../step-up/service.js';
+import { Throttle } from '../throttle/service.js';
 import { searchKey } from '../users/search-key.js';
 import {
   assertEmailAvailable,
   confirmEmail,
   confirmPhone,
   findUserById,
+  findUserByIns,
+  findUserByProfessionalId,
   setPassword,
   setPendingContact,
   updatePersonFields,
@@ -70,6 +73,38 @@ function personChanges(user: UserRow, b: ProfileChanges, now: number): UserUpdat
   return changes;
 }
 
+/**
+ * The identity an admin checked when validating a professional (the INS "traits stricts" and the
+ * professional identifier), with the profile field each one is edited in. Once validated, it
+ * changes only through an admin (audited); patients' identity is declared, never checked here.
+ */
+const CHECKED_IDENTITY = [
+  ['first_name', 'firstName'],
+  ['last_name', 'lastName'],
+  ['birth_name', 'birthName'],
+  ['birth_date', 'birthDate'],
+  ['birth_place_insee', 'birthPlaceInsee'],
+  ['sex', 'sex'],
+  ['professional_id_type', 'identifier.type'],
+  ['professional_id', 'identifier.value'],
+] as const satisfies readonly (readonly [keyof UserRow, string])[];
+
+function identityChecked(user: UserRow): boolean {
+  return user.profile === 'professional' && user.status !== 'pending_validation';
+}
+
+/** Refuses, field by field, a change to a validated professional's checked identity. */
+function assertIdentityUnchanged(user: UserRow, changes: UserUpdate): void {
+  if (!identityChecked(user)) return;
+  const changed = CHECKED_IDENTITY.filter(
+    ([column]) => changes[column] !== undefined && changes[column] !== user[column],
+  );
+  if (changed.length === 0) return;
+  throw new AppError('validation_error', {
+    fields: changed.map(([, path]) => ({ path, message: 'identity_locked' })),
+  });
+}
+
 /** Edits my person fields; an INS or professional identifier already someone's is refused on its field. */
 export async function updateProfile(
   ctx: AppContext,
@@ -79,6 +114,9 @@ export async function updateProfile(
 ): Promise<Profile> {
   const user = await signedInUser(ctx, userId);
   const changes = personChanges(user, input, ctx.clock.now());
+  assertIdentityUnchanged(user, changes);
+  const throttle = new Throttle(ctx.db, ctx.clock);
+  await throttle.checkIdentifierProbe(user.id);
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await updatePersonFields(trx, user.id, changes);
@@ -94,12 +132,76 @@ export async function updateProfile(
     });
   } catch (err) {
     if (isUniqueViolation(err)) {
+      // Signed in and audited, the user is told; slowed, and the identifier's owner is told too.
+      await throttle.failIdentifierProbe(user.id);
+      await tellIdentifierOwner(ctx, user, changes, meta);
       const path = user.profile === 'patient' ? 'ins' : 'identifier.value';
       throw new AppError('validation_error', { fields: [{ path, message: 'identifier_taken' }] });
     }
     throw err;
   }
   return getProfile(ctx, user.id);
+}
+
+/**
+ * An admin corrects a user's identity (the only way once a professional is validated): the same
+ * fields and rules as the profile, audited with the admin as actor and the fields changed.
+ */
+export async function correctIdentity(
+  ctx: AppContext,
+  userId: string,
+  input: ProfileChanges,
+  actor: { userId: string; ip: string | null },
+): Promise<Profile> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AppError('not_found');
+  const changes = personChanges(user, input, ctx.clock.now());
+  const fields = CHECKED_IDENTITY.filter(
+    ([column]) => changes[column] !== undefined && changes[column] !== user[column],
+  ).map(([, path]) => path);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await updatePersonFields(trx, user.id, changes);
+      await recordAudit(trx, ctx.clock, {
+        action: 'identity_corrected',
+        actorId: actor.userId,
+        targetId: user.id,
+        ip: actor.ip,
+        details: { fields },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw new AppError('validation_error', {
+        fields: [{ path: 'identifier.value', message: 'identifier_taken' }],
+      });
+    }
+    throw err;
+  }
+  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
+}
+
+/** The owner of the INS or professional identifier a profile edit tried to take is told. */
+async function tellIdentifierOwner(
+  ctx: AppContext,
+  user: UserRow,
+  changes: UserUpdate,
+  meta: RequestMeta,
+): Promise<void> {
+  const owner =
+    user.profile === 'patient'
+      ? changes.ins
+        ? await findUserByIns(ctx.db, changes.ins)
+        : undefined
+      : changes.professional_id_type && changes.professional_id
+        ? await findUserByProfessionalId(
+            ctx.db,
+            changes.professional_id_type,
+            changes.professional_id,
+          )
+        : undefined;
+  if (!owner || owner.id === user.id) return;
+  await queueIdentifierClaimedNotice(ctx, ctx.db, owner, meta.brand);
 }
 
 /**

@@ -10,6 +10,7 @@ import { assertAcceptablePassword } from '../password/service.js';
 import { loadSettings } from '../settings/service.js';
 import { queueEmailVerificationCode } from '../verification/service.js';
 import { Throttle } from '../throttle/service.js';
+import { queueIdentifierClaimedNotice } from '../users/notices.js';
 import {
   assertEmailAvailable,
   createUser,
@@ -119,11 +120,6 @@ async function identifierAlreadyInUse(
   owner: { id: string; email: string; language: Language },
   meta: { ip: string; language: Language; brand: Brand },
 ) {
-  const params = {
-    loginUrl: new URL('/security/login', ctx.config.publicUrl).href,
-    contactEmail: ctx.config.contactEmail,
-    date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
-  };
   await ctx.db.transaction().execute(async (trx) => {
     await enqueueMessage(trx, ctx.clock, {
       channel: 'email',
@@ -131,16 +127,12 @@ async function identifierAlreadyInUse(
       template: 'identifier_in_use',
       language: meta.language,
       brand: meta.brand,
-      params,
+      params: {
+        loginUrl: new URL('/security/login', ctx.config.publicUrl).href,
+        contactEmail: ctx.config.contactEmail,
+      },
     });
-    await enqueueMessage(trx, ctx.clock, {
-      channel: 'email',
-      recipient: owner.email,
-      template: 'identifier_claimed',
-      language: owner.language,
-      brand: meta.brand,
-      params,
-    });
+    await queueIdentifierClaimedNotice(ctx, trx, owner, meta.brand);
     await recordAudit(trx, ctx.clock, {
       action: 'registration_identifier_in_use',
       targetId: owner.id,

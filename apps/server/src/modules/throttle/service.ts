@@ -19,6 +19,7 @@ export const ACCOUNT_MAX_WAIT_MS = 15 * 60_000;
 export const ACCOUNT_MAX_FAILURES = 100;
 export const IP_MAX_FAILURES = 100;
 export const IP_WINDOW_MS = 10 * 60_000;
+export const IDENTIFIER_PROBES_PER_HOUR = 5;
 
 /** Wait imposed after `failures` consecutive failures: none up to 5, then 60 s doubling to 15 min. */
 export function accountWaitMs(failures: number): number {
@@ -145,6 +146,24 @@ export class Throttle {
       return wait > 0 ? this.clock.now() + wait : null;
     });
     return false;
+  }
+
+  /**
+   * A profile edit that gave an INS or professional identifier already another account's: 5 an
+   * hour per account, then 429 until the hour is over (the answer tells the identifier is taken;
+   * the owner is told each time).
+   */
+  checkIdentifierProbe(userId: string): Promise<void> {
+    return this.check(`identifier-taken:${accountSubject(userId)}`);
+  }
+
+  failIdentifierProbe(userId: string) {
+    return this.fail(
+      `identifier-taken:${accountSubject(userId)}`,
+      (failures, windowStart) =>
+        failures >= IDENTIFIER_PROBES_PER_HOUR ? windowStart + 60 * 60_000 : null,
+      60 * 60_000,
+    );
   }
 
   /** A failed sign-in from an address: 100 per 10 minutes. */

@@ -32,7 +32,7 @@ export async function queueSecurityNotice(
     language: request.language,
     brand: request.brand,
     params: {
-      date: new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+      date: noticeDate(ctx),
       lockUrl: lockUrl.href,
       ...params,
     },
@@ -41,4 +41,26 @@ export async function queueSecurityNotice(
   if (alsoToPhone) {
     await enqueueMessage(trx, ctx.clock, { channel: 'sms', recipient: alsoToPhone, ...message });
   }
+}
+
+/** "Someone entered your health identifier (INS, RPPS) for another account", to its owner. */
+export async function queueIdentifierClaimedNotice(
+  ctx: AppContext,
+  trx: Db,
+  owner: Pick<UserRow, 'email' | 'language'>,
+  brand: Brand,
+): Promise<void> {
+  await enqueueMessage(trx, ctx.clock, {
+    channel: 'email',
+    recipient: owner.email,
+    template: 'identifier_claimed',
+    language: owner.language,
+    brand,
+    params: { date: noticeDate(ctx), contactEmail: ctx.config.contactEmail },
+  });
+}
+
+/** The moment a notice tells, in UTC to the minute. */
+export function noticeDate(ctx: Pick<AppContext, 'clock'>): string {
+  return new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }

@@ -12,6 +12,7 @@ import { Link as RouterLink } from 'react-router';
 import { DateField } from '../../components/date-field';
 import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
+import { usePublicConfig } from '../../lib/config';
 import { errorMessage } from '../../lib/error-message';
 import { fieldProblems } from '../../lib/form-errors';
 import { registeredField, voidHandler } from '../../lib/handlers';
@@ -34,7 +35,11 @@ const SEXES = ['female', 'male', 'unknown'] as const;
 function ProfileForm({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation();
   const { notifications } = useServices();
+  const config = usePublicConfig();
   const update = useUpdateProfile();
+  // A validated professional's identity was checked by an admin: only an admin changes it.
+  const identityChecked =
+    profile.profile === 'professional' && profile.status !== 'pending_validation';
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -51,13 +56,15 @@ function ProfileForm({ profile }: { profile: Profile }) {
     name: ProfileFieldName,
     id: string,
     label: string,
-    options: { required?: boolean; help?: string } = {},
+    options: { required?: boolean; help?: string; checked?: boolean } = {},
   ) => {
     const registered = register(name);
     return {
       id,
       label,
       required: options.required ?? false,
+      // A checked identity is shown, not edited (the server refuses a change: identity_locked).
+      disabled: options.checked === true && identityChecked,
       fullWidth: true,
       error: !!errors[name],
       helperText: validationMessage(i18n, errors[name]?.message) ?? options.help,
@@ -103,24 +110,36 @@ function ProfileForm({ profile }: { profile: Profile }) {
       sx={{ display: 'grid', gap: 2.5 }}
     >
       <Typography variant="body2">{t('security:registration.requiredNote')}</Typography>
+      {identityChecked && (
+        <Alert severity="info" data-testid="identity-checked">
+          {t('account:profileUpdate.identityChecked', { contactEmail: config?.contactEmail ?? '' })}
+        </Alert>
+      )}
       <FormError>{failure}</FormError>
       <TextField
         {...field('lastName', 'profile-last-name', t('security:registration.lastName'), {
           required: true,
+          checked: true,
         })}
         autoComplete="family-name"
       />
       <TextField
         {...field('firstName', 'profile-first-name', t('security:registration.firstName'), {
           required: true,
+          checked: true,
           help: t('security:registration.firstNameHelp'),
         })}
         autoComplete="given-name"
       />
-      <TextField {...field('birthName', 'profile-birth-name', t('account:profile.birthName'))} />
+      <TextField
+        {...field('birthName', 'profile-birth-name', t('account:profile.birthName'), {
+          checked: true,
+        })}
+      />
       <DateField
         {...field('birthDate', 'profile-birth-date', t('security:registration.birthDate'), {
           required: true,
+          checked: true,
           help: t('common:date.help'),
         })}
         autoComplete="bday"
@@ -128,6 +147,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       <TextField
         {...field('birthPlaceInsee', 'profile-birth-place', t('security:registration.birthPlace'), {
           required: true,
+          checked: true,
           help: t('security:registration.birthPlaceHelp'),
         })}
         slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
@@ -147,6 +167,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       <TextField
         {...field('language', 'profile-language', t('account:profile.language'), {
           required: true,
+          checked: true,
         })}
         select
         slotProps={nativeSelect}
@@ -183,6 +204,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
               'identifierType',
               'profile-identifier-type',
               t('security:registration.identifierType'),
+              { checked: true },
             )}
             select
             slotProps={nativeSelect}
@@ -201,6 +223,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
               t('security:registration.identifier'),
               {
                 help: t('security:registration.identifierHelp'),
+                checked: true,
               },
             )}
             autoComplete="off"

@@ -276,6 +276,45 @@ describe('profile editor', () => {
     expect(screen.queryByTestId('form-error')).toBeNull();
   });
 
+  it('shows a validated professional’s checked identity without letting it be edited', async () => {
+    const { calls } = await renderScreenAt({
+      path: '/profile/update',
+      user: makeUser({ profile: 'professional' }),
+      handlers: profileHandlers({
+        'GET /api/profile': () =>
+          json(
+            200,
+            makeProfile({
+              profile: 'professional',
+              status: 'active',
+              identifierType: 'RPPS',
+              identifier: '10002909371',
+              job: 'Médecin',
+            }),
+          ),
+        'PATCH /api/profile': () => json(200, makeProfile({ profile: 'professional' })),
+      }),
+    });
+    const user = userEvent.setup();
+    expect((await screen.findByTestId('identity-checked')).textContent).toContain(
+      'Votre identité a été vérifiée à la validation de votre compte',
+    );
+    for (const id of ['profile-last-name', 'profile-first-name', 'profile-birth-date']) {
+      expect(byId(id).disabled).toBe(true);
+    }
+    expect(byId('profile-identifier').disabled).toBe(true);
+    expect(byId('profile-job').disabled).toBe(false);
+    await user.clear(byId('profile-job'));
+    await user.type(byId('profile-job'), 'Chirurgienne');
+    await user.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PATCH')).toBe(true));
+    const body = profileUpdateSchema.parse(calls.find((call) => call.method === 'PATCH')?.body);
+    expect(body.job).toBe('Chirurgienne');
+    // Whatever it sends of the identity is what it was shown.
+    expect(body.lastName ?? 'Dupont').toBe('Dupont');
+    expect(body.identifier?.value ?? '10002909371').toBe('10002909371');
+  });
+
   it('says the English success text', async () => {
     await renderScreenAt({
       path: '/profile/update',
