@@ -15,7 +15,7 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
-import { accountSubject, Throttle } from '../throttle/service.js';
+import { accountSubject, signInClient, Throttle } from '../throttle/service.js';
 import {
   findUserByEmail,
   findUserByIns,
@@ -135,8 +135,12 @@ export async function login(
   const accounts = await findSignInAccounts(ctx.db, input.username);
   const shared = accounts.length > 1;
   // A shared number's failures are counted under the number typed, never against one account.
-  const subject = subjectOf(shared ? undefined : accounts[0], input.username);
-  await throttle.checkLogin(subject);
+  const named = shared ? undefined : accounts[0];
+  const subject = subjectOf(named, input.username);
+  // The owner's trusted browser is recognised before the password: others' failures never slow it.
+  const trustedDeviceId = named ? await recognisedDevice(ctx, named.id, deviceToken) : null;
+  const client = signInClient(meta.ip, trustedDeviceId);
+  await throttle.beginLogin(subject, client);
 
   const password = normalizePassword(input.password);
   const user = await passwordOwner(ctx, accounts, password);
@@ -154,7 +158,7 @@ export async function login(
     });
     throw new AppError('bad_credentials');
   }
-  await throttle.resetLogin(subject);
+  await throttle.succeedLogin(subject, client);
   if (user.status === 'locked') {
     throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
   }
@@ -164,7 +168,6 @@ export async function login(
   if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
     await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);
   }
-  const trustedDeviceId = await recognisedDevice(ctx, user.id, deviceToken);
   const session = await openSession(
     ctx,
     user.id,

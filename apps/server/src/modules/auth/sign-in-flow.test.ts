@@ -387,7 +387,7 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
     }
   }, 60_000);
 
-  it('stops password sign-in after 100 consecutive failures until a reset (NIST cap)', async () => {
+  it('stops checking passwords from a new client after 100 failures in 30 days (NIST cap)', async () => {
     await createUser(t, { email: 'hundred@hygie.test', password: 'Right-Passw0rd' });
     const user = await t.ctx.db
       .selectFrom('users')

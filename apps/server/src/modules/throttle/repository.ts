@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 export function findThrottle(db: Db, key: string) {
   return db
     .selectFrom('throttles')
-    .select(['failures', 'blocked_until'])
+    .select(['failures', 'blocked_until', 'window_start'])
     .where('key', '=', key)
     .executeTakeFirst();
 }
@@ -82,4 +83,56 @@ export async function claimWindow(
     .returning('window_start')
     .executeTakeFirst();
   return claimed !== undefined;
+}
+
+/**
+ * Reserves one attempt under `key` unless it is blocked, in one statement: the attempt is counted
+ * before the password is checked (a parallel burst gets no more checks than a sequence), and the
+ * block its failure would earn (`blockMs(n)` for the n-th attempt in a row) is set with it.
+ * Returns the attempt's number, or undefined while the key is blocked.
+ */
+export async function reserveAttempt(
+  db: Db,
+  key: string,
+  now: number,
+  blockMs: (attempt: number) => number,
+): Promise<number | undefined> {
+  const until = (attempt: number) => {
+    const ms = blockMs(attempt);
+    return ms > 0 ? now + ms : null;
+  };
+  // The curve reaches its ceiling within these steps; later attempts get the last one.
+  const steps = Array.from({ length: 24 }, (_, i) => i + 1);
+  const cases = sql.join(
+    steps.map((n) => sql`when ${n} then cast(${until(n)} as bigint)`),
+    sql` `,
+  );
+  const row = await db
+    .insertInto('throttles')
+    .values({ key, failures: 1, window_start: now, blocked_until: until(1) })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({
+          failures: sql`throttles.failures + 1`,
+          blocked_until: sql`case throttles.failures + 1 ${cases} else cast(${until(steps.length + 1)} as bigint) end`,
+        })
+        .where((eb) =>
+          eb.or([
+            eb('throttles.blocked_until', 'is', null),
+            eb('throttles.blocked_until', '<=', now),
+          ]),
+        ),
+    )
+    .returning('failures')
+    .executeTakeFirst();
+  return row?.failures;
+}
+
+/** Deletes every key that starts with `prefix` (an account's per-client counts). */
+export async function deleteThrottlesWithPrefix(db: Db, prefix: string): Promise<void> {
+  await db
+    .deleteFrom('throttles')
+    .where(sql<string>`substr(key, 1, ${prefix.length})`, '=', prefix)
+    .execute();
 }

@@ -7,16 +7,28 @@ import {
   extendBlock,
   findThrottle,
   claimWindow,
+  deleteThrottlesWithPrefix,
   findWindowStart,
   incrementFailures,
+  reserveAttempt,
 } from './repository.js';
 
 // security.md "Throttling without denial of service".
 export const ACCOUNT_FREE_FAILURES = 5;
 export const ACCOUNT_FIRST_WAIT_MS = 60_000;
 export const ACCOUNT_MAX_WAIT_MS = 15 * 60_000;
-/** NIST 800-63B: never more than 100 consecutive failures; then only a reset or an admin clears it. */
+/**
+ * NIST 800-63B §5.2.2: at most 100 failed guesses per account get a password checked in the
+ * window; past it only the owner's own clients (trusted browser, a client that signed in before)
+ * are still checked, until the window ends or a reset clears it.
+ */
 export const ACCOUNT_MAX_FAILURES = 100;
+export const ACCOUNT_WINDOW_MS = 30 * 24 * 60 * 60_000;
+/** The account-wide slowing, across clients: from the 10th failure, 1 s doubling to 30 s at most. */
+export const ACCOUNT_GLOBAL_FREE_FAILURES = 10;
+export const ACCOUNT_GLOBAL_MAX_WAIT_MS = 30_000;
+/** How long a client that signed in stays one of the owner's. */
+export const KNOWN_CLIENT_MS = 30 * 24 * 60 * 60_000;
 export const IP_MAX_FAILURES = 100;
 export const IP_WINDOW_MS = 10 * 60_000;
 export const IDENTIFIER_PROBES_PER_HOUR = 5;
@@ -28,6 +40,33 @@ export function accountWaitMs(failures: number): number {
     ACCOUNT_FIRST_WAIT_MS * 2 ** (failures - ACCOUNT_FREE_FAILURES),
     ACCOUNT_MAX_WAIT_MS,
   );
+}
+
+/** The account-wide wait after `failures` failures from any client: seconds, never a closure. */
+export function accountGlobalWaitMs(failures: number): number {
+  if (failures < ACCOUNT_GLOBAL_FREE_FAILURES) return 0;
+  return Math.min(
+    1000 * 2 ** (failures - ACCOUNT_GLOBAL_FREE_FAILURES),
+    ACCOUNT_GLOBAL_MAX_WAIT_MS,
+  );
+}
+
+/**
+ * Who tries a sign-in, for the throttle: the trusted browser this account recognises, else the
+ * client's address. `trusted` is the owner's own browser (its device cookie).
+ */
+export interface SignInClient {
+  key: string;
+  trusted: boolean;
+}
+
+export function signInClient(ip: string | null, trustedDeviceId: string | null): SignInClient {
+  if (trustedDeviceId) return { key: `device:${trustedDeviceId}`, trusted: true };
+  return {
+    // 96 bits of the address's hash: the key fits its column beside a typed name's full hash.
+    key: ip ? `ip:${createHash('sha256').update(ip).digest('hex').slice(0, 24)}` : 'ip:none',
+    trusted: false,
+  };
 }
 
 /** The sign-in throttle subject of an account (unknown names are throttled by the name typed). */
@@ -54,10 +93,12 @@ export class Throttle {
   async check(key: string): Promise<void> {
     const row = await findThrottle(this.db, key);
     if (!row) return;
-    if (row.failures >= ACCOUNT_MAX_FAILURES && key.startsWith('login:')) {
-      throw new AppError('too_many_attempts');
-    }
-    const wait = (row.blocked_until ?? 0) - this.clock.now();
+    this.refuseUntil(row.blocked_until);
+  }
+
+  /** Throws 429 too_many_attempts, with the wait, if `until` is still ahead. */
+  private refuseUntil(until: number | null | undefined): void {
+    const wait = (until ?? 0) - this.clock.now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       throw new AppError(
@@ -105,27 +146,64 @@ export class Throttle {
     );
   }
 
-  /** Throws while sign-ins for this subject (`user:<id>` or the name typed) are blocked. */
-  checkLogin(subject: string): Promise<void> {
-    return this.check(`login:${subject}`);
+  /**
+   * Before a password is checked for `subject` (`user:<id>` or the name typed) from `client`:
+   * - a client that is not the owner's (trusted browser, or one that signed in within 30 days)
+   *   waits out the account-wide slowing (seconds), and past 100 failures in 30 days gets no
+   *   check at all (NIST);
+   * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min, reserved
+   *   before the check in one statement, so others' failures never slow the owner's own client
+   *   and a parallel burst gets no more checks than a sequence.
+   * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
+   */
+  async beginLogin(subject: string, client: SignInClient): Promise<void> {
+    const now = this.clock.now();
+    const key = `login:${subject}:${client.key}`;
+    // This client's own block first: it is the longer wait, and the one its failures earned.
+    this.refuseUntil((await findThrottle(this.db, key))?.blocked_until);
+    if (!(client.trusted || (await this.knownClient(subject, client)))) {
+      const account = await findThrottle(this.db, `login:${subject}`);
+      if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
+        if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
+        this.refuseUntil(account.blocked_until);
+      }
+    }
+    const attempt = await reserveAttempt(this.db, key, now, (n) => accountWaitMs(n));
+    if (attempt === undefined) {
+      // A parallel attempt took the last free one in the meantime.
+      this.refuseUntil((await findThrottle(this.db, key))?.blocked_until ?? now + 1000);
+    }
   }
 
-  /** A successful sign-in clears the subject's failures. */
-  resetLogin(subject: string): Promise<void> {
-    return this.reset(`login:${subject}`);
+  /** A failed sign-in: the account-wide count (30-day window) slows every client but the owner's. */
+  async failLogin(subject: string): Promise<void> {
+    await this.fail(
+      `login:${subject}`,
+      (failures) => {
+        const wait = accountGlobalWaitMs(failures);
+        return wait > 0 ? this.clock.now() + wait : null;
+      },
+      ACCOUNT_WINDOW_MS,
+    );
   }
 
-  /** Clears an account's sign-in failures (unlock by an admin, a new password). */
-  resetAccount(userId: string): Promise<void> {
-    return this.resetLogin(accountSubject(userId));
+  /** A successful sign-in: this client's count is cleared, and it is the owner's for 30 days. */
+  async succeedLogin(subject: string, client: SignInClient): Promise<void> {
+    await this.reset(`login:${subject}:${client.key}`);
+    const now = this.clock.now();
+    await claimWindow(this.db, `known:${subject}:${client.key}`, now, now);
   }
 
-  /** A failed sign-in for an account (or an unknown name: same treatment, no enumeration). */
-  failLogin(subject: string) {
-    return this.fail(`login:${subject}`, (failures) => {
-      const wait = accountWaitMs(failures);
-      return wait > 0 ? this.clock.now() + wait : null;
-    });
+  private async knownClient(subject: string, client: SignInClient): Promise<boolean> {
+    const since = await findWindowStart(this.db, `known:${subject}:${client.key}`);
+    return since !== undefined && this.clock.now() - since < KNOWN_CLIENT_MS;
+  }
+
+  /** Clears an account's sign-in failures, every client's (unlock by an admin, a new password). */
+  async resetAccount(userId: string): Promise<void> {
+    const subject = accountSubject(userId);
+    await this.reset(`login:${subject}`);
+    await deleteThrottlesWithPrefix(this.db, `login:${subject}:`);
   }
 
   /**
