@@ -95,7 +95,12 @@ describe.each(DIALECTS)('a checked identity on %s', (dialect) => {
     const pro = await signedIn(PRO);
     const self = await patch(pro, `/api/admin/users/${id}/identity`, { lastName: 'Moi-Même' });
     expect(self.statusCode).toBe(403);
+    expect((await pro.get(`/api/admin/users/${id}/identity`)).statusCode).toBe(403);
     const admin = await signedIn(ADMIN);
+    expect((await admin.get(`/api/admin/users/${id}/identity`)).json()).toMatchObject({
+      identifier: '10002909371',
+      lastName: 'Martin',
+    });
     const res = await patch(admin, `/api/admin/users/${id}/identity`, {
       lastName: 'Martin-Durand',
       identifier: { type: 'RPPS', value: '10101215225' },

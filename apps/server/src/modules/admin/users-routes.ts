@@ -11,7 +11,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import { inviteUser } from '../first-login/invite.js';
-import { correctIdentity } from '../profile/service.js';
+import { correctIdentity, identityOf } from '../profile/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { findUsers, unlockAccount } from './service.js';
 
@@ -42,6 +42,22 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     async (request) => {
       await requireAdmin(request);
       return findUsers(ctx, request.query);
+    },
+  );
+
+  app.get(
+    '/api/admin/users/:id/identity',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A user’s identity and profile, to correct it',
+        params: z.object({ id: z.string().min(1).max(64) }),
+        response: { 200: profileSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return identityOf(ctx, request.params.id);
     },
   );
 

@@ -143,6 +143,13 @@ export async function updateProfile(
   return getProfile(ctx, user.id);
 }
 
+/** A user's profile as an admin sees it before correcting the identity. */
+export async function identityOf(ctx: AppContext, userId: string): Promise<Profile> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AppError('not_found');
+  return presentProfile(user);
+}
+
 /**
  * An admin corrects a user's identity (the only way once a professional is validated): the same
  * fields and rules as the profile, audited with the admin as actor and the fields changed.

@@ -21,6 +21,7 @@ import { errorMessage, isolate } from '../../lib/error-message';
 import { useServices } from '../../lib/services';
 import { useSetPlatformAccess } from './api/set-platform-access';
 import { useUserSearch } from './api/users';
+import { IdentityDialog } from './identity-dialog';
 import { useDebounced } from './use-debounced';
 
 interface PendingChange {
@@ -38,6 +39,7 @@ export function AccessPanel() {
   const search = useUserSearch({ q, page });
   const access = useSetPlatformAccess();
   const [change, setChange] = useState<PendingChange | null>(null);
+  const [identityOf, setIdentityOf] = useState<AdminUser | null>(null);
   const items = search.data?.items ?? [];
   const enabling = change ? !change.platform.usable : false;
 
@@ -105,6 +107,9 @@ export function AccessPanel() {
                 <TableCell component="th" scope="col">
                   {t('admin:access.platforms')}
                 </TableCell>
+                <TableCell component="th" scope="col">
+                  {t('admin:identity.column')}
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -146,6 +151,18 @@ export function AccessPanel() {
                       ))}
                     </Box>
                   </TableCell>
+                  <TableCell>
+                    <Button
+                      size="small"
+                      onClick={() => setIdentityOf(user)}
+                      aria-label={t('admin:identity.openNamed', {
+                        name: isolate(user.name || user.email),
+                      })}
+                      data-testid="identity-open"
+                    >
+                      {t('admin:identity.open')}
+                    </Button>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -174,6 +191,13 @@ export function AccessPanel() {
             {t('admin:pagination.next')}
           </Button>
         </Box>
+      )}
+      {identityOf && (
+        <IdentityDialog
+          userId={identityOf.id}
+          name={identityOf.name || identityOf.email}
+          onClose={() => setIdentityOf(null)}
+        />
       )}
       <ConfirmDialog
         open={change !== null}

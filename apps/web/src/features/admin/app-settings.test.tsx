@@ -2,7 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { settingUpdateSchema } from '@hygie/domain';
-import { makeAdminUser, makeSetting, SETTINGS, userPage } from '../../test/account-data';
+import {
+  makeAdminUser,
+  makeProfile,
+  makeSetting,
+  SETTINGS,
+  userPage,
+} from '../../test/account-data';
+import { expectNoAxeViolations } from '../../test/a11y';
+import { elementById } from '../../test/dom';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -159,6 +167,65 @@ describe('platform access', () => {
     await waitFor(() =>
       expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ enabled: false }),
     );
+  });
+
+  it('corrects a professional’s identity, field errors on their fields', async () => {
+    let attempts = 0;
+    const { calls, container } = await open({
+      'GET /api/admin/users': () => json(200, userPage([makeAdminUser()])),
+      'GET /api/admin/users/u-2/identity': () =>
+        json(
+          200,
+          makeProfile({
+            id: 'u-2',
+            profile: 'professional',
+            lastName: 'Martin',
+            identifierType: 'RPPS',
+            identifier: '10002909371',
+          }),
+        ),
+      'PATCH /api/admin/users/u-2/identity': () =>
+        ++attempts === 1
+          ? apiError(400, 'validation_error', {
+              fields: [{ path: 'identifier.value', message: 'identifier_taken' }],
+            })
+          : json(
+              200,
+              makeProfile({ id: 'u-2', profile: 'professional', lastName: 'Martin-Durand' }),
+            ),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('access-tab'));
+    await user.click(
+      await screen.findByRole('button', { name: /^Corriger l’identité de \u2068?Paul Martin/ }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: /^Identité de \u2068?Paul Martin/ });
+    const last = await waitFor(() => elementById('identity-last-name', HTMLInputElement));
+    expect(last.value).toBe('Martin');
+    await expectNoAxeViolations(container);
+    await user.clear(last);
+    await user.type(last, 'Martin-Durand');
+    await user.click(within(dialog).getByTestId('identity-save'));
+    await waitFor(() =>
+      expect(document.getElementById('identity-identifier')?.getAttribute('aria-invalid')).toBe(
+        'true',
+      ),
+    );
+    expect(document.getElementById('identity-identifier-helper-text')?.textContent).toBe(
+      'Cet identifiant est déjà utilisé.',
+    );
+    await user.click(within(dialog).getByTestId('identity-save'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = calls.filter((call) => call.method === 'PATCH').map((call) => call.body);
+    expect(sent[1]).toEqual({
+      firstName: 'Marie',
+      lastName: 'Martin-Durand',
+      birthName: null,
+      birthDate: '15/04/1985',
+      birthPlaceInsee: '75056',
+      sex: 'female',
+      identifier: { type: 'RPPS', value: '10002909371' },
+    });
   });
 
   it('says when no user is found, and pages with hasMore', async () => {
