@@ -93,16 +93,49 @@ function identityChecked(user: UserRow): boolean {
   return user.profile === 'professional' && user.status !== 'pending_validation';
 }
 
+/** The checked-identity fields `changes` really changes, as profile paths. */
+function changedIdentity(user: UserRow, changes: UserUpdate): string[] {
+  return CHECKED_IDENTITY.filter(
+    ([column]) => changes[column] !== undefined && changes[column] !== user[column],
+  ).map(([, path]) => path);
+}
+
 /** Refuses, field by field, a change to a validated professional's checked identity. */
 function assertIdentityUnchanged(user: UserRow, changes: UserUpdate): void {
   if (!identityChecked(user)) return;
-  const changed = CHECKED_IDENTITY.filter(
-    ([column]) => changes[column] !== undefined && changes[column] !== user[column],
-  );
+  const changed = changedIdentity(user, changes);
   if (changed.length === 0) return;
   throw new AppError('validation_error', {
-    fields: changed.map(([, path]) => ({ path, message: 'identity_locked' })),
+    fields: changed.map((path) => ({ path, message: 'identity_locked' })),
   });
+}
+
+/**
+ * Saves person fields with their audit entry, in one transaction. Answers 'identifier_taken' when
+ * the INS or professional identifier is already another account's (nothing is saved then).
+ */
+async function savePersonFields(
+  ctx: AppContext,
+  user: UserRow,
+  changes: UserUpdate,
+  audit: { action: string; actorId: string; ip: string | null; fields: string[] },
+): Promise<'saved' | 'identifier_taken'> {
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await updatePersonFields(trx, user.id, changes);
+      await recordAudit(trx, ctx.clock, {
+        action: audit.action,
+        actorId: audit.actorId,
+        targetId: user.id,
+        ip: audit.ip,
+        details: { fields: audit.fields },
+      });
+    });
+    return 'saved';
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'identifier_taken';
+    throw err;
+  }
 }
 
 /** Edits my person fields; an INS or professional identifier already someone's is refused on its field. */
@@ -117,28 +150,18 @@ export async function updateProfile(
   assertIdentityUnchanged(user, changes);
   const throttle = new Throttle(ctx.db, ctx.clock);
   await throttle.checkIdentifierProbe(user.id);
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await updatePersonFields(trx, user.id, changes);
-      await recordAudit(trx, ctx.clock, {
-        action: 'profile_updated',
-        actorId: user.id,
-        targetId: user.id,
-        ip: meta.ip,
-        details: {
-          fields: Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name'),
-        },
-      });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      // Signed in and audited, the user is told; slowed, and the identifier's owner is told too.
-      await throttle.failIdentifierProbe(user.id);
-      await tellIdentifierOwner(ctx, user, changes, meta);
-      const path = user.profile === 'patient' ? 'ins' : 'identifier.value';
-      throw new AppError('validation_error', { fields: [{ path, message: 'identifier_taken' }] });
-    }
-    throw err;
+  const outcome = await savePersonFields(ctx, user, changes, {
+    action: 'profile_updated',
+    actorId: user.id,
+    ip: meta.ip,
+    fields: Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name'),
+  });
+  if (outcome === 'identifier_taken') {
+    // Signed in and audited, the user is told; slowed, and the identifier's owner is told too.
+    await throttle.failIdentifierProbe(user.id);
+    await tellIdentifierOwner(ctx, user, changes, meta);
+    const path = user.profile === 'patient' ? 'ins' : 'identifier.value';
+    throw new AppError('validation_error', { fields: [{ path, message: 'identifier_taken' }] });
   }
   return getProfile(ctx, user.id);
 }
@@ -163,27 +186,16 @@ export async function correctIdentity(
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_found');
   const changes = personChanges(user, input, ctx.clock.now());
-  const fields = CHECKED_IDENTITY.filter(
-    ([column]) => changes[column] !== undefined && changes[column] !== user[column],
-  ).map(([, path]) => path);
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await updatePersonFields(trx, user.id, changes);
-      await recordAudit(trx, ctx.clock, {
-        action: 'identity_corrected',
-        actorId: actor.userId,
-        targetId: user.id,
-        ip: actor.ip,
-        details: { fields },
-      });
+  const outcome = await savePersonFields(ctx, user, changes, {
+    action: 'identity_corrected',
+    actorId: actor.userId,
+    ip: actor.ip,
+    fields: changedIdentity(user, changes),
+  });
+  if (outcome === 'identifier_taken') {
+    throw new AppError('validation_error', {
+      fields: [{ path: 'identifier.value', message: 'identifier_taken' }],
     });
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw new AppError('validation_error', {
-        fields: [{ path: 'identifier.value', message: 'identifier_taken' }],
-      });
-    }
-    throw err;
   }
   return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
 }

@@ -8,28 +8,28 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
 import type { Profile } from '@hygie/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../components/date-field';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { fieldProblems } from '../../lib/form-errors';
 import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import {
+  type FieldBuilder,
+  PersonIdentityFields,
+  ProfessionalIdentifierFields,
+} from '../profile/identity-fields';
+import {
   fieldOfPath,
   formValuesOf,
-  IDENTIFIER_TYPES,
   payloadOf,
   profileResolver,
-  type ProfileFieldName,
   type ProfileFormValues,
 } from '../profile/profile-form';
 import { useCorrectIdentity, useUserIdentity } from './api/identity';
 
-const SEXES = ['female', 'male', 'unknown'] as const;
 /** The checked identity an admin corrects (the profile's other fields are the user's own). */
 const IDENTITY_KEYS = [
   'firstName',
@@ -97,16 +97,15 @@ function IdentityForm({
     resolver: profileResolver(profile.profile),
     defaultValues: formValuesOf(profile),
   });
-  const field = (name: ProfileFieldName, id: string, label: string, required = true) => ({
+  const field: FieldBuilder = (name, id, label, options = {}) => ({
     id,
     label,
-    required,
+    required: options.required ?? false,
     fullWidth: true,
     error: !!errors[name],
-    helperText: validationMessage(i18n, errors[name]?.message),
+    helperText: validationMessage(i18n, errors[name]?.message) ?? options.help,
     ...registeredField(register(name)),
   });
-  const nativeSelect = { select: { native: true }, inputLabel: { shrink: true } } as const;
 
   const onSubmit = handleSubmit((values) => {
     setFailure(null);
@@ -144,66 +143,9 @@ function IdentityForm({
             {failure}
           </Alert>
         )}
-        <TextField
-          {...field('lastName', 'identity-last-name', t('security:registration.lastName'))}
-        />
-        <TextField
-          {...field('firstName', 'identity-first-name', t('security:registration.firstName'))}
-        />
-        <TextField
-          {...field('birthName', 'identity-birth-name', t('account:profile.birthName'), false)}
-        />
-        <DateField
-          {...field('birthDate', 'identity-birth-date', t('security:registration.birthDate'))}
-        />
-        <TextField
-          {...field(
-            'birthPlaceInsee',
-            'identity-birth-place',
-            t('security:registration.birthPlace'),
-          )}
-          slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
-        />
-        <TextField
-          {...field('sex', 'identity-sex', t('security:registration.sex'))}
-          select
-          slotProps={nativeSelect}
-        >
-          <option value="">{t('security:registration.choose')}</option>
-          {SEXES.map((sex) => (
-            <option key={sex} value={sex}>
-              {t(`security:registration.sexes.${sex}`)}
-            </option>
-          ))}
-        </TextField>
+        <PersonIdentityFields field={field} idPrefix="identity" />
         {profile.profile === 'professional' && (
-          <>
-            <TextField
-              {...field(
-                'identifierType',
-                'identity-identifier-type',
-                t('security:registration.identifierType'),
-              )}
-              select
-              slotProps={nativeSelect}
-            >
-              <option value="">{t('security:registration.choose')}</option>
-              {IDENTIFIER_TYPES.map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`security:registration.identifierTypes.${kind}`)}
-                </option>
-              ))}
-            </TextField>
-            <TextField
-              {...field(
-                'identifierValue',
-                'identity-identifier',
-                t('security:registration.identifier'),
-              )}
-              autoComplete="off"
-              slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
-            />
-          </>
+          <ProfessionalIdentifierFields field={field} idPrefix="identity" />
         )}
       </DialogContent>
       <DialogActions>

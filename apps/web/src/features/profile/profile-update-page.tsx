@@ -9,7 +9,6 @@ import { LANGUAGES, type Profile } from '@hygie/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { DateField } from '../../components/date-field';
 import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
 import { usePublicConfig } from '../../lib/config';
@@ -19,18 +18,16 @@ import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import { useProfile } from './api/profile';
+import { PersonIdentityFields, ProfessionalIdentifierFields } from './identity-fields';
 import { useUpdateProfile } from './api/update-profile';
 import {
   fieldOfPath,
   formValuesOf,
-  IDENTIFIER_TYPES,
   payloadOf,
   profileResolver,
   type ProfileFieldName,
   type ProfileFormValues,
 } from './profile-form';
-
-const SEXES = ['female', 'male', 'unknown'] as const;
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation();
@@ -116,58 +113,10 @@ function ProfileForm({ profile }: { profile: Profile }) {
         </Alert>
       )}
       <FormError>{failure}</FormError>
-      <TextField
-        {...field('lastName', 'profile-last-name', t('security:registration.lastName'), {
-          required: true,
-          checked: true,
-        })}
-        autoComplete="family-name"
-      />
-      <TextField
-        {...field('firstName', 'profile-first-name', t('security:registration.firstName'), {
-          required: true,
-          checked: true,
-          help: t('security:registration.firstNameHelp'),
-        })}
-        autoComplete="given-name"
-      />
-      <TextField
-        {...field('birthName', 'profile-birth-name', t('account:profile.birthName'), {
-          checked: true,
-        })}
-      />
-      <DateField
-        {...field('birthDate', 'profile-birth-date', t('security:registration.birthDate'), {
-          required: true,
-          checked: true,
-          help: t('common:date.help'),
-        })}
-        autoComplete="bday"
-      />
-      <TextField
-        {...field('birthPlaceInsee', 'profile-birth-place', t('security:registration.birthPlace'), {
-          required: true,
-          checked: true,
-          help: t('security:registration.birthPlaceHelp'),
-        })}
-        slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
-      />
-      <TextField
-        {...field('sex', 'profile-sex', t('security:registration.sex'), { required: true })}
-        select
-        slotProps={nativeSelect}
-      >
-        <option value="">{t('security:registration.choose')}</option>
-        {SEXES.map((sex) => (
-          <option key={sex} value={sex}>
-            {t(`security:registration.sexes.${sex}`)}
-          </option>
-        ))}
-      </TextField>
+      <PersonIdentityFields field={field} idPrefix="profile" />
       <TextField
         {...field('language', 'profile-language', t('account:profile.language'), {
           required: true,
-          checked: true,
         })}
         select
         slotProps={nativeSelect}
@@ -199,36 +148,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       )}
       {profile.profile === 'professional' && (
         <>
-          <TextField
-            {...field(
-              'identifierType',
-              'profile-identifier-type',
-              t('security:registration.identifierType'),
-              { checked: true },
-            )}
-            select
-            slotProps={nativeSelect}
-          >
-            <option value="">{t('security:registration.choose')}</option>
-            {IDENTIFIER_TYPES.map((kind) => (
-              <option key={kind} value={kind}>
-                {t(`security:registration.identifierTypes.${kind}`)}
-              </option>
-            ))}
-          </TextField>
-          <TextField
-            {...field(
-              'identifierValue',
-              'profile-identifier',
-              t('security:registration.identifier'),
-              {
-                help: t('security:registration.identifierHelp'),
-                checked: true,
-              },
-            )}
-            autoComplete="off"
-            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
-          />
+          <ProfessionalIdentifierFields field={field} idPrefix="profile" />
           <TextField
             {...field('job', 'profile-job', t('security:registration.job'), {
               help: t('security:registration.jobHelp'),

@@ -302,6 +302,9 @@ describe('profile editor', () => {
     for (const id of ['profile-last-name', 'profile-first-name', 'profile-birth-date']) {
       expect(byId(id).disabled).toBe(true);
     }
+    expect(elementById('profile-sex', HTMLSelectElement).disabled).toBe(true);
+    // What the user chooses for themself stays theirs to change.
+    expect(elementById('profile-language', HTMLSelectElement).disabled).toBe(false);
     expect(byId('profile-identifier').disabled).toBe(true);
     expect(byId('profile-job').disabled).toBe(false);
     await user.clear(byId('profile-job'));
