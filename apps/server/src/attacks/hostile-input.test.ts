@@ -1,65 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { TestApp } from '../test/helpers.js';
+import { probesOf } from './operations.js';
 import { ADMIN, createTestApp, DIALECTS, signIn, TestClient } from '../test/helpers.js';
 
 // Attacker suite (security issue, point 13): every operation of the API document gets its inputs
 // filled with what databases choke on (a NUL character, a value far over any limit). Both
 // databases must answer a 4xx, never a 5xx, and the same one.
-const operationSchema = z.object({
-  parameters: z
-    .array(z.object({ in: z.string(), name: z.string() }))
-    .optional()
-    .default([]),
-  requestBody: z
-    .object({
-      content: z.record(
-        z.string(),
-        z.object({
-          schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
-const documentSchema = z.object({
-  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
-});
-const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
-
 const HOSTILE = {
   nul: 'a\u0000b',
   long: 'x'.repeat(100_000),
   nulLong: `${'é'.repeat(3000)}\u0000`,
 };
-
-interface Probe {
-  method: string;
-  path: string;
-  inputs: number;
-  query: string[];
-  body: string[];
-  pathParams: string[];
-}
-
-function probesOf(document: unknown): Probe[] {
-  const { paths } = documentSchema.parse(document);
-  const probes: Probe[] = [];
-  for (const [path, operations] of Object.entries(paths)) {
-    for (const [method, raw] of Object.entries(operations)) {
-      if (!METHODS.has(method)) continue;
-      const operation = operationSchema.parse(raw);
-      const query = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
-      const pathParams = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
-      const body = Object.keys(
-        operation.requestBody?.content['application/json']?.schema?.properties ?? {},
-      );
-      const inputs = query.length + pathParams.length + body.length;
-      probes.push({ method: method.toUpperCase(), path, inputs, query, body, pathParams });
-    }
-  }
-  return probes;
-}
 
 describe.each(DIALECTS)('hostile input on every operation on %s', (dialect) => {
   let t: TestApp;
