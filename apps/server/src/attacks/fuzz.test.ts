@@ -14,23 +14,34 @@ const SEED = 20_261_125;
 const REQUESTS = 100_000;
 const RUNS = Math.floor(REQUESTS / DIALECTS.length);
 
+/** Values far over any limit, built once (generating them per request cost more than sending them). */
+const OVERSIZED = [
+  'x'.repeat(256),
+  'x'.repeat(4_097),
+  'x'.repeat(70_000),
+  'é'.repeat(3_000),
+  `${'é'.repeat(3_000)}\u0000`,
+  '1.2.3.4, '.repeat(3_000),
+];
 /** Strings databases and parsers choke on, mixed with arbitrary ones. */
 const hostileString = fc.oneof(
-  { weight: 6, arbitrary: fc.string({ maxLength: 40 }) },
-  fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom(
-    'a\u0000b',
-    '\u0000',
-    '\ud800',
-    '%00',
-    '%',
-    '../..',
-    '\\',
-    "'; drop table users;--",
-  ),
-  fc.nat({ max: 5000 }).map((n) => 'é'.repeat(n) + (n % 2 ? '\u0000' : '')),
-  fc.nat({ max: 3 }).map((n) => 'x'.repeat([256, 4_097, 20_000, 70_000][n] ?? 1)),
+  { weight: 8, arbitrary: fc.string({ maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'a\u0000b',
+      '\u0000',
+      '\ud800',
+      '%00',
+      '%',
+      '../..',
+      '\\',
+      "'; drop table users;--",
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(...OVERSIZED) },
 );
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
@@ -107,11 +118,7 @@ describe.each(DIALECTS)('a seeded fuzz of every operation on %s', (dialect) => {
         fc.constantFrom('roles', '__proto__', 'status'),
         hostileString,
       ),
-      forwardedFor: fc.oneof(
-        fc.constant(''),
-        hostileString,
-        fc.nat(3000).map((n) => '1.2.3.4, '.repeat(n)),
-      ),
+      forwardedFor: fc.oneof(fc.constant(''), hostileString),
       language: fc.oneof(fc.constantFrom('fr', 'en', 'ar', 'zz'), hostileString),
     });
     await fc.assert(
