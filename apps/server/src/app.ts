@@ -94,8 +94,8 @@ export interface BuiltApp {
 function chooseTransports(config: Config): { email: Transport; sms: Transport } {
   const dev = devOutboxTransport((line) => process.stdout.write(`${line}\n`));
   return {
-    email: config.smtp ? smtpTransport(config.smtp.url, config.smtp.from) : dev,
-    sms: config.sms ? smsHttpTransport(config.sms.url, config.sms.token, config.sms.sender) : dev,
+    email: config.smtp ? smtpTransport(config.smtp) : dev,
+    sms: config.sms ? smsHttpTransport(config.sms) : dev,
   };
 }
 
@@ -172,7 +172,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       clock,
       log: app.log,
       transports,
-      pollMs: config.outboxPollMs,
+      ...config.outbox,
     });
 
     app.setValidatorCompiler(validatorCompiler);

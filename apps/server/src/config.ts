@@ -60,6 +60,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxy,
   SESSION_SECRET: z.string().min(32).optional(),
@@ -99,7 +100,11 @@ const envSchema = z.object({
   SMS_GATEWAY_URL: z.url().optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),
   SMS_SENDER: z.string().default('Hygie'),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  SMS_GATEWAY_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  OUTBOX_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   SENTRY_DSN: z.url().optional(),
   SENTRY_ENVIRONMENT: z.string().default('production'),
   WEB_DIST_DIR: z.string().optional(),
@@ -122,7 +127,9 @@ export interface Config {
   port: number;
   publicUrl: URL;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; poolMax: number };
+  database:
+    | { kind: 'sqlite'; file: string }
+    | { kind: 'postgres'; url: string; poolMax: number; statementTimeoutMs?: number };
   logLevel: Env['LOG_LEVEL'];
   /** False, a hop count, or the proxies' addresses (comma-separated), as Fastify takes it. */
   trustProxy: false | number | string;
@@ -139,9 +146,10 @@ export interface Config {
     headOffice: string | null;
     links: { label: string; url: string }[];
   };
-  smtp: { url: string; from: string } | undefined;
-  sms: { url: string; token: string | undefined; sender: string } | undefined;
-  outboxPollMs: number;
+  smtp: { url: string; from: string; timeoutMs: number } | undefined;
+  sms: { url: string; token: string | undefined; sender: string; timeoutMs: number } | undefined;
+  /** The dispatcher: idle poll, the deadline of one send, and the sends in flight per channel. */
+  outbox: { pollMs: number; sendTimeoutMs: number; concurrency: number };
   sentry: { dsn: string | null; environment: string };
   webDistDir: string;
   bodyLimit: number;
@@ -196,7 +204,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          poolMax: e.DATABASE_POOL_MAX,
+          statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        }
       : { kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
@@ -220,11 +233,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headOffice: e.SUPPORT_HEAD_OFFICE ?? null,
       links: e.SUPPORT_LINKS ?? [],
     },
-    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
-    sms: e.SMS_GATEWAY_URL
-      ? { url: e.SMS_GATEWAY_URL, token: e.SMS_GATEWAY_TOKEN, sender: e.SMS_SENDER }
+    smtp: e.SMTP_URL
+      ? { url: e.SMTP_URL, from: e.SMTP_FROM, timeoutMs: e.SMTP_TIMEOUT_MS }
       : undefined,
-    outboxPollMs: e.OUTBOX_POLL_MS,
+    sms: e.SMS_GATEWAY_URL
+      ? {
+          url: e.SMS_GATEWAY_URL,
+          token: e.SMS_GATEWAY_TOKEN,
+          sender: e.SMS_SENDER,
+          timeoutMs: e.SMS_GATEWAY_TIMEOUT_MS,
+        }
+      : undefined,
+    outbox: {
+      pollMs: e.OUTBOX_POLL_MS,
+      sendTimeoutMs: e.OUTBOX_SEND_TIMEOUT_MS,
+      concurrency: e.OUTBOX_CONCURRENCY,
+    },
     sentry: { dsn: e.SENTRY_DSN ?? null, environment: e.SENTRY_ENVIRONMENT },
     webDistDir: path.resolve(
       e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),

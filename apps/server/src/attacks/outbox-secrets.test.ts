@@ -34,6 +34,8 @@ describe.each(DIALECTS)('secrets of settled messages on %s', (dialect) => {
       log: t.app.log,
       transports: { email: transport, sms: transport },
       pollMs: 60_000,
+      sendTimeoutMs: 5_000,
+      concurrency: 4,
     });
 
   const queue = (to: string) =>

@@ -3,15 +3,37 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery, KyselyConfig } from 'kysely';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
+/** PostgreSQL: the longest a statement may run before it is cancelled (DATABASE_STATEMENT_TIMEOUT_MS). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+/** PostgreSQL: the longest a request waits for a connection of the pool. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** SQLite: how long a writer waits for the file's lock before the request answers 503. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
 // bigint columns hold epoch milliseconds, well inside Number's safe range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Whether `db` (or a transaction of it) runs on PostgreSQL: row locks and advisory locks exist only there. */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Holds the caller's transaction until it ends against every other transaction holding `key`, so
+ * a check and the write it allows are one step: PostgreSQL takes a transaction-scoped advisory
+ * lock; SQLite runs one transaction at a time on its one connection already.
+ */
+export async function lockUntilCommit(db: Db, key: string): Promise<void> {
+  if (!isPostgres(db)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+}
 
 export interface DbHandle {
   db: Db;
@@ -37,14 +59,24 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       }
     : undefined;
   if (database.kind === 'postgres') {
+    const timeout = database.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const pool = new pg.Pool({
       connectionString: database.url,
       max: database.poolMax,
-      connectionTimeoutMillis: 5000,
+      // A database that does not answer must not hold requests: waiting for a connection, a
+      // statement, or a transaction left idle are all bounded, and each failure answers 503.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: timeout,
+      keepAlive: true,
+      idle_in_transaction_session_timeout: timeout * 3,
       ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
     });
-    // An idle client losing its connection (database restart) must not crash the process.
+    // A client losing its connection (database restart, connections killed, network cut) must not
+    // crash the process: idle ones are reported on the pool, checked-out ones on the client
+    // itself (pg-pool listens only while a client is idle). The statement in flight, or the next
+    // one, fails instead — a 503 — and the pool replaces the client.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return {
       db,
@@ -60,7 +92,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     log,

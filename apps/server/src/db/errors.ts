@@ -32,3 +32,42 @@ export function isUniqueViolation(err: unknown, index?: UniqueIndex): boolean {
   const columns = SQLITE_UNIQUE_MESSAGE.exec(message)?.[1];
   return columns === UNIQUE_INDEXES[index].join(', ');
 }
+
+// PostgreSQL SQLSTATEs that say the database cannot serve now, not that the request is wrong:
+// connection exceptions (class 08), the server shutting down or starting (57P01–57P03), a
+// statement cancelled by statement_timeout (57014), too many connections (53300), out of
+// resources (53xxx), and a serialization failure or deadlock the caller may retry (40001, 40P01).
+const PG_UNAVAILABLE = /^(08|53|57P0[123]$|57014$|40001$|40P01$)/;
+// Node's socket errors on the way to PostgreSQL, and node-postgres's own messages for a lost
+// connection or a pool that could not connect in time.
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const PG_CLIENT_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|terminating connection)/;
+// SQLite: the file is locked beyond busy_timeout, or the disk failed or is full.
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL)/;
+
+/**
+ * Whether an error means the database is unavailable for now (down, restarting, unreachable, too
+ * slow, locked): the request gets 503 with Retry-After, never 500 — the one place that knows how
+ * each driver says it.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  if (code !== undefined) {
+    if (PG_UNAVAILABLE.test(code) && /^[0-9A-Z]{5}$/.test(code)) return true;
+    if (NETWORK_CODES.has(code) || SQLITE_UNAVAILABLE.test(code)) return true;
+  }
+  if (PG_CLIENT_MESSAGES.test(err.message)) return true;
+  // AggregateError (a host with several addresses all refusing) carries the codes in its errors.
+  return err instanceof AggregateError && err.errors.some(isDatabaseUnavailable);
+}

@@ -130,10 +130,15 @@ export interface OutboxTable {
   language: 'fr' | 'en' | 'ar';
   brand: string;
   params: string; // JSON
-  status: 'pending' | 'sent' | 'failed';
+  status: 'pending' | 'sent' | 'failed' | 'expired';
   attempts: number;
   next_attempt_at: number;
+  /** The end of the current claim's lease (null when nobody holds the row). */
   locked_until: number | null;
+  /** The current claim's token: every update after a claim names it. */
+  lease_owner: string | null;
+  /** A message carrying a code or a link is not sent after the code or link expired. */
+  expires_at: number | null;
   last_error: string | null;
   created_at: number;
   sent_at: number | null;

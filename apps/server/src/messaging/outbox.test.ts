@@ -50,6 +50,8 @@ function dispatcherFor(t: TestApp, transport: Transport) {
     log: t.app.log,
     transports: { email: transport, sms: transport },
     pollMs: 60_000,
+    sendTimeoutMs: 5_000,
+    concurrency: 4,
   });
 }
 
@@ -289,11 +291,12 @@ describe('real transports', () => {
   });
 
   it('sends an SMS through the HTTP gateway, and retries while it answers 503', async () => {
-    const transport = smsHttpTransport(
-      `http://127.0.0.1:${gatewayPort}/sms`,
-      'secret-token',
-      'Hygie',
-    );
+    const transport = smsHttpTransport({
+      url: `http://127.0.0.1:${gatewayPort}/sms`,
+      token: 'secret-token',
+      sender: 'Hygie',
+      timeoutMs: 5_000,
+    });
     const t = await createTestApp('sqlite', {
       deps: { transports: { email: transport, sms: transport } },
     });
@@ -325,7 +328,11 @@ describe('real transports', () => {
   });
 
   it('an unreachable SMTP server keeps the message pending', async () => {
-    const transport = smtpTransport('smtp://127.0.0.1:1', 'Hygie <no-reply@hygie.test>');
+    const transport = smtpTransport({
+      url: 'smtp://127.0.0.1:1',
+      from: 'Hygie <no-reply@hygie.test>',
+      timeoutMs: 5_000,
+    });
     const t = await createTestApp('sqlite', {
       deps: { transports: { email: transport, sms: transport } },
     });

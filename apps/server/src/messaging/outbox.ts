@@ -13,6 +13,8 @@ export interface OutgoingMessage {
   language: Language;
   brand: Brand;
   params: Record<string, string>;
+  /** When the code or link it carries expires: not sent after that (status `expired`). */
+  expiresAt?: number;
 }
 
 const storedParams = z.record(z.string(), z.string());
@@ -45,6 +47,8 @@ export async function enqueueMessage(
     attempts: 0,
     next_attempt_at: now,
     locked_until: null,
+    lease_owner: null,
+    expires_at: message.expiresAt ?? null,
     last_error: null,
     created_at: now,
     sent_at: null,

@@ -1,5 +1,6 @@
+import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../db/connection.js';
-import type { NewOutbox, OutboxRow } from '../db/schema.js';
+import type { NewOutbox, OutboxRow, OutboxTable } from '../db/schema.js';
 
 // The outbox table's SQL: queued by the change that causes a message, claimed and settled by the
 // dispatcher.
@@ -8,24 +9,30 @@ export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
   await db.insertInto('outbox').values(row).execute();
 }
 
+/** One claim: the channel, how many rows, and the lease written on them. */
+export interface Claim {
+  channel: 'email' | 'sms';
+  now: number;
+  limit: number;
+  /** This claim's own token: every later update of the rows must name it. */
+  owner: string;
+  lockedUntil: number;
+}
+
 /**
- * Leases up to `limit` due messages until `lockedUntil`; on PostgreSQL rows another node holds are
+ * Leases up to `limit` due messages of a channel; on PostgreSQL rows another node is claiming are
  * skipped (FOR UPDATE SKIP LOCKED), so no message is claimed twice.
  */
-export function claimDueMessages(
-  db: Db,
-  dialect: Dialect,
-  now: number,
-  lockedUntil: number,
-  limit: number,
-): Promise<OutboxRow[]> {
+export function claimDueMessages(db: Db, dialect: Dialect, claim: Claim): Promise<OutboxRow[]> {
+  const { channel, now, limit, owner, lockedUntil } = claim;
   return db
     .updateTable('outbox')
-    .set({ locked_until: lockedUntil })
+    .set({ locked_until: lockedUntil, lease_owner: owner })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('outbox')
         .select('id')
+        .where('channel', '=', channel)
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', now)
         .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
@@ -37,47 +44,27 @@ export function claimDueMessages(
     .execute();
 }
 
-/** Settles a delivered message; `params` replaces the stored ones (without their secrets). */
-export async function markMessageSent(
-  db: Db,
-  id: string,
-  sent: { sentAt: number; attempts: number; params?: string },
-): Promise<void> {
-  const { sentAt, attempts, params } = sent;
-  await db
-    .updateTable('outbox')
-    .set({
-      status: 'sent',
-      sent_at: sentAt,
-      locked_until: null,
-      attempts,
-      ...(params ? { params } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
-}
+/** What settling a claimed message may change (the lease itself is always given back). */
+export type Settlement = Pick<
+  Updateable<OutboxTable>,
+  'status' | 'sent_at' | 'attempts' | 'next_attempt_at' | 'last_error' | 'params'
+>;
 
-export async function markMessageAttemptFailed(
+/**
+ * Settles a claimed message — sent, retried later, failed, expired, or just handed back — only if
+ * the claim is still `owner`'s: a worker whose lease was taken over changes nothing (false).
+ */
+export async function settleMessage(
   db: Db,
   id: string,
-  outcome: {
-    failed: boolean;
-    attempts: number;
-    nextAttemptAt: number;
-    lastError: string;
-    params?: string;
-  },
-): Promise<void> {
-  await db
+  owner: string,
+  settlement: Settlement,
+): Promise<boolean> {
+  const result = await db
     .updateTable('outbox')
-    .set({
-      ...(outcome.params ? { params: outcome.params } : {}),
-      status: outcome.failed ? 'failed' : 'pending',
-      attempts: outcome.attempts,
-      next_attempt_at: outcome.nextAttemptAt,
-      locked_until: null,
-      last_error: outcome.lastError,
-    })
+    .set({ ...settlement, locked_until: null, lease_owner: null })
     .where('id', '=', id)
-    .execute();
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -49,15 +49,32 @@ export class TestClock implements Clock {
   }
 }
 
+export interface TestDatabase {
+  handle: DbHandle;
+  /** Another connection (pool) to the same database, as a second node would have. */
+  reopen: () => DbHandle;
+  drop: () => Promise<void>;
+}
+
 /** An isolated database: a temporary SQLite file, or a fresh schema in the test PostgreSQL. */
 export async function openTestDatabase(
   dialect: Dialect,
-  options: Pick<OpenOptions, 'onQuery'> = {},
-): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
+  options: Pick<OpenOptions, 'onQuery'> & {
+    /** PostgreSQL: connect through this URL (a fault-injecting proxy) instead of the test one. */
+    url?: string;
+    /** PostgreSQL: a shorter statement time-out than the default. */
+    statementTimeoutMs?: number;
+  } = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-test-'));
-    const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.sqlite') }, options);
-    return { handle, drop: () => fs.promises.rm(dir, { recursive: true, force: true }) };
+    const file = path.join(dir, 'test.sqlite');
+    const handle = openDatabase({ kind: 'sqlite', file }, options);
+    return {
+      handle,
+      reopen: () => openDatabase({ kind: 'sqlite', file }),
+      drop: () => fs.promises.rm(dir, { recursive: true, force: true }),
+    };
   }
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomToken(9)
@@ -67,12 +84,17 @@ export async function openTestDatabase(
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = openDatabase(
-    { kind: 'postgres', url: TEST_DATABASE_URL, poolMax: 5 },
-    { ...options, searchPath: schema },
-  );
+  const { url = TEST_DATABASE_URL, statementTimeoutMs, ...open } = options;
+  const database = {
+    kind: 'postgres',
+    url,
+    poolMax: 5,
+    ...(statementTimeoutMs ? { statementTimeoutMs } : {}),
+  } as const;
+  const handle = openDatabase(database, { ...open, searchPath: schema });
   return {
     handle,
+    reopen: () => openDatabase(database, { searchPath: schema }),
     drop: async () => {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
@@ -99,6 +121,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export interface TestApp extends BuiltApp {
   clock: TestClock;
+  /** Another connection to the app's database, as a second node would have (close it yourself). */
+  reopenDatabase: () => DbHandle;
   /** The statements the app runs, as sent to the database (see QueryLog). */
   queries: QueryLog;
   dialect: Dialect;
@@ -108,11 +132,21 @@ export interface TestApp extends BuiltApp {
 /** Builds the whole app on an isolated database; close() tears both down. */
 export async function createTestApp(
   dialect: Dialect,
-  options: { env?: Record<string, string>; deps?: Omit<AppDeps, 'database' | 'clock'> } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: Omit<AppDeps, 'database' | 'clock'>;
+    /** PostgreSQL: reach the database through this URL (a fault-injecting proxy). */
+    databaseUrl?: string;
+    statementTimeoutMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
   const queries = new QueryLog();
-  const { handle, drop } = await openTestDatabase(dialect, { onQuery: (q) => queries.add(q) });
+  const { handle, reopen, drop } = await openTestDatabase(dialect, {
+    onQuery: (q) => queries.add(q),
+    ...(options.databaseUrl ? { url: options.databaseUrl } : {}),
+    ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+  });
   const built = await buildApp(testConfig(options.env), {
     ...options.deps,
     database: handle,
@@ -124,6 +158,7 @@ export async function createTestApp(
     clock,
     queries,
     dialect,
+    reopenDatabase: reopen,
     close: async () => {
       await built.app.close();
       await drop();

@@ -16,6 +16,27 @@ export interface Transport {
    * it without its secrets.
    */
   readonly keepsSecrets?: boolean;
-  send(delivery: Delivery): Promise<void>;
+  /**
+   * Sends one message. `signal` aborts it (the dispatcher's deadline for one send, or the node
+   * shutting down): the transport must then give up its connection, so the peer never completes a
+   * send the outbox will retry.
+   */
+  send(delivery: Delivery, signal: AbortSignal): Promise<void>;
   close?(): Promise<void>;
+}
+
+/**
+ * A send that failed, with the peer's own reason (SMTP reply code and text, gateway status and
+ * body excerpt): the outbox keeps it as the message's last error, for the operators.
+ */
+export class DeliveryError extends Error {
+  override readonly name = 'DeliveryError';
+}
+
+/** The reason an aborted send stopped: the node shutting down, or the send's deadline. */
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError')
+    return 'no answer before the deadline';
+  return reason instanceof Error ? reason.message : 'aborted';
 }

@@ -9,11 +9,14 @@ import type {
 import { normalizeMobilePhone } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { lockUntilCommit } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { platformStandingOfUsers } from '../platforms/service.js';
+import type { AppSettings } from '../settings/service.js';
 import {
+  defaultSettings,
   listSettings,
   loadSettings,
   resetSetting,
@@ -137,6 +140,22 @@ async function settingView(ctx: AppContext, key: SettingKey, failure: 'load' | '
   return setting;
 }
 
+const SETTINGS_LOCK = 'settings';
+
+/** The idle session time-out never exceeds the absolute one: judged on the settings after a change. */
+function assertSessionTimeouts(
+  after: AppSettings,
+  key: SettingKey,
+  code: 'settings_update_failed' | 'settings_reset_failed',
+): void {
+  if (after.SESSION_IDLE_TIMEOUT <= after.SESSION_ABSOLUTE_TIMEOUT) return;
+  if (code === 'settings_reset_failed') throw new AppError(code);
+  if (key === 'SESSION_IDLE_TIMEOUT') {
+    throw new AppError(code, { key, max: after.SESSION_ABSOLUTE_TIMEOUT });
+  }
+  throw new AppError(code, { key, min: after.SESSION_IDLE_TIMEOUT });
+}
+
 /**
  * Changes a setting within its bounds (null only where it disables the rule); the idle timeout
  * never exceeds the absolute one. Audited with the old and new values.
@@ -156,15 +175,13 @@ export async function changeSetting(
       nullable: bounds.nullable,
     });
   }
-  const before = await loadSettings(ctx);
-  if (key === 'SESSION_IDLE_TIMEOUT' && value !== null && value > before.SESSION_ABSOLUTE_TIMEOUT) {
-    throw new AppError('settings_update_failed', { key, max: before.SESSION_ABSOLUTE_TIMEOUT });
-  }
-  if (key === 'SESSION_ABSOLUTE_TIMEOUT' && value !== null && value < before.SESSION_IDLE_TIMEOUT) {
-    throw new AppError('settings_update_failed', { key, min: before.SESSION_IDLE_TIMEOUT });
-  }
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
+    // Settings that constrain each other are read and written under one lock, so two changes at
+    // once are judged one after the other, each on the values the other left.
+    await lockUntilCommit(trx, SETTINGS_LOCK);
+    const before = await loadSettings(ctx, trx);
+    assertSessionTimeouts({ ...before, [key]: value }, key, 'settings_update_failed');
     await saveSetting(trx, key, value, actor.userId, now);
     await recordAudit(trx, ctx.clock, {
       action: 'setting_changed',
@@ -182,8 +199,11 @@ export async function resetSettingToDefault(
   key: SettingKey,
   actor: AdminActor,
 ): Promise<Setting> {
-  const before = await loadSettings(ctx);
   await ctx.db.transaction().execute(async (trx) => {
+    await lockUntilCommit(trx, SETTINGS_LOCK);
+    const before = await loadSettings(ctx, trx);
+    const defaults = defaultSettings(ctx.config);
+    assertSessionTimeouts({ ...before, [key]: defaults[key] }, key, 'settings_reset_failed');
     await resetSetting(trx, key);
     await recordAudit(trx, ctx.clock, {
       action: 'setting_reset',

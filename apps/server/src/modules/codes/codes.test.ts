@@ -30,7 +30,7 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
     uid = userId,
     purpose: Parameters<typeof issueCode>[3] = 'mfa_email',
     dest = 'codes@hygie.test',
-  ) => issueCode(t.ctx, t.ctx.db, uid, purpose, dest);
+  ) => issueCode(t.ctx, t.ctx.db, uid, purpose, dest).then((issued) => issued.code);
 
   it('makes 6-digit codes and stores only a keyed hash', async () => {
     t.clock.advance(2 * 60 * 60_000);

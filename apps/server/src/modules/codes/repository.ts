@@ -1,19 +1,8 @@
 import type { Selectable } from 'kysely';
-import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { OneTimeCodeTable } from '../../db/schema.js';
 
 export type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
-
-/**
- * Holds the caller's transaction until it ends against every other transaction holding `key`, so
- * a check and the write it allows are one step: PostgreSQL takes a transaction-scoped advisory
- * lock; SQLite runs one transaction at a time on its one connection already.
- */
-export async function lockUntilCommit(db: Db, key: string): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
-}
 
 /** Send times of an account's codes for a purpose since `since`, newest first (cooldown, cap). */
 export function recentSendsOf(db: Db, userId: string, purpose: string, since: number) {

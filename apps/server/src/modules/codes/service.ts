@@ -3,6 +3,7 @@ import type { Brand, CodeSent, ErrorCode, Language } from '@hygie/domain';
 import { CODES, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { lockUntilCommit } from '../../db/connection.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
@@ -14,7 +15,6 @@ import {
   countWrongAttempt,
   insertCode,
   latestCode,
-  lockUntilCommit,
   recentSendsOf,
   recentSendsTo,
   supersedeCodes,
@@ -107,7 +107,7 @@ export async function issueCode(
   userId: string,
   purpose: CodePurpose,
   destination: string,
-): Promise<string> {
+): Promise<{ code: string; expiresAt: number }> {
   await lockUntilCommit(db, `code:${userId}:${purpose}`);
   if (UNPROVEN_DESTINATION.includes(purpose)) await lockUntilCommit(db, `code-to:${destination}`);
   const now = ctx.clock.now();
@@ -121,6 +121,7 @@ export async function issueCode(
   await supersedeCodes(db, userId, purpose, now);
   const code = generateCode();
   const { CODE_TTL } = await loadSettings(ctx, db);
+  const expiresAt = now + CODE_TTL * 1000;
   await insertCode(db, {
     id: newId(),
     user_id: userId,
@@ -129,11 +130,11 @@ export async function issueCode(
     code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
     attempts: 0,
     created_at: now,
-    expires_at: now + CODE_TTL * 1000,
+    expires_at: expiresAt,
     consumed_at: null,
     superseded_at: null,
   });
-  return code;
+  return { code, expiresAt };
 }
 
 /** A code to send: to whom, for what, and in which message. */
@@ -155,8 +156,16 @@ export interface CodeMessage {
  * message in the outbox — all written, or none. Returns what the client is told.
  */
 export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage): Promise<CodeSent> {
-  const code = await issueCode(ctx, trx, message.userId, message.purpose, message.destination);
+  const { code, expiresAt } = await issueCode(
+    ctx,
+    trx,
+    message.userId,
+    message.purpose,
+    message.destination,
+  );
+  // A code the outbox could not deliver before it expires is not sent at all.
   await enqueueMessage(trx, ctx.clock, {
+    expiresAt,
     channel: message.channel,
     recipient: message.destination,
     template: message.template,

@@ -10,7 +10,7 @@ const messageSchema = z.object({
   template: z.string(),
   language: z.string(),
   brand: z.string(),
-  status: z.enum(['pending', 'sent', 'failed']),
+  status: z.enum(['pending', 'sent', 'failed', 'expired']),
   createdAt: z.string(),
   subject: z.string(),
   text: z.string(),

@@ -3,7 +3,7 @@ import { normalizeEmail } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
-import { issueLink } from '../links/service.js';
+import { issueLink, LINK_TTL_MS } from '../links/service.js';
 import { assertEmailAvailable, createUser } from '../users/service.js';
 
 export interface Invitation {
@@ -53,6 +53,7 @@ export async function inviteUser(
     const code = await issueLink(ctx, trx, userId, 'first_login');
     link = firstLoginUrl(ctx.config.publicUrl, userId, email, code);
     await enqueueMessage(trx, ctx.clock, {
+      expiresAt: ctx.clock.now() + LINK_TTL_MS.first_login,
       channel: 'email',
       recipient: email,
       template: 'first_login_invitation',

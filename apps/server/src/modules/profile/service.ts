@@ -19,6 +19,7 @@ import {
   confirmPhone,
   findUserById,
   findUserByIns,
+  findUserForUpdate,
   findUserByProfessionalId,
   setPassword,
   setPendingContact,
@@ -110,32 +111,58 @@ function assertIdentityUnchanged(user: UserRow, changes: UserUpdate): void {
   });
 }
 
+/** A change of person fields: who makes it, how it is audited, and what may refuse it. */
+interface PersonEdit {
+  action: 'profile_updated' | 'identity_corrected';
+  actorId: string;
+  ip: string | null;
+  /** Refuses the edit (a locked identity): judged on the locked row. */
+  check?: (user: UserRow, changes: UserUpdate) => void;
+  /** The fields the audit entry names. */
+  fields: (user: UserRow, changes: UserUpdate) => string[];
+}
+
+/** The INS or professional identifier an edit gave is already another account's. */
+class IdentifierTaken extends Error {
+  constructor(
+    readonly user: UserRow,
+    readonly changes: UserUpdate,
+  ) {
+    super('identifier taken');
+  }
+}
+
 /**
- * Saves person fields with their audit entry, in one transaction. Answers 'identifier_taken' when
- * the INS or professional identifier is already another account's (nothing is saved then).
+ * Saves person fields with their audit entry, in one transaction on the locked user row: the
+ * changes (and the search key derived from both names) are computed from the row as it is when
+ * the edit writes, so two edits at once never leave a search key of names the account no longer
+ * has. Throws IdentifierTaken when the INS or professional identifier is already someone's
+ * (nothing is saved then).
  */
 async function savePersonFields(
   ctx: AppContext,
-  user: UserRow,
-  changes: UserUpdate,
-  audit: { action: string; actorId: string; ip: string | null; fields: string[] },
-): Promise<'saved' | 'identifier_taken'> {
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
+  userId: string,
+  input: ProfileChanges,
+  edit: PersonEdit,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await findUserForUpdate(trx, userId);
+    if (!user) throw new AppError('not_found');
+    const changes = personChanges(user, input, ctx.clock.now());
+    edit.check?.(user, changes);
+    try {
       await updatePersonFields(trx, user.id, changes);
-      await recordAudit(trx, ctx.clock, {
-        action: audit.action,
-        actorId: audit.actorId,
-        targetId: user.id,
-        ip: audit.ip,
-        details: { fields: audit.fields },
-      });
+    } catch (err) {
+      throw isUniqueViolation(err) ? new IdentifierTaken(user, changes) : err;
+    }
+    await recordAudit(trx, ctx.clock, {
+      action: edit.action,
+      actorId: edit.actorId,
+      targetId: user.id,
+      ip: edit.ip,
+      details: { fields: edit.fields(user, changes) },
     });
-    return 'saved';
-  } catch (err) {
-    if (isUniqueViolation(err)) return 'identifier_taken';
-    throw err;
-  }
+  });
 }
 
 /** Edits my person fields; an INS or professional identifier already someone's is refused on its field. */
@@ -146,20 +173,24 @@ export async function updateProfile(
   meta: RequestMeta,
 ): Promise<Profile> {
   const user = await signedInUser(ctx, userId);
-  const changes = personChanges(user, input, ctx.clock.now());
-  assertIdentityUnchanged(user, changes);
+  // Refused before anything is counted or written; judged again on the locked row.
+  assertIdentityUnchanged(user, personChanges(user, input, ctx.clock.now()));
   const throttle = new Throttle(ctx.db, ctx.clock);
   await throttle.checkIdentifierProbe(user.id);
-  const outcome = await savePersonFields(ctx, user, changes, {
-    action: 'profile_updated',
-    actorId: user.id,
-    ip: meta.ip,
-    fields: Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name'),
-  });
-  if (outcome === 'identifier_taken') {
+  try {
+    await savePersonFields(ctx, user.id, input, {
+      action: 'profile_updated',
+      actorId: user.id,
+      ip: meta.ip,
+      check: assertIdentityUnchanged,
+      fields: (_user, changes) =>
+        Object.keys(changes).filter((k) => k !== 'updated_at' && k !== 'search_name'),
+    });
+  } catch (err) {
+    if (!(err instanceof IdentifierTaken)) throw err;
     // Signed in and audited, the user is told; slowed, and the identifier's owner is told too.
     await throttle.failIdentifierProbe(user.id);
-    await tellIdentifierOwner(ctx, user, changes, meta);
+    await tellIdentifierOwner(ctx, err.user, err.changes, meta);
     const path = user.profile === 'patient' ? 'ins' : 'identifier.value';
     throw new AppError('validation_error', { fields: [{ path, message: 'identifier_taken' }] });
   }
@@ -183,21 +214,20 @@ export async function correctIdentity(
   input: ProfileChanges,
   actor: { userId: string; ip: string | null },
 ): Promise<Profile> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw new AppError('not_found');
-  const changes = personChanges(user, input, ctx.clock.now());
-  const outcome = await savePersonFields(ctx, user, changes, {
-    action: 'identity_corrected',
-    actorId: actor.userId,
-    ip: actor.ip,
-    fields: changedIdentity(user, changes),
-  });
-  if (outcome === 'identifier_taken') {
+  try {
+    await savePersonFields(ctx, userId, input, {
+      action: 'identity_corrected',
+      actorId: actor.userId,
+      ip: actor.ip,
+      fields: changedIdentity,
+    });
+  } catch (err) {
+    if (!(err instanceof IdentifierTaken)) throw err;
     throw new AppError('validation_error', {
       fields: [{ path: 'identifier.value', message: 'identifier_taken' }],
     });
   }
-  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
+  return identityOf(ctx, userId);
 }
 
 /** The owner of the INS or professional identifier a profile edit tried to take is told. */
@@ -319,7 +349,7 @@ export async function confirmContactChange(
     if (kind === 'email' && isUniqueViolation(err)) throw new AppError('email_already_used');
     throw err;
   }
-  return presentProfile((await findUserById(ctx.db, user.id)) ?? user);
+  return identityOf(ctx, userId);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { isPostgres } from '../../db/connection.js';
 import type { ConsentTable, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 
 /** Finds a user by normalised e-mail (unique index). */
@@ -13,6 +14,20 @@ export function findUserByPhone(db: Db, phone: string): Promise<UserRow | undefi
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The user row, locked until the caller's transaction ends, so a rule spanning several columns
+ * sees the final values when two edits run at once (PostgreSQL row lock; a SQLite file has one
+ * writer at a time).
+ */
+export function findUserForUpdate(db: Db, id: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(isPostgres(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {

@@ -54,6 +54,7 @@ export {
   deleteUser,
   findUserByEmail,
   findUserById,
+  findUserForUpdate,
   findUserByIns,
   findUserByProfessionalId,
   findUsersByVerifiedPhone,
