@@ -4,7 +4,8 @@ import { newId } from '../lib/ids.js';
 import { insertUser } from '../modules/users/repository.js';
 import { DIALECTS, openTestDatabase } from '../test/helpers.js';
 import type { DbHandle } from './connection.js';
-import { isUniqueViolation } from './errors.js';
+import { openDatabase } from './connection.js';
+import { isDatabaseUnavailable, isUniqueViolation } from './errors.js';
 import { migrateToLatest } from './migrate.js';
 import type { NewUser } from './schema.js';
 
@@ -107,4 +108,90 @@ describe('isUniqueViolation on values that are not driver errors', () => {
       expect(isUniqueViolation(value)).toBe(false);
     },
   );
+});
+
+/** The error `action` rejects with. */
+function failureOf(action: () => Promise<unknown>): Promise<unknown> {
+  return action().then(
+    () => null,
+    (error: unknown) => error,
+  );
+}
+
+describe('isDatabaseUnavailable, on the errors the drivers really raise', () => {
+  it('SQLite: a file another connection keeps locked past the busy time-out', async () => {
+    const { handle, reopen, drop } = await openTestDatabase('sqlite');
+    const other = reopen();
+    try {
+      await migrateToLatest(handle);
+      await sql`pragma busy_timeout = 0`.execute(other.db);
+      const held = handle.db.transaction().execute(async (trx) => {
+        await insertUser(trx, user({}));
+        const err = await failureOf(() => insertUser(other.db, user({})));
+        expect(String(err)).toMatch(/database is locked/);
+        expect(isDatabaseUnavailable(err)).toBe(true);
+      });
+      await held;
+    } finally {
+      await other.close();
+      await handle.close();
+      await drop();
+    }
+  });
+
+  it.runIf(DIALECTS.includes('postgres'))(
+    'PostgreSQL: nothing listening, a statement past its time-out, a killed connection',
+    async () => {
+      const { handle, reopen, drop } = await openTestDatabase('postgres');
+      try {
+        const refused = openDatabase({
+          kind: 'postgres',
+          url: 'postgres://u@127.0.0.1:1/x',
+          poolMax: 1,
+        });
+        const down = await failureOf(() => refused.ping());
+        await refused.close();
+        expect(isDatabaseUnavailable(down)).toBe(true);
+
+        const slow = await failureOf(() =>
+          handle.db.connection().execute(async (conn) => {
+            await sql`set statement_timeout = 50`.execute(conn);
+            await sql`select pg_sleep(1)`.execute(conn);
+          }),
+        );
+        expect(slow).toMatchObject({ code: '57014' });
+        expect(isDatabaseUnavailable(slow)).toBe(true);
+
+        const victim = reopen();
+        const killed = await failureOf(() =>
+          victim.db.connection().execute(async (conn) => {
+            await sql`select pg_terminate_backend(pg_backend_pid())`.execute(conn);
+          }),
+        );
+        await victim.close().catch(() => {});
+        expect(isDatabaseUnavailable(killed)).toBe(true);
+      } finally {
+        await handle.close();
+        await drop();
+      }
+    },
+  );
+
+  it('is false for what a request got wrong, or a bug', async () => {
+    const { handle, drop } = await openTestDatabase('sqlite');
+    try {
+      await migrateToLatest(handle);
+      await insertUser(handle.db, user({ email: 'once@hygie.test' }));
+      const taken = await failureOf(() =>
+        insertUser(handle.db, user({ email: 'once@hygie.test' })),
+      );
+      const syntax = await failureOf(() => sql`selec 1`.execute(handle.db));
+      for (const err of [taken, syntax, new Error('boom'), null, { code: 'ECONNREFUSED' }]) {
+        expect(isDatabaseUnavailable(err)).toBe(false);
+      }
+    } finally {
+      await handle.close();
+      await drop();
+    }
+  });
 });

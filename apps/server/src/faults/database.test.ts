@@ -3,6 +3,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/helpers.js';
 import { createTestApp, signIn, TEST_DATABASE_URL, TestClient } from '../test/helpers.js';
+import { OutboxDispatcher } from '../messaging/dispatcher.js';
+import { enqueueMessage } from '../messaging/outbox.js';
+import type { Transport } from '../messaging/transports/types.js';
 import { DatabaseProxy } from './db-proxy.js';
 
 // PostgreSQL going away under load — connections killed by the server, the network to it cut, a
@@ -111,6 +114,61 @@ describe.skipIf(!TEST_DATABASE_URL)('a database outage on PostgreSQL', () => {
     expectOnly503sAsFailures(answers);
     expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThan(10);
     expect((await client.get('/api/me')).statusCode).toBe(200);
+  });
+
+  it('the database lost mid-batch: each sent message is still recorded sent, none sent twice', async () => {
+    const sent = new Map<string, number>();
+    const transport: Transport = {
+      name: 'recording',
+      send: async (delivery) => {
+        sent.set(delivery.id, (sent.get(delivery.id) ?? 0) + 1);
+        // The database goes away between the send and its record.
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+          [APPLICATION],
+        );
+      },
+    };
+    const dispatcher = new OutboxDispatcher({
+      db: t.ctx.db,
+      dialect: 'postgres',
+      clock: t.clock,
+      log: t.app.log,
+      transports: { email: transport, sms: transport },
+      pollMs: 50,
+      sendTimeoutMs: 5_000,
+      concurrency: 4,
+    });
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      ids.push(
+        await enqueueMessage(t.ctx.db, t.clock, {
+          channel: n % 2 ? 'sms' : 'email',
+          recipient: n % 2 ? `+3361234567${n}` : `batch-${n}@hygie.test`,
+          template: 'sign_in_notice',
+          language: 'fr',
+          brand: 'hygie',
+          params: { date: 'now', lockUrl: 'http://localhost/lock' },
+        }),
+      );
+    }
+    dispatcher.start();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const rows = await t.ctx.db
+        .selectFrom('outbox')
+        .select(['id', 'status'])
+        .where('id', 'in', ids)
+        .execute()
+        .catch(() => []);
+      if (rows.length === ids.length && rows.every((r) => r.status === 'sent')) break;
+      if (Date.now() > deadline) throw new Error('the batch was not recorded in time');
+      await sleep(100);
+    }
+    await dispatcher.stop();
+    // (Messages queued by earlier tests' sign-ins go out too.)
+    expect(ids.every((id) => sent.get(id) === 1)).toBe(true);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
   });
 
   it('a statement that cannot finish is cancelled by the statement time-out: 503, not a hung request', async () => {

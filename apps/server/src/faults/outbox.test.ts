@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { TestApp } from '../test/helpers.js';
 import { createTestApp, DIALECTS } from '../test/helpers.js';
 import { OutboxDispatcher } from '../messaging/dispatcher.js';
@@ -30,6 +31,12 @@ async function queue(t: TestApp, channel: 'email' | 'sms', from: number, count: 
   }
   return ids;
 }
+
+const logEntry = z.object({
+  level: z.number(),
+  msg: z.string().optional(),
+  reason: z.string().optional(),
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,7 +85,7 @@ describe.each(DIALECTS)('outbox under faults on %s', (dialect) => {
     t = undefined;
   });
 
-  const app = async (env: Record<string, string> = {}) => {
+  const app = async (env: Record<string, string> = {}, log?: string[]) => {
     smtp.mode = sms.mode = 'ok';
     smtp.failEvery = sms.failEvery = 0;
     smtp.accepted.clear();
@@ -91,8 +98,10 @@ describe.each(DIALECTS)('outbox under faults on %s', (dialect) => {
         SMS_GATEWAY_TIMEOUT_MS: '500',
         OUTBOX_POLL_MS: '50',
         OUTBOX_SEND_TIMEOUT_MS: '3000',
+        ...(log ? { LOG_LEVEL: 'info' } : {}),
         ...env,
       },
+      ...(log ? { deps: { logger: { stream: { write: (line: string) => log.push(line) } } } } : {}),
     });
     return t;
   };
@@ -251,6 +260,28 @@ describe.each(DIALECTS)('outbox under faults on %s', (dialect) => {
     expect(sms.duplicates()).toEqual([]);
     expect((sentBy[0] ?? 0) + (sentBy[1] ?? 0)).toBe(200);
     expect(Math.min(...sentBy)).toBeGreaterThan(20);
+  });
+
+  it('an outage is logged once when it starts and once when it ends, not once per message', async () => {
+    const lines: string[] = [];
+    const t = await app({}, lines);
+    smtp.mode = 'refuse';
+    await queue(t, 'email', 0, 30);
+    for (let round = 0; round < 3; round++) {
+      await t.dispatcher.runOnce(50);
+      t.clock.advance(60_000);
+    }
+    smtp.mode = 'ok';
+    await t.dispatcher.runOnce(50);
+    expect(smtp.accepted.size).toBe(30);
+    const outbox = lines
+      .map((line) => logEntry.parse(JSON.parse(line)))
+      .filter((entry) => entry.msg?.startsWith('outbox:'));
+    expect(outbox.map((entry) => [entry.level, entry.msg])).toEqual([
+      [40, 'outbox: delivery failed; the transport is failing'],
+      [30, 'outbox: delivering again'],
+    ]);
+    expect(outbox[0]?.reason).toMatch(/^SMTP .*421.*relay unavailable/);
   });
 
   it('a node runs one loop: 100 nudges while idle leave it scanning once per poll', async () => {

@@ -151,7 +151,7 @@ export async function createTestApp(
     ...options.deps,
     database: handle,
     clock,
-    logger: false,
+    logger: options.deps?.logger ?? false,
   });
   return {
     ...built,
