@@ -33,6 +33,9 @@ export function isUniqueViolation(err: unknown, index?: UniqueIndex): boolean {
   return columns === UNIQUE_INDEXES[index].join(', ');
 }
 
+/** What a 503 for an unavailable database tells the client to wait before retrying. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 // PostgreSQL SQLSTATEs that say the database cannot serve now, not that the request is wrong:
 // connection exceptions (class 08), the server shutting down or starting (57P01–57P03), a
 // statement cancelled by statement_timeout (57014), too many connections (53300), out of

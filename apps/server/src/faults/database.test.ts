@@ -99,6 +99,39 @@ describe.skipIf(!TEST_DATABASE_URL)('a database outage on PostgreSQL', () => {
     expect((await client.get('/api/ready')).statusCode).toBe(200);
   });
 
+  it('the OpenID Connect provider during the outage: 503 temporarily_unavailable, never server_error', async () => {
+    proxy.cut();
+    try {
+      const authorize = await t.app.inject({
+        method: 'GET',
+        url: '/oidc/auth?client_id=some-platform&response_type=code&scope=openid&redirect_uri=https%3A%2F%2Fplatform.test%2Fcb',
+        headers: { accept: 'text/html' },
+      });
+      expect(authorize.statusCode).toBe(303);
+      const page = new URL(authorize.headers.location ?? '', 'http://localhost');
+      expect(page.pathname).toBe('/oauth-error');
+      expect(page.searchParams.get('error')).toBe('temporarily_unavailable');
+
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/oidc/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        payload:
+          'grant_type=authorization_code&code=x&client_id=some-platform&client_secret=s&redirect_uri=https%3A%2F%2Fplatform.test%2Fcb',
+      });
+      expect(token.statusCode).toBe(503);
+      expect(token.headers['retry-after']).toBe('5');
+      expect(token.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    } finally {
+      proxy.restore();
+    }
+    await sleep(200);
+    expect((await client.get('/api/me')).statusCode).toBe(200);
+  });
+
   it('every connection killed by the server (pg_terminate_backend), twice: only 503s, then served again', async () => {
     const traffic = load(t, client);
     for (let i = 0; i < 2; i++) {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorData } from '@hygie/domain';
 import { DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import { isAppError } from '../lib/app-error.js';
 import { errorMessage } from '../i18n/error-messages.js';
 import { queryLanguage } from './request-context.js';
@@ -21,9 +21,6 @@ export function sendError<C extends ErrorCode>(
   if (data && Object.keys(data).length > 0) body.data = data;
   return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(body);
 }
-
-/** What a 503 for an unavailable database tells the client to wait before retrying. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',

@@ -4,6 +4,7 @@ import Provider, { interactionPolicy } from 'oidc-provider';
 import type { Client, ErrorOut, FindAccount, Grant, KoaContextWithOIDC } from 'oidc-provider';
 import { BRAND_NAMES, DEFAULT_BRAND } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/errors.js';
 import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
@@ -16,6 +17,11 @@ import { logoutPage, pageLanguage } from './pages.js';
 import { completeSession, endPortalAndProviderSessions, portalUserId } from './portal.js';
 
 /** Where the provider is mounted: the issuer is `${PUBLIC_URL}/oidc`. */
+const TEMPORARILY_UNAVAILABLE = {
+  error: 'temporarily_unavailable',
+  error_description: 'the service is temporarily unavailable, try again shortly',
+};
+
 export const OIDC_PREFIX = '/oidc';
 
 export interface OidcDeps {
@@ -182,9 +188,13 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       },
     },
     // Errors a browser sees go to the portal's translated page, never a provider page.
-    renderError: (koa: KoaContextWithOIDC, out: ErrorOut) => {
-      const params: Record<string, string> = { error: out.error };
-      if (out.error_description) params.error_description = out.error_description.slice(0, 200);
+    renderError: (koa: KoaContextWithOIDC, out: ErrorOut, err: unknown) => {
+      const params: Record<string, string> = isDatabaseUnavailable(err)
+        ? { ...TEMPORARILY_UNAVAILABLE }
+        : { error: out.error };
+      if (out.error_description && !isDatabaseUnavailable(err)) {
+        params.error_description = out.error_description.slice(0, 200);
+      }
       koa.status = 303;
       koa.redirect(oauthErrorUrl(config.publicUrl, params));
     },
@@ -241,9 +251,27 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     });
   });
 
-  provider.on('server_error', (_koa: unknown, err: unknown) =>
-    log.error({ err }, 'oidc provider error'),
-  );
+  // The provider answers any failure as a 500 server_error. A database that is down, restarting or
+  // too slow is no server error: programs get 503 temporarily_unavailable (RFC 6749 §4.1.2.1) with
+  // Retry-After, as every other route does, and browsers the portal's page saying so.
+  const unavailable = new WeakSet<object>();
+  provider.on('server_error', (koa: object, err: unknown) => {
+    if (isDatabaseUnavailable(err)) {
+      unavailable.add(koa);
+      log.warn({ err }, 'database unavailable');
+    } else {
+      log.error({ err }, 'oidc provider error');
+    }
+  });
+  provider.use(async (koa, next) => {
+    await next();
+    if (!unavailable.has(koa)) return;
+    koa.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (koa.status === 500) {
+      koa.status = 503;
+      koa.body = TEMPORARILY_UNAVAILABLE;
+    }
+  });
   provider.on('grant.revoked', (_koa: unknown, grantId: unknown) =>
     log.info({ grantId }, 'oidc grant revoked'),
   );

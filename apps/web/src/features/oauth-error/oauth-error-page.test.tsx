@@ -31,4 +31,15 @@ describe('oauth error page', () => {
       'The connection to the service could not be completed. Please try again later.',
     );
   });
+
+  it('says the service is temporarily unavailable (the database was down), in Arabic too', async () => {
+    await renderScreen(OAuthErrorPage, {
+      path: '/oauth-error?error=temporarily_unavailable',
+      language: 'ar',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'الخدمة غير متاحة مؤقتًا' });
+    expect(screen.getByTestId('oauth-error-explanation').textContent).toMatch(
+      /^لا يمكن للخدمة تسجيل دخولك الآن\./,
+    );
+  });
 });

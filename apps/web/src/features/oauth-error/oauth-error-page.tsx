@@ -29,10 +29,16 @@ export default function OAuthErrorPage() {
   const [params] = useSearchParams();
   const error = params.get('error') ?? '';
   const description = (params.get('error_description') ?? '').slice(0, MAX_DESCRIPTION_LENGTH);
-  const denied = error === 'access_denied';
+  // Each explained error has its own title and text; any other gets the generic ones.
+  const kind =
+    error === 'access_denied'
+      ? 'accessDenied'
+      : error === 'temporarily_unavailable'
+        ? 'unavailable'
+        : 'generic';
   const platform = (params.get('platform') ?? '').trim().slice(0, MAX_PLATFORM_LENGTH);
   const platformUrl = platform ? platformHref(params.get('platform_url')) : null;
-  const title = t(denied ? 'oauth:accessDenied.title' : 'oauth:generic.title');
+  const title = t(`oauth:${kind}.title`);
   useDocumentTitle(title);
 
   return (
@@ -63,7 +69,7 @@ export default function OAuthErrorPage() {
             {title}
           </Typography>
           <Typography sx={{ mb: 2 }} data-testid="oauth-error-explanation">
-            {t(denied ? 'oauth:accessDenied.description' : 'oauth:generic.description')}
+            {t(`oauth:${kind}.description`)}
           </Typography>
           {platform && (
             <Typography sx={{ mb: 2, fontWeight: 500 }} data-testid="oauth-error-platform">
