@@ -149,6 +149,38 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     expect(new Set(sent).size).toBe(30);
   });
 
+  it('a worker whose lease was taken over can neither re-queue nor settle the message', async () => {
+    // The first worker's send hangs past its lease (only possible if a transport ignored its
+    // deadline); a second worker claims the row again and delivers it.
+    let release: (outcome: 'fail' | 'succeed') => void = () => {};
+    const hanging: Transport = {
+      name: 'hanging',
+      send: () =>
+        new Promise<void>((resolve, reject) => {
+          release = (outcome) =>
+            outcome === 'fail' ? reject(new Error('late failure')) : resolve();
+        }),
+    };
+    const late = dispatcherFor(t, hanging);
+    const id = await enqueueMessage(t.ctx.db, t.clock, email('lease@hygie.test'));
+    const first = late.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.clock.advance(10 * 60_000); // past the lease
+    const other = new RecordingTransport();
+    await dispatcherFor(t, other).runOnce();
+    expect(other.sent.map((s) => s.id)).toContain(id);
+
+    release('fail');
+    await first;
+    const row = await t.ctx.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    // Still as the second worker left it: sent, once, no error, not queued again.
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null, lease_owner: null });
+  });
+
   it('lists the dev outbox newest first, filtered by recipient', async () => {
     await enqueueMessage(t.ctx.db, t.clock, email('dev@hygie.test', '111111'));
     t.clock.advance(1000);
