@@ -149,6 +149,26 @@ describe.each(DIALECTS)('outbox on %s', (dialect) => {
     expect(new Set(sent).size).toBe(30);
   });
 
+  it('one message that cannot be rendered fails alone: the rest of the batch is sent', async () => {
+    const transport = new RecordingTransport();
+    const good = await enqueueMessage(t.ctx.db, t.clock, email('batch-ok@hygie.test'));
+    const broken = await enqueueMessage(t.ctx.db, t.clock, email('batch-broken@hygie.test'));
+    await t.ctx.db
+      .updateTable('outbox')
+      .set({ params: '{not json' })
+      .where('id', '=', broken)
+      .execute();
+    await dispatcherFor(t, transport).runOnce(50);
+    expect(transport.sent.map((s) => s.id)).toContain(good);
+    const row = await t.ctx.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('id', '=', broken)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lease_owner: null });
+    expect(row.last_error).toMatch(/JSON/);
+  });
+
   it('a worker whose lease was taken over can neither re-queue nor settle the message', async () => {
     // The first worker's send hangs past its lease (only possible if a transport ignored its
     // deadline); a second worker claims the row again and delivers it.
