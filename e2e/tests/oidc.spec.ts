@@ -22,7 +22,12 @@ const rps = new Map<string, Rp>();
 let server: http.Server;
 let rpBase = '';
 
-function register(name: string, prefix: string, policy: string): { id: string; secret: string } {
+function register(
+  name: string,
+  prefix: string,
+  policy: string,
+  thirdParty: boolean,
+): { id: string; secret: string } {
   const out = cli(
     'platform:add',
     '--name',
@@ -33,6 +38,7 @@ function register(name: string, prefix: string, policy: string): { id: string; s
     `${rpBase}/${prefix}/callback`,
     '--policy',
     policy,
+    ...(thirdParty ? ['--third-party'] : []),
   );
   const id = /^client_id: (\S+)$/m.exec(out)?.[1];
   const secret = /^client_secret: (\S+)$/m.exec(out)?.[1];
@@ -89,11 +95,12 @@ test.beforeAll(async ({ browser }) => {
   if (typeof address !== 'object' || address === null)
     throw new Error('the platform is not listening');
   rpBase = `http://127.0.0.1:${address.port}`;
-  for (const [prefix, name, policy] of [
-    ['open', 'Plateforme ouverte', 'open'],
-    ['restricted', 'Plateforme réservée', 'admin'],
+  for (const [prefix, name, policy, thirdParty] of [
+    ['open', 'Plateforme ouverte', 'open', false],
+    ['restricted', 'Plateforme réservée', 'admin', false],
+    ['partner', 'Plateforme partenaire', 'open', true],
   ] as const) {
-    const { id, secret } = register(name, prefix, policy);
+    const { id, secret } = register(name, prefix, policy, thirdParty);
     const config = await client.discovery(
       new URL(`${baseURL}/oidc`),
       id,
@@ -136,6 +143,20 @@ test('a platform sends the user to the portal, who signs in with the second fact
   // Back on the platform, which exchanged the code and read the user's claims.
   await expect(result).toHaveText(`Signed in as ${ADMIN.email}`);
   expect(page.url()).toMatch(new RegExp(`^${rpBase}/open/callback\\?code=`));
+});
+
+test('a third-party platform asks for consent; once allowed, the user is back on it, signed in', async () => {
+  await page.goto(`${rpBase}/partner/login`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Plateforme partenaire');
+  await expectAccessible(page, 'oidc consent');
+  await page.getByRole('button', { name: 'Autoriser' }).click();
+  // The consent form's answer redirects to the platform's own origin: the page's CSP must let it.
+  await expect(page.locator('#result')).toHaveText(`Signed in as ${ADMIN.email}`);
+  expect(page.url()).toMatch(new RegExp(`^${rpBase}/partner/callback\\?code=`));
+
+  // Consent is remembered: the next sign-in to the platform does not ask again.
+  await page.goto(`${rpBase}/partner/login`);
+  await expect(page.locator('#result')).toHaveText(`Signed in as ${ADMIN.email}`);
 });
 
 test('a platform the user may not use ends on the portal’s oauth-error page', async () => {

@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** The strict CSP of the SPA: no inline or foreign script, no framing. */
-export function contentSecurityPolicy(extraConnect: string[] = []): string {
+/**
+ * The strict CSP of the SPA: no inline or foreign script, no framing. `extraFormAction` lets a
+ * page's form lead elsewhere: browsers also apply form-action to the redirects that follow a
+ * submission (the OIDC consent form ends on the platform's redirect URI).
+ */
+export function contentSecurityPolicy(
+  extraConnect: string[] = [],
+  extraFormAction: string[] = [],
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -13,7 +20,7 @@ export function contentSecurityPolicy(extraConnect: string[] = []): string {
     `connect-src ${["'self'", ...extraConnect].join(' ')}`,
     "worker-src 'self' blob:",
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    `form-action ${["'self'", ...extraFormAction].join(' ')}`,
     "base-uri 'none'",
     "object-src 'none'",
   ].join('; ');

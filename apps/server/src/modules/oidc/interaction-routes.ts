@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { AppContext } from '../../context.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
+import { contentSecurityPolicy } from '../../plugins/security-headers.js';
 import type { InteractionInput } from './interaction.js';
 import { decideInteraction, interactionUrl } from './interaction.js';
 import { completeSession } from './portal.js';
@@ -83,6 +84,7 @@ export async function runInteraction(
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
+        .header('content-security-policy', contentSecurityPolicy([], [outcome.formTarget]))
         .send(outcome.html);
     case 'finish':
       return reply.redirect(await end(outcome.result), 303);

@@ -30,8 +30,11 @@ export type InteractionOutcome =
   | { kind: 'denied'; description: string; platform: { name: string; url: string } }
   /** The interaction ends with this result (login and consent, or the user's refusal). */
   | { kind: 'finish'; result: InteractionResults }
-  /** A platform that is not first-party asks for consent: this page, in the user's language. */
-  | { kind: 'consent_page'; html: string }
+  /**
+   * A platform that is not first-party asks for consent: this page, in the user's language; its
+   * answer ends on `formTarget` (the origin of the platform's redirect URI).
+   */
+  | { kind: 'consent_page'; html: string; formTarget: string }
   /** A consent form that this session did not get from us. */
   | { kind: 'forged' };
 
@@ -110,6 +113,8 @@ export async function decideInteraction(
     return {
       kind: 'consent_page',
       html: consentPage(language, platform.name, missing, action, token),
+      // The provider checked redirect_uri against the platform's before the interaction started.
+      formTarget: new URL(stringParam(interaction.params.redirect_uri)).origin,
     };
   }
   if (!safeEqual(form.token, token)) return { kind: 'forged' };

@@ -154,6 +154,11 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
     const html = (await response?.text()) ?? '';
     expect(html).toContain('Epsilon');
     expect(html).toContain('<html lang="fr" dir="ltr">');
+    // Browsers apply form-action to the redirects after the form: the platform's origin is allowed.
+    const formAction = /form-action ([^;]+)/.exec(
+      response?.headers.get('content-security-policy') ?? '',
+    );
+    expect(formAction?.[1]).toBe(`'self' ${new URL(callback).origin}`);
     const action = /action="([^"]+)"/.exec(html)?.[1] ?? '';
     const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? '';
     const allowed = await browser.postForm(new URL(action, t.base).href, {
