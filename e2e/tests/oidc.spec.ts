@@ -162,9 +162,15 @@ test('a third-party platform asks for consent; once allowed, the user is back on
 test('a platform the user may not use ends on the portal’s oauth-error page', async () => {
   await page.goto(`${rpBase}/restricted/login`);
   await expect(page).toHaveURL(/\/oauth-error\?error=access_denied/);
-  const url = new URL(page.url());
-  expect(url.searchParams.get('platform')).toBe('Plateforme réservée');
-  expect(url.searchParams.get('platform_url')).toBe(`${rpBase}/restricted`);
+  // Named from the registry by client id (the address carries no name anyone could forge).
+  expect(new URL(page.url()).searchParams.has('platform')).toBe(false);
+  await expect(page.getByTestId('oauth-error-platform')).toHaveText(
+    'Vous ne pouvez pas utiliser Plateforme réservée.',
+  );
+  await expect(page.getByTestId('oauth-error-platform-link')).toHaveAttribute(
+    'href',
+    `${rpBase}/restricted`,
+  );
   await expect(page.getByRole('heading', { level: 1, name: 'Accès refusé' })).toBeVisible();
   await expect(page.getByTestId('oauth-error-explanation')).toContainText(
     'Vous n’avez pas accès à ce service.',

@@ -110,6 +110,14 @@ export const platformAccessSchema = z.object({
 });
 export type PlatformAccess = z.infer<typeof platformAccessSchema>;
 
+/**
+ * What the portal's error page may say of the platform a sign-in came from (GET
+ * /api/platforms/by-client/{clientId}): its registered name and address, never taken from the
+ * error page's own address, which anyone can write.
+ */
+export const platformNameSchema = z.object({ name: z.string(), url: z.string() });
+export type PlatformName = z.infer<typeof platformNameSchema>;
+
 /** The provider's signing keys as admins see them (GET /api/admin/oidc/keys): never the keys. */
 export const signingKeyListSchema = z.object({
   keys: z.array(z.object({ kid: z.string(), alg: z.string(), signing: z.boolean() })),

@@ -75,8 +75,9 @@ export async function runInteraction(
         oauthErrorUrl(publicUrl, {
           error: 'access_denied',
           error_description: outcome.description,
-          platform: outcome.platform.name,
-          platform_url: outcome.platform.url,
+          // The page names the platform from the registry, by its client id (never from its
+          // own address, which anyone can write).
+          client_id: outcome.clientId,
         }),
         303,
       );

@@ -27,7 +27,7 @@ export type InteractionOutcome =
   /** The platform is unknown (deleted meanwhile). */
   | { kind: 'invalid_client' }
   /** The access rule keeps this user out: the interaction ends with access_denied. */
-  | { kind: 'denied'; description: string; platform: { name: string; url: string } }
+  | { kind: 'denied'; description: string; clientId: string }
   /** The interaction ends with this result (login and consent, or the user's refusal). */
   | { kind: 'finish'; result: InteractionResults }
   /**
@@ -82,7 +82,7 @@ export async function decideInteraction(
     return {
       kind: 'denied',
       description: errorMessage('access_denied', input.language),
-      platform: { name: platform.name, url: platform.url },
+      clientId,
     };
   }
 

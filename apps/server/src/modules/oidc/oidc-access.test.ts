@@ -92,8 +92,12 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
     expect(denied.pathname).toBe('/oauth-error');
     expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(denied.searchParams.get('error_description')).toBeTruthy();
-    expect(denied.searchParams.get('platform')).toBe('Alpha');
-    expect(denied.searchParams.get('platform_url')).toBe(alpha.url);
+    // The page names the platform from the registry, by client id: its address carries no name.
+    expect(denied.searchParams.get('client_id')).toBe(alpha.clientId);
+    expect(denied.searchParams.has('platform')).toBe(false);
+    const named = await t.app.inject(`/api/platforms/by-client/${alpha.clientId}`);
+    expect(named.json()).toEqual({ name: 'Alpha', url: alpha.url });
+    expect((await t.app.inject('/api/platforms/by-client/not-a-client')).statusCode).toBe(404);
     // Tokens already given stop working too: the rule is checked at every token use.
     await expect(
       client.refreshTokenGrant(use('Alpha').rp, before.refresh_token ?? ''),

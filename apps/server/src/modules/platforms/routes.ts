@@ -8,6 +8,7 @@ import {
   platformAccessSchema,
   platformAccessUpdateSchema,
   platformCreateInputSchema,
+  platformNameSchema,
   platformUpdateInputSchema,
   serviceListSchema,
 } from '@hygie/domain';
@@ -20,6 +21,7 @@ import {
   getAdminPlatform,
   listAdminPlatforms,
   listServices,
+  platformNameOfClient,
   setUserPlatformAccess,
   updatePlatform,
 } from './service.js';
@@ -146,6 +148,20 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         { userId: admin.user_id, ip: request.ip },
       );
     },
+  );
+
+  // Anonymous: the error page of a failed platform sign-in names the platform from the registry.
+  app.get(
+    '/api/platforms/by-client/:clientId',
+    {
+      schema: {
+        tags: ['platforms'],
+        summary: 'The registered name and address of the platform behind an OIDC client',
+        params: z.object({ clientId: id }),
+        response: { 200: platformNameSchema, ...errors },
+      },
+    },
+    async (request) => platformNameOfClient(ctx, request.params.clientId),
   );
 
   app.get(

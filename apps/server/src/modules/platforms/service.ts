@@ -6,6 +6,7 @@ import type {
   PlatformCreateInput,
   PlatformUpdateInput,
   Service,
+  PlatformName,
 } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -257,6 +258,16 @@ export function platformOfClient(
   clientId: string,
 ): Promise<PlatformRow | undefined> {
   return findPlatformByClientId(ctx.db, clientId);
+}
+
+/** The registered name and address of the platform behind an OIDC client (the error page). */
+export async function platformNameOfClient(
+  ctx: Pick<AppContext, 'db'>,
+  clientId: string,
+): Promise<PlatformName> {
+  const platform = await findPlatformByClientId(ctx.db, clientId);
+  if (!platform) throw new AppError('not_found');
+  return { name: platform.name, url: platform.url };
 }
 
 /** The platform behind an OIDC client, and whether this user may use it now (the access rule). */

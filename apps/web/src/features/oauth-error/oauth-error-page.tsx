@@ -8,6 +8,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { useDocumentTitle } from '../../lib/document-title';
+import { usePlatformName } from './api/platform-name';
 
 const MAX_DESCRIPTION_LENGTH = 200;
 const MAX_PLATFORM_LENGTH = 100;
@@ -36,8 +37,10 @@ export default function OAuthErrorPage() {
       : error === 'temporarily_unavailable'
         ? 'unavailable'
         : 'generic';
-  const platform = (params.get('platform') ?? '').trim().slice(0, MAX_PLATFORM_LENGTH);
-  const platformUrl = platform ? platformHref(params.get('platform_url')) : null;
+  // The platform is named from the registry by its client id, never from this page's address.
+  const registered = usePlatformName(params.get('client_id'));
+  const platform = (registered.data?.name ?? '').trim().slice(0, MAX_PLATFORM_LENGTH);
+  const platformUrl = platform ? platformHref(registered.data?.url ?? null) : null;
   const title = t(`oauth:${kind}.title`);
   useDocumentTitle(title);
 
