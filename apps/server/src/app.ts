@@ -286,11 +286,18 @@ async function registerSpa(app: FastifyInstance, distDir: string): Promise<void>
       },
     });
   }
+  // Discovery lives under the issuer (/oidc); clients that look at the host's root are sent there.
+  for (const document of ['openid-configuration', 'oauth-authorization-server']) {
+    app.get(`/.well-known/${document}`, { schema: { hide: true } }, (_request, reply) =>
+      reply.redirect(`${OIDC_PREFIX}/.well-known/openid-configuration`, 308),
+    );
+  }
   app.setNotFoundHandler((request, reply) => {
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
-      !request.url.startsWith('/oidc/');
+      !request.url.startsWith('/oidc/') &&
+      !request.url.startsWith('/.well-known/');
     if (isPage && hasSpa) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -54,4 +54,35 @@ describe('operator commands', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 240_000); // five tsx start-ups: each takes seconds, many on a loaded machine
+
+  it('adds a platform printing its discovery URL under PUBLIC_URL, and rotates signing keys with their delays', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-cli-'));
+    try {
+      const added = run(
+        dataDir,
+        'platform:add',
+        '--name',
+        'Téléconsultation',
+        '--url',
+        'https://tele.example.fr',
+        '--redirect-uri',
+        'https://tele.example.fr/callback',
+      );
+      expect(added.status).toBe(0);
+      expect(added.stdout).toContain(
+        'discovery: https://portal.example.fr/oidc/.well-known/openid-configuration',
+      );
+      const staged = run(dataDir, 'oidc:keys', '--step', 'stage');
+      expect(staged.status).toBe(0);
+      expect(staged.stdout).toMatch(
+        /^\S+ RS256 signs\n\S+ RS256 published\npublished, not signing/,
+      );
+      const early = run(dataDir, 'oidc:keys', '--step', 'promote');
+      expect(early.status).toBe(1);
+      expect(early.stderr).toMatch(/^refused: wait_before_retry \(try again in 1[12]\d\d s\)/);
+      expect(run(dataDir, 'oidc:keys', '--step', 'now').status).toBe(2);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

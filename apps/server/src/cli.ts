@@ -7,6 +7,8 @@ import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './lib/app-error.js';
 import { inviteUser } from './modules/first-login/invite.js';
+import type { AppContext } from './context.js';
+import { rotateKeys, signingKeyList } from './modules/oidc/service.js';
 import { addPlatformCommand } from './modules/platforms/command.js';
 import { publishTerms } from './modules/settings/service.js';
 
@@ -14,6 +16,7 @@ const USAGE = `usage:
   cli migrate
   cli invite --email ADDRESS [--admin] [--first-name NAME] [--last-name NAME] [--profile patient|professional] [--language fr|en|ar]
   cli cgu:publish --version VERSION [--date YYYY-MM-DD]
+  cli oidc:keys [--step stage|promote|retire]
   cli platform:add --name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--policy open|on_request|admin] [--public] [--third-party] [--description TEXT] [--logo-url URL]`;
 
 async function main(argv: string[]): Promise<void> {
@@ -38,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
       policy: { type: 'string' },
       public: { type: 'boolean', default: false },
       'third-party': { type: 'boolean', default: false },
+      step: { type: 'string' },
     },
     strict: true,
   });
@@ -82,6 +86,10 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${await addPlatformCommand(ctx, values)}\n`);
       return;
     }
+    if (command === 'oidc:keys') {
+      process.stdout.write(`${await signingKeysCommand(ctx, values.step)}\n`);
+      return;
+    }
     throw new UsageError(`unknown command: ${command ?? '(none)'}`);
   } finally {
     await database.close();
@@ -89,6 +97,24 @@ async function main(argv: string[]): Promise<void> {
 }
 
 class UsageError extends Error {}
+
+const NEXT_STEP = {
+  stage: 'published, not signing: restart the nodes (rolling), then promote in 20 minutes or more',
+  promote: 'the new key signs: restart the nodes (rolling), then retire in 1 h 20 min or more',
+  retire: 'the old key is no longer published: restart the nodes (rolling)',
+} as const;
+
+/** Lists the provider's signing keys, or applies one step of their rotation (audited). */
+async function signingKeysCommand(ctx: AppContext, step: string | undefined): Promise<string> {
+  if (step !== undefined && step !== 'stage' && step !== 'promote' && step !== 'retire') {
+    throw new UsageError('--step is stage, promote or retire');
+  }
+  const { keys } = step
+    ? await rotateKeys(ctx, step, { userId: null, ip: null })
+    : await signingKeyList(ctx);
+  const lines = keys.map((k) => `${k.kid} ${k.alg} ${k.signing ? 'signs' : 'published'}`);
+  return [...lines, ...(step ? [NEXT_STEP[step]] : [])].join('\n');
+}
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
@@ -98,7 +124,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`${err.message}\n`);
     process.exitCode = 1;
   } else if (err instanceof AppError) {
-    process.stderr.write(`refused: ${err.code}\n`);
+    const wait = err.headers?.['retry-after'];
+    process.stderr.write(`refused: ${err.code}${wait ? ` (try again in ${wait} s)` : ''}\n`);
     process.exitCode = 1;
   } else {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);

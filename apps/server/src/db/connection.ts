@@ -40,6 +40,11 @@ export interface DbHandle {
   dialect: Dialect;
   /** Cheap round trip used by /api/ready. */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: a connection for migrations, without the statement time-out (a node may wait for
+   * another node's migrations to finish, and a migration may take long); closed when done.
+   */
+  openForMigrations?: () => { db: Db; close: () => Promise<void> };
   close(): Promise<void>;
 }
 
@@ -78,9 +83,22 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const openForMigrations = () => {
+      const single = new pg.Pool({
+        connectionString: database.url,
+        max: 1,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+      });
+      single.on('error', () => {});
+      single.on('connect', (client) => client.on('error', () => {}));
+      const migrations = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single }) });
+      return { db: migrations, close: () => migrations.destroy() };
+    };
     return {
       db,
       dialect: 'postgres',
+      openForMigrations,
       ping: async () => {
         await pool.query('select 1');
       },

@@ -30,16 +30,27 @@ const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migra
  * takes a lock, so several nodes starting together apply each migration once.
  */
 export async function migrateToLatest(
-  database: Pick<DbHandle, 'db' | 'dialect'>,
+  database: Pick<DbHandle, 'db' | 'dialect' | 'openForMigrations'>,
 ): Promise<string[]> {
+  // PostgreSQL: its own connection, free of the statement time-out (the migration lock may be
+  // held by another node for as long as its migrations take).
+  const own = database.openForMigrations?.();
+  try {
+    return await migrate(own?.db ?? database.db, database.dialect);
+  } finally {
+    await own?.close();
+  }
+}
+
+async function migrate(db: DbHandle['db'], dialect: DbHandle['dialect']): Promise<string[]> {
   // On PostgreSQL the bookkeeping tables live in the current schema (Kysely would otherwise look
   // for them in every schema of the database and find another tenant's).
   const schema =
-    database.dialect === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+    dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
       : undefined;
   const migrator = new Migrator({
-    db: database.db,
+    db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });

@@ -1,7 +1,18 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { findSettingValue, insertSettingOnce, swapSettingValue } from '../settings/service.js';
+import { AppError } from '../../lib/app-error.js';
+import {
+  findSettingStamp,
+  findSettingValue,
+  insertSettingOnce,
+  swapSettingValue,
+} from '../settings/service.js';
+
+/** How long platforms may cache the key set (the JWKS answer's Cache-Control). */
+export const JWKS_CACHE_SECONDS = 600;
+/** How long an ID token lives (the provider's ttl.IdToken). */
+export const ID_TOKEN_TTL_SECONDS = 3600;
 
 /** Where the signing keys live: a setting no admin screen shows (like the server secret). */
 export const SIGNING_KEYS_SETTING = 'internal.oidc_jwks';
@@ -59,28 +70,57 @@ async function readKeys(db: Db): Promise<PrivateJwk[] | undefined> {
 }
 
 /**
+ * How long each step of a rotation waits for the previous one: a staged key is published for
+ * longer than platforms cache the key set before it signs, and a retired key was not signing for
+ * longer than an ID token lives (plus that cache), so no platform ever meets a token it cannot
+ * verify.
+ */
+export const ROTATION_DELAYS_MS = {
+  promote: 2 * JWKS_CACHE_SECONDS * 1000,
+  retire: (ID_TOKEN_TTL_SECONDS + 2 * JWKS_CACHE_SECONDS) * 1000,
+} as const;
+
+/**
  * One step of a key rotation (docs/oidc.md), applied with a compare-and-swap so two operators or
  * nodes cannot interleave: `stage` appends a new key (published, not yet signing), `promote` moves
- * the newest key first (it signs), `retire` drops every key but the first. Nodes load keys at
- * start: restart them (rolling) after each step.
+ * the newest key first (it signs), `retire` drops every key but the first. A step that comes too
+ * soon after the previous one is refused (wait_before_retry, with the seconds left). Nodes load
+ * keys at start: restart them (rolling) after each step.
  */
 export async function rotateSigningKeys(
   db: Db,
   step: 'stage' | 'promote' | 'retire',
   now: number,
 ): Promise<PrivateJwk[]> {
-  const current = await findSettingValue(db, SIGNING_KEYS_SETTING);
-  if (current === undefined) return loadSigningKeys(db, now);
-  const keys = parseKeys(current);
+  const stored = await findSettingStamp(db, SIGNING_KEYS_SETTING);
+  if (stored === undefined) {
+    // No node has started yet: the first key is made (as at a start), then the step applies.
+    await loadSigningKeys(db, now);
+    return rotateSigningKeys(db, step, now);
+  }
+  const keys = parseKeys(stored.value);
   let next: PrivateJwk[];
-  if (step === 'stage') next = [...keys, generateSigningKey()];
-  else if (step === 'promote') next = [...keys.slice(-1), ...keys.slice(0, -1)];
-  else next = keys.slice(0, 1);
+  if (step === 'stage') {
+    next = [...keys, generateSigningKey()];
+  } else {
+    // Nothing to promote or retire with a single key: the step changes nothing.
+    if (keys.length < 2) return keys;
+    const waitMs = stored.updated_at + ROTATION_DELAYS_MS[step] - now;
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError(
+        'wait_before_retry',
+        { retryAfterSeconds: seconds },
+        { 'retry-after': String(seconds) },
+      );
+    }
+    next = step === 'promote' ? [...keys.slice(-1), ...keys.slice(0, -1)] : keys.slice(0, 1);
+  }
   if (
     !(await swapSettingValue(
       db,
       SIGNING_KEYS_SETTING,
-      current,
+      stored.value,
       JSON.stringify({ keys: next }),
       now,
     ))

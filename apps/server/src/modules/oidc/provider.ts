@@ -12,7 +12,7 @@ import { platformAccessForClient } from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
 import { adapterFactory } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
-import { loadSigningKeys } from './keys.js';
+import { ID_TOKEN_TTL_SECONDS, JWKS_CACHE_SECONDS, loadSigningKeys } from './keys.js';
 import { logoutPage, pageLanguage } from './pages.js';
 import { completeSession, endPortalAndProviderSessions, portalUserId } from './portal.js';
 
@@ -145,7 +145,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     ttl: {
       AuthorizationCode: 60,
       AccessToken: 900,
-      IdToken: 3600,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       Interaction: 3600,
       Grant: 14 * 24 * 3600,
       RefreshToken: 14 * 24 * 3600,
@@ -249,6 +249,14 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       signed: false,
       overwrite: true,
     });
+  });
+
+  // Platforms cache the key set; a rotation publishes a key long before it signs (docs/oidc.md).
+  provider.use(async (koa: KoaContextWithOIDC, next) => {
+    await next();
+    if (koa.oidc?.route === 'jwks' && koa.status === 200) {
+      koa.set('cache-control', `public, max-age=${JWKS_CACHE_SECONDS}`);
+    }
   });
 
   // The provider answers any failure as a 500 server_error. A database that is down, restarting or

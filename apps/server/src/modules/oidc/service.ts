@@ -12,7 +12,7 @@ export async function signingKeyList(ctx: AppContext) {
 export async function rotateKeys(
   ctx: AppContext,
   step: 'stage' | 'promote' | 'retire',
-  actor: { userId: string; ip: string | null },
+  actor: { userId: string | null; ip: string | null },
 ) {
   const keys = await rotateSigningKeys(ctx.db, step, ctx.clock.now());
   await recordAudit(ctx.db, ctx.clock, {

@@ -48,6 +48,15 @@ export async function insertSettingOnce(db: Db, row: SettingTable): Promise<stri
   return stored.value;
 }
 
+/** A setting's stored value and when it last changed. */
+export function findSettingStamp(db: Db, key: string) {
+  return db
+    .selectFrom('settings')
+    .select(['value', 'updated_at'])
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
 export async function findSettingValue(db: Db, key: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('settings')

@@ -151,4 +151,9 @@ export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Prom
 }
 
 // The server secret is stored once, by the first node to start (bootstrap).
-export { findSettingValue, insertSettingOnce, swapSettingValue } from './repository.js';
+export {
+  findSettingStamp,
+  findSettingValue,
+  insertSettingOnce,
+  swapSettingValue,
+} from './repository.js';
