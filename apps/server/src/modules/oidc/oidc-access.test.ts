@@ -71,6 +71,12 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
     const { browser, userId } = await signedInBrowser(t, newUser());
     const before = await signInTo(browser, 'Alpha');
     const alpha = use('Alpha').platform;
+    // Before the cut the token is active — for its own platform only: another platform's
+    // introspection learns nothing of it.
+    const introspect = (name: string) =>
+      client.tokenIntrospection(use(name).rp, before.access_token);
+    expect(await introspect('Alpha')).toMatchObject({ active: true, sub: userId });
+    expect(await introspect('Beta')).toEqual({ active: false });
 
     const cut = await admin.request({
       method: 'PUT',
@@ -106,6 +112,8 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
       headers: { authorization: `Bearer ${before.access_token}` },
     });
     expect(userinfo.status).toBe(401);
+    // A resource server asking the provider hears the same: the token is no longer active.
+    expect(await introspect('Alpha')).toEqual({ active: false });
 
     expect((await signInTo(browser, 'Beta')).access_token).toBeTruthy();
 
@@ -146,6 +154,23 @@ describe.each(DIALECTS)('platform access, consent and single sign-out on %s', (d
       payload: { enabled: true },
     });
     expect((await signInTo(browser, 'Delta')).access_token).toBeTruthy();
+  });
+
+  it('a token of a locked account is not active, whatever its expiry says', async () => {
+    const { browser, userId } = await signedInBrowser(t, newUser());
+    const tokens = await signInTo(browser, 'Beta');
+    expect(await client.tokenIntrospection(use('Beta').rp, tokens.access_token)).toMatchObject({
+      active: true,
+    });
+    // The status alone (the lock's own clean-up aside) already ends the token's use.
+    await t.ctx.db
+      .updateTable('users')
+      .set({ status: 'locked' })
+      .where('id', '=', userId)
+      .execute();
+    expect(await client.tokenIntrospection(use('Beta').rp, tokens.access_token)).toEqual({
+      active: false,
+    });
   });
 
   it('a third-party platform asks for consent once; refusing sends access_denied to it', async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import Provider, { interactionPolicy } from 'oidc-provider';
 import type { Client, ErrorOut, FindAccount, Grant, KoaContextWithOIDC } from 'oidc-provider';
+import { z } from 'zod';
 import { BRAND_NAMES, DEFAULT_BRAND } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/errors.js';
@@ -17,6 +18,9 @@ import { logoutPage, pageLanguage } from './pages.js';
 import { completeSession, endPortalAndProviderSessions, portalUserId } from './portal.js';
 
 /** Where the provider is mounted: the issuer is `${PUBLIC_URL}/oidc`. */
+/** An introspection answer that says a user's token is active. */
+const activeToken = z.object({ active: z.literal(true), sub: z.string(), client_id: z.string() });
+
 const TEMPORARILY_UNAVAILABLE = {
   error: 'temporarily_unavailable',
   error_description: 'the service is temporarily unavailable, try again shortly',
@@ -172,7 +176,12 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       // oidc-provider 9 turns DPoP on by default; platforms use bearer tokens, as with 8.
       dPoP: { enabled: false },
       revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A platform introspects its own tokens only: another platform learns nothing of them.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_koa: KoaContextWithOIDC, client: Client, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
@@ -249,6 +258,20 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       signed: false,
       overwrite: true,
     });
+  });
+
+  // A token stays valid until it expires, but the access rule can end its use sooner: an admin's
+  // cut, a locked or deleted account. Introspection answers as userinfo and refresh do.
+  provider.use(async (koa: KoaContextWithOIDC, next) => {
+    await next();
+    if (koa.oidc?.route !== 'introspection') return;
+    const answer = activeToken.safeParse(koa.body);
+    if (!answer.success) return;
+    const { sub, client_id: clientId } = answer.data;
+    const user = await findUserById(db, sub);
+    if (!user || user.status !== 'active' || !(await mayUse(clientId, sub))) {
+      koa.body = { active: false };
+    }
   });
 
   // Platforms cache the key set; a rotation publishes a key long before it signs (docs/oidc.md).
