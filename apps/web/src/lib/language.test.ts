@@ -4,6 +4,9 @@ import { applyDocumentLanguage, detectLanguage, directionOf } from './language';
 describe('language detection', () => {
   it('prefers the stored choice', () => {
     expect(detectLanguage('ar', ['en-US'])).toBe('ar');
+    // A platform's ui_locales, passed through the sign-in as ?l=, wins for this visit.
+    expect(detectLanguage('fr', ['fr-FR'], 'ar')).toBe('ar');
+    expect(detectLanguage('en', ['fr-FR'], 'de')).toBe('en');
   });
 
   it('ignores an unsupported stored value and falls back to the browser', () => {

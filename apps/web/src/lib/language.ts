@@ -3,11 +3,17 @@ import { readStorage, writeStorage } from './storage';
 
 export const LANGUAGE_STORAGE_KEY = 'lang';
 
-/** The language to start with: localStorage `lang`, else the browser's languages, else fr. */
+/**
+ * The language to start with: the address's `?l=` (a platform passing its user's `ui_locales`
+ * through the sign-in), else localStorage `lang`, else the browser's languages, else fr.
+ */
 export function detectLanguage(
   stored: string | null,
   browserLanguages: readonly string[],
+  requested: string | null = null,
 ): Language {
+  const fromAddress = asLanguage(requested);
+  if (fromAddress) return fromAddress;
   const fromStorage = asLanguage(stored);
   if (fromStorage) return fromStorage;
   for (const tag of browserLanguages) {
@@ -21,7 +27,8 @@ export function detectLanguageFromWindow(win: Window = window): Language {
   const browser = win.navigator.languages?.length
     ? win.navigator.languages
     : [win.navigator.language].filter(Boolean);
-  return detectLanguage(readStorage('localStorage', LANGUAGE_STORAGE_KEY), browser);
+  const requested = new URLSearchParams(win.location.search).get('l');
+  return detectLanguage(readStorage('localStorage', LANGUAGE_STORAGE_KEY), browser, requested);
 }
 
 export function isRtl(language: string): boolean {

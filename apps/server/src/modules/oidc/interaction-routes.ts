@@ -4,9 +4,12 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { AppContext } from '../../context.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
+import type { CookiePolicy } from '../../plugins/cookies.js';
+import { closeSession } from '../sessions/service.js';
 import { contentSecurityPolicy } from '../../plugins/security-headers.js';
 import type { InteractionInput } from './interaction.js';
-import { decideInteraction, interactionUrl } from './interaction.js';
+import { authenticatedAt, decideInteraction, freshEnough, interactionUrl } from './interaction.js';
+import { supportedLocale } from './pages.js';
 import { completeSession } from './portal.js';
 import { oauthErrorUrl } from './provider.js';
 
@@ -14,6 +17,7 @@ export interface InteractionDeps {
   ctx: AppContext;
   provider: Provider;
   requireSession: RequireSession;
+  cookies: CookiePolicy;
 }
 
 /**
@@ -28,7 +32,7 @@ export async function runInteraction(
   uid: string,
   form?: InteractionInput['form'],
 ): Promise<FastifyReply> {
-  const { ctx, provider, requireSession } = deps;
+  const { ctx, provider, requireSession, cookies } = deps;
   const publicUrl = ctx.config.publicUrl;
   let interaction: Interaction | undefined;
   try {
@@ -47,10 +51,26 @@ export async function runInteraction(
     );
   }
 
-  const session = await completeSession(requireSession, request);
+  let session = await completeSession(requireSession, request);
+  let staleUser: string | undefined;
+  if (session && !freshEnough(interaction, authenticatedAt(session), ctx.clock.now())) {
+    // prompt=login, or a max_age the portal sign-in is older than: the user signs in again. The
+    // stale portal session ends (its user is asked for the password anew, pre-filled below).
+    const token = request.cookies[cookies.sessionCookie];
+    if (token) await closeSession(ctx, token);
+    cookies.clearSession(reply);
+    staleUser = session.user.email;
+    session = null;
+  }
   if (!session) {
     const login = new URL('/security/login', publicUrl);
     login.searchParams.set('target_uri', interactionUrl(publicUrl, uid));
+    // The platform's hints: who is signing in (pre-filled) and in which language.
+    const { ui_locales: locales } = interaction.params;
+    const hint = interaction.params.login_hint ?? staleUser;
+    if (typeof hint === 'string' && hint.length <= 255) login.searchParams.set('username', hint);
+    const language = typeof locales === 'string' ? supportedLocale(locales) : undefined;
+    if (language) login.searchParams.set('l', language);
     return reply.redirect(login.href, 303);
   }
 

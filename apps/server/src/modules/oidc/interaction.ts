@@ -38,6 +38,33 @@ export type InteractionOutcome =
   /** A consent form that this session did not get from us. */
   | { kind: 'forged' };
 
+/** When the session's user last proved who they are: the sign-in, or a password re-entered since. */
+export function authenticatedAt(session: SessionWithUser): number {
+  return Math.max(session.created_at, session.reauthenticated_at ?? 0);
+}
+
+/**
+ * Whether an authentication at `authTime` satisfies the platform's request: after the request
+ * itself for prompt=login, within max_age seconds for max_age (OIDC Core §3.1.2.1). Times are on
+ * the context's clock (`now`).
+ */
+export function freshEnough(
+  interaction: Interaction,
+  authTime: number,
+  now: number,
+  providerNow = Date.now(),
+): boolean {
+  const reasons = interaction.prompt.reasons;
+  // The provider dates the request on its own clock; the portal's sessions are on the context's.
+  const requestedAt = interaction.iat * 1000 + (now - providerNow);
+  if (reasons.includes('login_prompt') && authTime < requestedAt) return false;
+  const maxAge = Number(interaction.params.max_age);
+  if (reasons.includes('max_age') && Number.isFinite(maxAge) && now - authTime > maxAge * 1000) {
+    return false;
+  }
+  return true;
+}
+
 /** The interaction's address on the API origin: where the SPA sends the browser after sign-in. */
 export function interactionUrl(publicUrl: URL, uid: string): string {
   return new URL(`${OIDC_PREFIX}/interaction/${encodeURIComponent(uid)}`, publicUrl).href;
@@ -89,8 +116,8 @@ export async function decideInteraction(
   const login: NonNullable<InteractionResults['login']> = {
     accountId: session.user_id,
     amr: session.mfa_verified_at ? ['pwd', 'mfa'] : ['pwd'],
-    // When the portal sign-in happened (never ahead of the provider's own clock).
-    ts: Math.floor(Math.min(session.created_at, Date.now()) / 1000),
+    // When the user last authenticated (never ahead of the provider's own clock).
+    ts: Math.floor(Math.min(authenticatedAt(session), Date.now()) / 1000),
   };
   const requested = stringParam(interaction.params.scope)
     .split(' ')

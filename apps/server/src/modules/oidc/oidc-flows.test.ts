@@ -178,6 +178,24 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
     });
   });
 
+  it('passes the platform’s login_hint and ui_locales to the sign-in page', async () => {
+    const start = await authorizationRequest(rpAlpha, alphaCallback, 'openid', {
+      login_hint: 'jeanne.martin@example.fr',
+      ui_locales: 'de ar-MA fr',
+    });
+    const { url: login } = await new Browser().follow(start.url.href, t.base);
+    expect(login.pathname).toBe('/security/login');
+    expect(login.searchParams.get('username')).toBe('jeanne.martin@example.fr');
+    expect(login.searchParams.get('l')).toBe('ar');
+    // Without hints, none are invented.
+    const plain = await authorizationRequest(rpAlpha, alphaCallback, 'openid', {
+      ui_locales: 'de',
+    });
+    const { url: bare } = await new Browser().follow(plain.url.href, t.base);
+    expect(bare.searchParams.has('username')).toBe(false);
+    expect(bare.searchParams.has('l')).toBe(false);
+  });
+
   it('sends a browser without a complete portal session to the sign-in page, then on to the platform', async () => {
     const user = { email: 'later@hygie.test', password: 'Later-Passw0rd!', phone: '+33612345670' };
     const browser = new Browser();
@@ -371,5 +389,54 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
     });
     expect(password.status).toBe(400);
     expect(await password.json()).toMatchObject({ error: 'unsupported_grant_type' });
+  });
+
+  // Last: it moves the clock past the idle time-out of the sessions the other tests share.
+  it('prompt=login and max_age make the user sign in again; auth_time says when', async () => {
+    const user = { email: 'fresh@hygie.test', password: 'Fresh-Passw0rd!', phone: '+33612345671' };
+    const { browser, client: portal } = await signedInBrowser(t, user);
+    const signedInAt = Math.floor(t.clock.now() / 1000);
+
+    // A max_age the sign-in is within: straight through, auth_time is the sign-in.
+    t.clock.advance(120_000);
+    const recent = await authorizationRequest(rpAlpha, alphaCallback, 'openid', {
+      max_age: '3600',
+    });
+    const through = await client.authorizationCodeGrant(
+      rpAlpha,
+      await authorizeTo(browser, t.base, recent),
+      { pkceCodeVerifier: recent.verifier, expectedState: recent.state, maxAge: 3600 },
+    );
+    expect(through.claims()?.auth_time).toBeLessThanOrEqual(signedInAt + 1);
+
+    const fresh: Record<string, string>[] = [{ prompt: 'login' }, { max_age: '1' }];
+    for (const extra of fresh) {
+      // The provider measures max_age on the real clock, in whole seconds: let two pass.
+      if (extra.max_age) await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const start = await authorizationRequest(rpAlpha, alphaCallback, 'openid', extra);
+      const { url: login } = await browser.follow(start.url.href, t.base);
+      // To the sign-in page, the user's address pre-filled; the stale portal session has ended.
+      expect(login.pathname).toBe('/security/login');
+      expect(login.searchParams.get('username')).toBe(user.email);
+      expect((await portal.get('/api/me')).statusCode).toBe(401);
+
+      const again = new TestClient(t.app);
+      await signIn(t, again, user.email, user.password);
+      for (const [name, value] of again.cookies) browser.cookies.set(name, value);
+      const reauthenticatedAt = Math.floor(t.clock.now() / 1000);
+      const { url: callback } = await browser.follow(
+        login.searchParams.get('target_uri') ?? '',
+        t.base,
+      );
+      const tokens = await client.authorizationCodeGrant(rpAlpha, callback, {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+      });
+      expect(tokens.claims()?.auth_time).toBeGreaterThanOrEqual(
+        Math.min(reauthenticatedAt, Math.floor(Date.now() / 1000)) - 1,
+      );
+      for (const [name, value] of again.cookies) portal.cookies.set(name, value);
+      t.clock.advance(120_000);
+    }
   });
 });

@@ -74,6 +74,15 @@ function t(language: Language, key: Key, values: Record<string, string> = {}): s
 }
 
 /** The first of `ui_locales` (space-separated) then Accept-Language that the portal speaks. */
+/** The first of the `ui_locales` (space-separated BCP 47 tags) the portal speaks, if any. */
+export function supportedLocale(uiLocales: string): Language | undefined {
+  for (const tag of uiLocales.split(' ')) {
+    const language = asLanguage(tag.trim().slice(0, 2).toLowerCase());
+    if (language) return language;
+  }
+  return undefined;
+}
+
 export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefined): Language {
   const candidates = [
     ...(typeof uiLocales === 'string' ? uiLocales.split(' ') : []),

@@ -67,7 +67,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    const interactionDeps = { ctx, provider, requireSession };
+    const interactionDeps = { ctx, provider, requireSession, cookies };
     scope.get(
       `${OIDC_PREFIX}/interaction/:uid`,
       { schema: { hide: true, params: z.object({ uid }) } },

@@ -38,6 +38,16 @@ async function signIn(options: {
 describe('login page', () => {
   afterEach(() => vi.restoreAllMocks());
 
+  it('pre-fills the username a platform hinted (login_hint), leaving the password empty', async () => {
+    await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
+      path: '/security/login?target_uri=%2F&username=jeanne.martin%40example.fr',
+    });
+    const username = await screen.findByLabelText<HTMLInputElement>(USERNAME);
+    expect(username.value).toBe('jeanne.martin@example.fr');
+    expect(screen.getByLabelText<HTMLInputElement>(PASSWORD).value).toBe('');
+  });
+
   it('labels its fields and links to the forgotten-password screen', async () => {
     await renderScreen(LoginPage, { also: NEXT_SCREENS, path: '/security/login' });
     const username = await screen.findByLabelText(USERNAME);

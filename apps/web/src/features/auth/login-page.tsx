@@ -32,7 +32,8 @@ export default function LoginPage() {
     formState: { errors },
   } = useForm<LoginForm>({
     resolver: zodResolver(loginFormSchema),
-    defaultValues: { username: '', password: '' },
+    // A platform's login_hint, passed through the sign-in as ?username=.
+    defaultValues: { username: (params.get('username') ?? '').trim().slice(0, 255), password: '' },
   });
   const username = register('username');
   const password = register('password');
