@@ -166,8 +166,12 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'oauth error naming the platform',
-    path: '/oauth-error?error=access_denied&platform=Imagerie&platform_url=https%3A%2F%2Fimagerie.example.fr',
+    path: '/oauth-error?error=access_denied&client_id=imagerie',
     anonymous: true,
+    handlers: {
+      'GET /api/platforms/by-client/imagerie': () =>
+        json(200, { name: 'Imagerie', url: 'https://imagerie.example.fr' }),
+    },
     act: () => screen.findByTestId('oauth-error-platform-link'),
   },
 ];
