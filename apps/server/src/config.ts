@@ -105,6 +105,7 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(1000),
   OUTBOX_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  OIDC_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   SENTRY_DSN: z.url().optional(),
   SENTRY_ENVIRONMENT: z.string().default('production'),
   WEB_DIST_DIR: z.string().optional(),
@@ -151,6 +152,8 @@ export interface Config {
   /** The dispatcher: idle poll, the deadline of one send, and the sends in flight per channel. */
   outbox: { pollMs: number; sendTimeoutMs: number; concurrency: number };
   sentry: { dsn: string | null; environment: string };
+  /** How long a rotated refresh token may still be presented (parallel refreshes of one app). */
+  oidc: { refreshReuseGraceSeconds: number };
   webDistDir: string;
   bodyLimit: number;
   hsts: boolean;
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.OUTBOX_CONCURRENCY,
     },
     sentry: { dsn: e.SENTRY_DSN ?? null, environment: e.SENTRY_ENVIRONMENT },
+    oidc: { refreshReuseGraceSeconds: e.OIDC_REFRESH_REUSE_GRACE_SECONDS },
     webDistDir: path.resolve(
       e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),

@@ -11,6 +11,7 @@ import {
   deleteExpiredArtefacts,
   findArtefact,
   findArtefactBy,
+  consumedAtOfArtefact,
   grantIdOfArtefact,
   markArtefactConsumed,
   upsertArtefact,
@@ -40,10 +41,25 @@ function stringOrNull(value: unknown): string | null {
  * every node. Rows past their expiry are invisible and purged by `purgeExpired`.
  */
 export class KyselyAdapter implements Adapter {
+  /**
+   * Refresh tokens only: how long after its rotation a refresh token may still be presented. Two
+   * tabs of one single-page app refresh at once with the same token; both get a new one. Presented
+   * later, the old token is a reuse: refused, and the grant revoked.
+   */
+  private readonly reuseGraceMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly model: string,
-  ) {}
+    options: { refreshReuseGraceMs?: number } = {},
+  ) {
+    this.reuseGraceMs = model === 'RefreshToken' ? (options.refreshReuseGraceMs ?? 0) : 0;
+  }
+
+  /** Whether a consumption at `consumedAt` is still within the reuse grace. */
+  private withinGrace(consumedAt: number | null): boolean {
+    return consumedAt !== null && now() - consumedAt < this.reuseGraceMs;
+  }
 
   private key(id: string): string {
     return `${this.model}:${id}`;
@@ -79,6 +95,8 @@ export class KyselyAdapter implements Adapter {
    */
   async consume(id: string): Promise<void> {
     if (await markArtefactConsumed(this.db, this.key(id), now())) return;
+    // A parallel refresh with the same token, within the grace: not a reuse.
+    if (this.withinGrace(await consumedAtOfArtefact(this.db, this.key(id)))) return;
     const grantId = await grantIdOfArtefact(this.db, this.key(id));
     if (grantId) await this.revokeByGrantId(grantId);
     throw new errors.InvalidGrant('grant already used');
@@ -98,7 +116,9 @@ export class KyselyAdapter implements Adapter {
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- oidc-provider's AdapterPayload (its own, open-ended model state) has no schema to parse with; this is the JSON of a payload it gave `upsert`
     const payload = JSON.parse(row.payload) as AdapterPayload;
     // The provider expects `consumed` as epoch seconds.
-    if (row.consumed_at !== null) payload.consumed = Math.floor(row.consumed_at / 1000);
+    if (row.consumed_at !== null && !this.withinGrace(row.consumed_at)) {
+      payload.consumed = Math.floor(row.consumed_at / 1000);
+    }
     return payload;
   }
 }
@@ -127,9 +147,11 @@ export class PlatformClientAdapter implements Adapter {
 }
 
 /** The adapter factory oidc-provider calls once per model. */
-export function adapterFactory(db: Db) {
+export function adapterFactory(db: Db, options: { refreshReuseGraceMs?: number } = {}) {
   return function OidcAdapter(model: string): Adapter {
-    return model === 'Client' ? new PlatformClientAdapter(db) : new KyselyAdapter(db, model);
+    return model === 'Client'
+      ? new PlatformClientAdapter(db)
+      : new KyselyAdapter(db, model, options);
   };
 }
 

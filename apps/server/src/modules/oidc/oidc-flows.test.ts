@@ -39,7 +39,8 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
   const alphaCallback = 'http://127.0.0.1:9/alpha/callback';
 
   beforeAll(async () => {
-    t = await listeningTestApp(dialect);
+    // A one-second reuse grace, so the test can wait it out.
+    t = await listeningTestApp(dialect, { OIDC_REFRESH_REUSE_GRACE_SECONDS: '1' });
     const admin = new TestClient(t.app);
     await signIn(t, admin);
     alpha = await registerPlatform(admin, {
@@ -254,9 +255,33 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
     expect(rotated.refresh_token).toBeTruthy();
     expect(rotated.refresh_token).not.toBe(first);
     expect(await userinfoStatus(rotated.access_token)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the reuse grace
     await expect(client.refreshTokenGrant(rpAlpha, first)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
+    // A reuse revokes the grant: the token the rotation gave stops too.
+    await expect(
+      client.refreshTokenGrant(rpAlpha, rotated.refresh_token ?? ''),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('two tabs refreshing at once with the same token both get a new one; the grant lives on', async () => {
+    const { tokens } = await codeFlow(patient.browser, rpAlpha, alphaCallback);
+    const shared = tokens.refresh_token ?? '';
+    const [a, b] = await Promise.all([
+      client.refreshTokenGrant(rpAlpha, shared),
+      client.refreshTokenGrant(rpAlpha, shared),
+    ]);
+    expect(a.refresh_token).not.toBe(b.refresh_token);
+    expect(await userinfoStatus(a.access_token)).toBe(200);
+    expect(await userinfoStatus(b.access_token)).toBe(200);
+    // Each tab goes on with its own token.
+    expect(
+      (await client.refreshTokenGrant(rpAlpha, a.refresh_token ?? '')).access_token,
+    ).toBeTruthy();
+    expect(
+      (await client.refreshTokenGrant(rpAlpha, b.refresh_token ?? '')).access_token,
+    ).toBeTruthy();
   });
 
   it('refuses a replayed code and revokes the tokens it gave', async () => {

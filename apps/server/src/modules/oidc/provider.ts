@@ -122,7 +122,9 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   }
 
   const provider = new Provider(new URL(OIDC_PREFIX, config.publicUrl).href, {
-    adapter: adapterFactory(db),
+    adapter: adapterFactory(db, {
+      refreshReuseGraceMs: config.oidc.refreshReuseGraceSeconds * 1000,
+    }),
     clients: [],
     findAccount,
     jwks: { keys },

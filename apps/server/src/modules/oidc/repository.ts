@@ -65,6 +65,16 @@ export async function markArtefactConsumed(db: Db, id: string, now: number): Pro
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** When an artefact was consumed (null: not yet, or no such artefact). */
+export async function consumedAtOfArtefact(db: Db, id: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('oidc_store')
+    .select('consumed_at')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.consumed_at ?? null;
+}
+
 export async function grantIdOfArtefact(db: Db, id: string): Promise<string | null> {
   const row = await db
     .selectFrom('oidc_store')

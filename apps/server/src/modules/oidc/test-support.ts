@@ -26,10 +26,13 @@ export interface ListeningApp extends TestApp {
 }
 
 /** The whole app listening on 127.0.0.1, with PUBLIC_URL (hence the issuer) on that address. */
-export async function listeningTestApp(dialect: Dialect): Promise<ListeningApp> {
+export async function listeningTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<ListeningApp> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await createTestApp(dialect, { env: { PUBLIC_URL: base } });
+  const t = await createTestApp(dialect, { env: { PUBLIC_URL: base, ...env } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { ...t, base };
 }
