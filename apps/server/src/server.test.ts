@@ -3,51 +3,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const serverEntry = path.join(import.meta.dirname, 'server.ts');
-
-// Starting the server compiles it with tsx: on a loaded machine that takes many seconds. The test is
-// about draining, not start-up speed, so it waits as long as it must.
-const STARTUP_MS = 90_000;
-
-async function waitForReady(url: string, deadline = Date.now() + STARTUP_MS): Promise<void> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
+import { serverEntry, STARTUP_MS, startServerProcess } from './test/server-process.js';
 
 describe('the server process', () => {
   it(
     'finishes in-flight requests on SIGTERM, then exits 0',
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-sigterm-'));
-      const port = 30_000 + Math.floor(Math.random() * 20_000);
-      const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          SHUTDOWN_GRACE_MS: '700',
-          ADMIN_EMAIL: 'admin@hygie.test',
-          ADMIN_PASSWORD: 'Correct-Horse-42',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
+      const { child, exited, base } = await startServerProcess({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SHUTDOWN_GRACE_MS: '700',
+        ADMIN_EMAIL: 'admin@hygie.test',
+        ADMIN_PASSWORD: 'Correct-Horse-42',
       });
-      const exited = new Promise<number | null>((resolve) =>
-        child.on('exit', (code) => resolve(code)),
-      );
       try {
-        const base = `http://127.0.0.1:${port}`;
-        await waitForReady(`${base}/api/ready`);
         const first = await fetch(`${base}/api/health`);
         const xsrf = /XSRF-TOKEN=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
         // Logins cost an argon2 verification each: several are in flight when SIGTERM arrives.

@@ -37,3 +37,15 @@ export class AppError<C extends ErrorCode = ErrorCode> extends Error {
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
+
+/** A refusal to retry after `seconds`: its data and its Retry-After header say the same. */
+export function retryLater(
+  code: 'wait_before_retry' | 'too_many_attempts',
+  seconds: number,
+): AppError<'wait_before_retry' | 'too_many_attempts'> {
+  const data = { retryAfterSeconds: seconds };
+  const headers = { 'retry-after': String(seconds) };
+  return code === 'wait_before_retry'
+    ? new AppError(code, data, headers)
+    : new AppError(code, data, headers);
+}

@@ -4,7 +4,7 @@ import { CODES, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { lockUntilCommit } from '../../db/connection.js';
-import { AppError, isAppError } from '../../lib/app-error.js';
+import { AppError, isAppError, retryLater } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hmac, safeEqual } from '../../lib/tokens.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
@@ -112,12 +112,7 @@ export async function issueCode(
   if (UNPROVEN_DESTINATION.includes(purpose)) await lockUntilCommit(db, `code-to:${destination}`);
   const now = ctx.clock.now();
   const wait = await secondsBeforeResend(db, now, userId, purpose, destination);
-  if (wait > 0)
-    throw new AppError(
-      'wait_before_retry',
-      { retryAfterSeconds: wait },
-      { 'retry-after': String(wait) },
-    );
+  if (wait > 0) throw retryLater('wait_before_retry', wait);
   await supersedeCodes(db, userId, purpose, now);
   const code = generateCode();
   const { CODE_TTL } = await loadSettings(ctx, db);

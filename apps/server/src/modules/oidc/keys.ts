@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
-import { AppError } from '../../lib/app-error.js';
+import { retryLater } from '../../lib/app-error.js';
 import {
   findSettingStamp,
   findSettingValue,
@@ -108,11 +108,7 @@ export async function rotateSigningKeys(
     const waitMs = stored.updated_at + ROTATION_DELAYS_MS[step] - now;
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError(
-        'wait_before_retry',
-        { retryAfterSeconds: seconds },
-        { 'retry-after': String(seconds) },
-      );
+      throw retryLater('wait_before_retry', seconds);
     }
     next = step === 'promote' ? [...keys.slice(-1), ...keys.slice(0, -1)] : keys.slice(0, 1);
   }

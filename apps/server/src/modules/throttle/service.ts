@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, retryLater } from '../../lib/app-error.js';
 import {
   deleteThrottle,
   extendBlock,
@@ -101,11 +101,7 @@ export class Throttle {
     const wait = (until ?? 0) - this.clock.now();
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      throw new AppError(
-        'too_many_attempts',
-        { retryAfterSeconds: seconds },
-        { 'retry-after': String(seconds) },
-      );
+      throw retryLater('too_many_attempts', seconds);
     }
   }
 
@@ -139,11 +135,7 @@ export class Throttle {
     if (await claimWindow(this.db, key, now, now - cooldownMs)) return;
     const last = (await findWindowStart(this.db, key)) ?? now;
     const wait = Math.max(1, Math.ceil((last + cooldownMs - now) / 1000));
-    throw new AppError(
-      'wait_before_retry',
-      { retryAfterSeconds: wait },
-      { 'retry-after': String(wait) },
-    );
+    throw retryLater('wait_before_retry', wait);
   }
 
   /**
