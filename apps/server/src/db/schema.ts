@@ -54,6 +54,8 @@ export interface SessionTable {
   trusted_device_id: string | null;
   /** The last step-up: the password re-entered by the signed-in user. */
   reauthenticated_at: number | null;
+  /** How the user authenticated: RFC 8176 method references, space-separated (`pwd otp`). */
+  amr: string | null;
 }
 
 export interface TrustedDeviceTable {

@@ -168,13 +168,10 @@ export async function login(
   if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
     await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);
   }
-  const session = await openSession(
-    ctx,
-    user.id,
-    'two_factor_authentication_required',
-    meta,
+  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
+    amr: ['pwd'],
     trustedDeviceId,
-  );
+  });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'login',
     actorId: user.id,

@@ -135,15 +135,13 @@ async function signInWithCredential(
   const now = ctx.clock.now();
   await markCredentialUsed(ctx.db, credential.id, now);
   const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);
-  const secondFactor = userVerified && credential.user_verifying === 1 ? now : null;
-  const session = await openSession(
-    ctx,
-    user.id,
-    'two_factor_authentication_required',
-    meta,
+  const verifiedUser = userVerified && credential.user_verifying === 1;
+  // A key held by the device (hwk); its user verified by biometrics or PIN (user): two factors.
+  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
+    amr: verifiedUser ? ['hwk', 'user'] : ['hwk'],
     trustedDeviceId,
-    secondFactor,
-  );
+    mfaVerifiedAt: verifiedUser ? now : null,
+  });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'login_biometric',
     actorId: user.id,

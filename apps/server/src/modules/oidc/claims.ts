@@ -5,7 +5,8 @@ export const SCOPES = ['openid', 'offline_access', 'email', 'phone', 'profile', 
 
 /** Which claims each scope releases (the provider masks everything else). */
 export const SCOPE_CLAIMS = {
-  openid: ['sub'],
+  // How and when the user authenticated: in every ID token (docs/oidc.md).
+  openid: ['sub', 'acr', 'amr', 'auth_time'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
   profile: ['given_name', 'family_name', 'birthdate', 'gender', 'profile_type'],

@@ -7,6 +7,7 @@ import { hmac, safeEqual } from '../../lib/tokens.js';
 import { recordAudit } from '../audit/service.js';
 import { platformAccessForClient } from '../platforms/service.js';
 import type { SessionWithUser } from '../sessions/repository.js';
+import { acrOf, amrOf } from './assurance.js';
 import { SCOPES } from './claims.js';
 import { consentPage, pageLanguage } from './pages.js';
 import { OIDC_PREFIX } from './provider.js';
@@ -115,7 +116,8 @@ export async function decideInteraction(
 
   const login: NonNullable<InteractionResults['login']> = {
     accountId: session.user_id,
-    amr: session.mfa_verified_at ? ['pwd', 'mfa'] : ['pwd'],
+    amr: amrOf(session),
+    acr: acrOf(amrOf(session)),
     // When the user last authenticated (never ahead of the provider's own clock).
     ts: Math.floor(Math.min(authenticatedAt(session), Date.now()) / 1000),
   };

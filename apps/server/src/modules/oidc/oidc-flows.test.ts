@@ -4,6 +4,7 @@ import type { CreatedPlatform } from '@hygie/domain';
 import { hashToken } from '../../lib/tokens.js';
 import { createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
 import type { ListeningApp } from './test-support.js';
+import { ACR } from './assurance.js';
 import {
   authorizationRequest,
   authorizeTo,
@@ -177,6 +178,14 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       professional_id: '10002909371',
       professional_id_type: 'RPPS',
     });
+  });
+
+  it('says how the user signed in: amr (RFC 8176) and acr in the ID token, acr values in discovery', async () => {
+    // The patient signed in with the password and a code received by e-mail.
+    const { tokens } = await codeFlow(patient.browser, rpAlpha, alphaCallback, 'openid');
+    expect(tokens.claims()).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: ACR.twoFactors });
+    const discovery = await (await fetch(`${t.base}/oidc/.well-known/openid-configuration`)).json();
+    expect(discovery).toMatchObject({ acr_values_supported: [ACR.oneFactor, ACR.twoFactors] });
   });
 
   it('passes the platform’s login_hint and ui_locales to the sign-in page', async () => {

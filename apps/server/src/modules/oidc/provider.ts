@@ -12,6 +12,7 @@ import type { CookiePolicy } from '../../plugins/cookies.js';
 import { platformAccessForClient } from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
 import { adapterFactory } from './adapter.js';
+import { ACR } from './assurance.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
 import { ID_TOKEN_TTL_SECONDS, JWKS_CACHE_SECONDS, loadSigningKeys } from './keys.js';
 import { logoutPage, pageLanguage } from './pages.js';
@@ -129,7 +130,8 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     findAccount,
     jwks: { keys },
     scopes: SCOPES,
-    claims: { acr: null, auth_time: null, sid: null, iss: null, ...SCOPE_CLAIMS },
+    acrValues: Object.values(ACR),
+    claims: { sid: null, iss: null, ...SCOPE_CLAIMS },
     responseTypes: ['code'],
     // S256 is the only method oidc-provider 9 knows; PKCE is required of every client.
     pkce: { required: () => true },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
@@ -37,6 +38,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'sessions.mfa_verified_at',
       'sessions.trusted_device_id',
       'sessions.reauthenticated_at',
+      'sessions.amr',
       'users.email',
       'users.email_verified_at',
       'users.phone',
@@ -162,11 +164,14 @@ export async function markSecondFactorPassed(
   id: string,
   now: number,
   trustedDeviceId: string | null,
+  /** The method's RFC 8176 reference, added to the session's (`otp`, `sms`). */
+  method: string,
 ): Promise<void> {
   await db
     .updateTable('sessions')
     .set({
       mfa_verified_at: now,
+      amr: sql<string>`coalesce(amr, 'pwd') || ${` ${method}`}`,
       ...(trustedDeviceId ? { trusted_device_id: trustedDeviceId } : {}),
     })
     .where('id', '=', id)

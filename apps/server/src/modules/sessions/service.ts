@@ -33,8 +33,13 @@ export async function openSession(
   userId: string,
   stage: string,
   meta: SessionMeta,
-  trustedDeviceId: string | null = null,
-  mfaVerifiedAt: number | null = null,
+  proof: {
+    /** RFC 8176 references of the methods used so far (`pwd`; `hwk user` for a key). */
+    amr: string[];
+    trustedDeviceId?: string | null;
+    /** Set when the sign-in itself was two factors (a key that verified its user). */
+    mfaVerifiedAt?: number | null;
+  },
 ): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
   const token = randomToken();
@@ -53,9 +58,10 @@ export async function openSession(
     absolute_expires_at: absoluteExpiresAt,
     ip: meta.ip,
     user_agent: meta.userAgent?.slice(0, 512) ?? null,
-    mfa_verified_at: mfaVerifiedAt,
-    trusted_device_id: trustedDeviceId,
+    mfa_verified_at: proof.mfaVerifiedAt ?? null,
+    trusted_device_id: proof.trustedDeviceId ?? null,
     reauthenticated_at: null,
+    amr: proof.amr.join(' '),
   });
   return { id, token, idleExpiresAt, absoluteExpiresAt };
 }

@@ -59,7 +59,9 @@ describe.each(DIALECTS)('finishing post-login stages on %s', (dialect) => {
       cguVersion: null,
       mustCreatePassword: true,
     });
-    const { id } = await openSession(t.ctx, userId, 'two_factor_authentication_required', REQUEST);
+    const { id } = await openSession(t.ctx, userId, 'two_factor_authentication_required', REQUEST, {
+      amr: ['pwd'],
+    });
     const sms = { provider: 'sms', trustDevice: false } as const;
     expect(await stageAfter(id, userId, secondFactorStage, sms)).toBe('email_not_verified');
     expect(await stageAfter(id, userId, emailVerificationStage, undefined)).toBe(
@@ -83,7 +85,9 @@ describe.each(DIALECTS)('finishing post-login stages on %s', (dialect) => {
       phone: '+33611223355',
       emailVerified: false,
     });
-    const { id } = await openSession(t.ctx, userId, 'two_factor_authentication_required', REQUEST);
+    const { id } = await openSession(t.ctx, userId, 'two_factor_authentication_required', REQUEST, {
+      amr: ['pwd'],
+    });
     const { progress, outcome } = await finishStage(
       t.ctx,
       { ...REQUEST, userId, sessionId: id },
@@ -102,14 +106,10 @@ describe.each(DIALECTS)('finishing post-login stages on %s', (dialect) => {
       phone: '+33611223366',
       phoneVerified: false,
     });
-    const { id } = await openSession(
-      t.ctx,
-      userId,
-      'mobile_phone_not_verified',
-      REQUEST,
-      null,
-      t.clock.now(),
-    );
+    const { id } = await openSession(t.ctx, userId, 'mobile_phone_not_verified', REQUEST, {
+      amr: ['pwd', 'otp'],
+      mfaVerifiedAt: t.clock.now(),
+    });
     expect(await stageAfter(id, userId, phoneVerificationStage, { phone: '+33699999999' })).toBe(
       'mobile_phone_not_verified',
     );

@@ -105,7 +105,9 @@ export const secondFactorStage: StageDefinition<
       const { TRUSTED_DEVICE_DAYS } = await loadSettings(ctx, trx);
       device = await trustDevice(ctx, trx, actor.userId, actor, TRUSTED_DEVICE_DAYS);
     }
-    await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null);
+    // RFC 8176: a one-time code by e-mail is `otp`; by SMS, `sms`.
+    const method = input.provider === 'sms' ? 'sms' : 'otp';
+    await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
     return { device: device && { token: device.token, expiresAt: device.expiresAt } };
