@@ -11,6 +11,7 @@ import * as m0006 from './migrations/0006-biometrics.js';
 import * as m0007 from './migrations/0007-step-up.js';
 import * as m0008 from './migrations/0008-outbox-leases.js';
 import * as m0009 from './migrations/0009-session-amr.js';
+import * as m0010 from './migrations/0010-ins-oid.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0007-step-up': m0007,
   '0008-outbox-leases': m0008,
   '0009-session-amr': m0009,
+  '0010-ins-oid': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

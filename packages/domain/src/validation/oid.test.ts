@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INS_OIDS, isValidInsOid } from './oid.js';
+import { isValidIns } from './ins.js';
+import { INS_OIDS, insOidOf, isValidInsOid } from './oid.js';
 
 describe('isValidInsOid', () => {
   it.each([
@@ -37,5 +38,29 @@ describe('isValidInsOid', () => {
 
   it('ignores surrounding whitespace', () => {
     expect(isValidInsOid(` ${INS_OIDS.nir} `)).toBe(true);
+  });
+});
+
+describe('insOidOf', () => {
+  it.each(['295109912611193', '185057800608491', '253072B07300470', '170012000401235'])(
+    'reads the NIR %s as INS-NIR',
+    (ins) => {
+      expect(isValidIns(ins)).toBe(true);
+      expect(insOidOf(ins)).toBe(INS_OIDS.nir);
+    },
+  );
+
+  it.each(['785039912345663', '892017512300459', '385017512300470', '485017512300420'])(
+    'reads the number awaiting a NIR %s as INS-NIA',
+    (ins) => {
+      expect(isValidIns(ins)).toBe(true);
+      expect(insOidOf(ins)).toBe(INS_OIDS.nia);
+    },
+  );
+
+  it('never gives an OID refused in production', () => {
+    for (const first of '12345678') {
+      expect(isValidInsOid(insOidOf(`${first}85057800608491`), { production: true })).toBe(true);
+    }
   });
 });

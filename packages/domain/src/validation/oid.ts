@@ -16,3 +16,12 @@ const ALL_OIDS: readonly string[] = Object.values(INS_OIDS);
 export function isValidInsOid(oid: string, options: { production?: boolean } = {}): boolean {
   return (options.production ? PRODUCTION_OIDS : ALL_OIDS).includes(oid.trim());
 }
+
+/**
+ * The OID of a typed INS matricule, read from its first digit (domain-rules.md): 1 or 2 is a NIR
+ * (INS-NIR); 3, 4, 7 and 8 are a number awaiting a NIR (INS-NIA). Never a test or demo OID: those
+ * come only from the INSi test teleservice, which this portal does not call.
+ */
+export function insOidOf(ins: string): InsOid {
+  return /^[12]/.test(ins.trim()) ? INS_OIDS.nir : INS_OIDS.nia;
+}

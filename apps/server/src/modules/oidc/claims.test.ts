@@ -43,7 +43,9 @@ describe('claims', () => {
       profile_type: 'patient',
       ins: '295109912611193',
       ins_oid: '1.2.250.1.213.1.4.8',
+      ins_status: 'provisional',
     });
+    expect(claimsOf({ ...base, profile: 'patient', ins: null })).not.toHaveProperty('ins_status');
     expect(claimsOf({ ...base, profile: 'patient' })).not.toHaveProperty('professional_id');
     expect(claimsOf({ ...base, profile: 'professional' })).toMatchObject({
       profile_type: 'professional',
@@ -51,5 +53,6 @@ describe('claims', () => {
       professional_id_type: 'RPPS',
     });
     expect(claimsOf({ ...base, profile: 'professional' })).not.toHaveProperty('ins');
+    expect(claimsOf({ ...base, profile: 'professional' })).not.toHaveProperty('ins_status');
   });
 });

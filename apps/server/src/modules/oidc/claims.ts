@@ -10,7 +10,7 @@ export const SCOPE_CLAIMS = {
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
   profile: ['given_name', 'family_name', 'birthdate', 'gender', 'profile_type'],
-  health: ['ins', 'ins_oid', 'professional_id', 'professional_id_type'],
+  health: ['ins', 'ins_oid', 'ins_status', 'professional_id', 'professional_id_type'],
 } as const;
 
 /**
@@ -24,6 +24,15 @@ export function birthdateClaim(stored: string | null): string | undefined {
   if (month === '00' || day === '00') return year === '0000' ? undefined : year;
   return stored ?? undefined;
 }
+
+/**
+ * How far a patient's INS can be trusted, in the identity-vigilance (RNIV) statuses: `provisional`
+ * (declared, neither retrieved from the INSi teleservice nor checked against an identity
+ * document), `retrieved`, `validated`, `qualified`. The portal neither calls INSi nor checks
+ * patients' documents, so an INS here is declared: a platform qualifies it before referencing
+ * health data under it (docs/oidc.md).
+ */
+export const DECLARED_INS_STATUS = 'provisional';
 
 export type Claims = Record<string, unknown> & { sub: string };
 
@@ -67,6 +76,7 @@ export function claimsOf(
   if (user.profile === 'patient') {
     optional.ins = user.ins;
     optional.ins_oid = user.ins ? user.ins_oid : null;
+    optional.ins_status = user.ins ? DECLARED_INS_STATUS : null;
   } else if (user.profile === 'professional') {
     optional.professional_id = user.professional_id;
     optional.professional_id_type = user.professional_id ? user.professional_id_type : null;

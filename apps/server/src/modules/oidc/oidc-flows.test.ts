@@ -54,7 +54,7 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
     patient = await signedInBrowser(t, PATIENT);
     await t.ctx.db
       .updateTable('users')
-      .set({ ins_oid: '1.2.250.1.213.1.4.8', birth_date: '1975-00-00', sex: 'male' })
+      .set({ birth_date: '1975-00-00', sex: 'male' })
       .where('id', '=', patient.userId)
       .execute();
     professional = await signedInBrowser(t, PROFESSIONAL);
@@ -101,7 +101,7 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       expect.arrayContaining(['openid', 'email', 'phone', 'profile', 'health', 'offline_access']),
     );
     expect(metadata.claims_supported).toEqual(
-      expect.arrayContaining(['profile_type', 'ins', 'ins_oid', 'professional_id']),
+      expect.arrayContaining(['profile_type', 'ins', 'ins_oid', 'ins_status', 'professional_id']),
     );
     expect(metadata.end_session_endpoint).toBe(`${t.base}/oidc/session/end`);
     // Bearer tokens only: DPoP stays off (oidc-provider 9 would enable it by default).
@@ -147,7 +147,9 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       gender: 'male',
       profile_type: 'patient',
       ins: PATIENT.ins,
+      // Set with the INS at registration, read from the number (a NIR); declared, not qualified.
       ins_oid: '1.2.250.1.213.1.4.8',
+      ins_status: 'provisional',
     });
   });
 

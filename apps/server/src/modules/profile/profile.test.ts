@@ -79,6 +79,28 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
     expect(row).toEqual({ roles: '[]', search_name: 'martin jeanne-marie' });
   });
 
+  it('stores an INS with its OID, read from the number, and removes both together', async () => {
+    const client = await signedIn('ins-oid@hygie.test', '+33655000009');
+    const insOf = () =>
+      t.ctx.db
+        .selectFrom('users')
+        .select(['ins', 'ins_oid'])
+        .where('email', '=', 'ins-oid@hygie.test')
+        .executeTakeFirstOrThrow();
+    const edit = (ins: string | null) =>
+      client.request({ method: 'PATCH', url: '/api/profile', payload: { ins } });
+    expect((await edit('1 85 05 78 006 084 91')).statusCode).toBe(200);
+    expect(await insOf()).toEqual({ ins: '185057800608491', ins_oid: '1.2.250.1.213.1.4.8' });
+    expect((await client.get('/api/profile')).json()).toMatchObject({
+      insOid: '1.2.250.1.213.1.4.8',
+    });
+    // A number awaiting a NIR (first digit 7 or 8) is an INS-NIA.
+    expect((await edit('785039912345663')).statusCode).toBe(200);
+    expect(await insOf()).toEqual({ ins: '785039912345663', ins_oid: '1.2.250.1.213.1.4.9' });
+    expect((await edit(null)).statusCode).toBe(200);
+    expect(await insOf()).toEqual({ ins: null, ins_oid: null });
+  });
+
   it('changes the e-mail only once the code sent to the new address is entered, and warns the old one', async () => {
     const client = await signedIn('old-mail@hygie.test', '+33655000002');
     const wrong = await client.post('/api/profile/email', {

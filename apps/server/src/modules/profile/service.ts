@@ -12,6 +12,7 @@ import { assertAcceptablePassword, queuePasswordChangedNotice } from '../passwor
 import { queueIdentifierClaimedNotice, queueSecurityNotice } from '../users/notices.js';
 import { checkCurrentPassword } from '../step-up/service.js';
 import { Throttle } from '../throttle/service.js';
+import { insColumns } from '../users/ins.js';
 import { searchKey } from '../users/search-key.js';
 import {
   assertEmailAvailable,
@@ -58,7 +59,7 @@ function personChanges(user: UserRow, b: ProfileChanges, now: number): UserUpdat
   if (b.birthPlaceInsee !== undefined) changes.birth_place_insee = b.birthPlaceInsee;
   if (b.sex !== undefined) changes.sex = b.sex;
   if (b.language !== undefined) changes.language = b.language;
-  if (patient && b.ins !== undefined) changes.ins = b.ins;
+  if (patient && b.ins !== undefined) Object.assign(changes, insColumns(b.ins));
   if (patient && b.firstNameUsed !== undefined) changes.first_name_used = b.firstNameUsed;
   if (patient && b.lastNameUsed !== undefined) changes.last_name_used = b.lastNameUsed;
   if (professional && b.identifier !== undefined) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { up as backfillInsOids } from '../../db/migrations/0010-ins-oid.js';
 import { AppError } from '../../lib/app-error.js';
 import { DIALECTS, openTestDatabase, TestClock } from '../../test/helpers.js';
 import { findUserById } from './repository.js';
@@ -49,6 +50,40 @@ describe.each(DIALECTS)('creating a user on %s', (dialect) => {
       cgu_version: null,
       created_at: clock.now(),
     });
+  });
+
+  it('stores a patient’s INS with its OID; the migration gives one to INS stored before', async () => {
+    const patient = (email: string, ins: string) =>
+      createUser({ clock }, database.db, {
+        email,
+        passwordHash: 'hash',
+        profile: 'patient',
+        status: 'active',
+        language: 'fr',
+        ins,
+      });
+    const nir = await patient('nir@hygie.test', '295109912611193');
+    const nia = await patient('nia@hygie.test', '892017512300459');
+    expect(await findUserById(database.db, nir)).toMatchObject({
+      ins_oid: '1.2.250.1.213.1.4.8',
+    });
+    expect(await findUserById(database.db, nia)).toMatchObject({
+      ins_oid: '1.2.250.1.213.1.4.9',
+    });
+    // Rows written before the OID was: the migration reads it from the number.
+    await database.db.updateTable('users').set({ ins_oid: null }).execute();
+    await backfillInsOids(database.db);
+    const rows = await database.db
+      .selectFrom('users')
+      .select(['email', 'ins_oid'])
+      .where('email', 'in', ['nir@hygie.test', 'nia@hygie.test', 'zoe@hygie.test'])
+      .orderBy('email')
+      .execute();
+    expect(rows).toEqual([
+      { email: 'nia@hygie.test', ins_oid: '1.2.250.1.213.1.4.9' },
+      { email: 'nir@hygie.test', ins_oid: '1.2.250.1.213.1.4.8' },
+      { email: 'zoe@hygie.test', ins_oid: null },
+    ]);
   });
 
   it('leaves an invitation without password and its change time', async () => {

@@ -6,6 +6,7 @@ import type { UserTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { findUserByEmail, insertConsent, insertUser, setCguVersion } from './repository.js';
+import { insColumns } from './ins.js';
 import { searchKey } from './search-key.js';
 import { forgetTrustedDevices } from '../devices/service.js';
 import { endSessionsOfUser } from '../sessions/service.js';
@@ -126,8 +127,7 @@ export async function createUser(
       birth_date: account.birthDate ?? null,
       birth_place_insee: account.birthPlaceInsee ?? null,
       sex: account.sex ?? null,
-      ins: account.ins ?? null,
-      ins_oid: null,
+      ...insColumns(account.ins ?? null),
       first_name_used: account.firstNameUsed ?? null,
       last_name_used: account.lastNameUsed ?? null,
       professional_id_type: account.professionalId?.type ?? null,
