@@ -57,6 +57,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
+import { PlatformLogoutSender } from './modules/oidc/backchannel.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
@@ -166,7 +167,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     );
 
     const transports = deps.transports ?? chooseTransports(config);
+    // Back-channel logout notices go out through the provider, once the OIDC routes built it.
+    const platformLogout = new PlatformLogoutSender();
     const dispatcher = new OutboxDispatcher({
+      logout: platformLogout,
       db: database.db,
       dialect: database.dialect,
       clock,
@@ -252,10 +256,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       biometricsRoutes,
       stepUpRoutes,
       platformRoutes,
-      oidcRoutes,
     ]) {
       await app.register(routes, routeDeps);
     }
+    await app.register(oidcRoutes, { ...routeDeps, platformLogout });
 
     await registerSpa(app, config.webDistDir);
 

@@ -17,7 +17,7 @@ const USAGE = `usage:
   cli invite --email ADDRESS [--admin] [--first-name NAME] [--last-name NAME] [--profile patient|professional] [--language fr|en|ar]
   cli cgu:publish --version VERSION [--date YYYY-MM-DD]
   cli oidc:keys [--step stage|promote|retire]
-  cli platform:add --name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--policy open|on_request|admin] [--public] [--third-party] [--description TEXT] [--logo-url URL]`;
+  cli platform:add --name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--backchannel-logout-uri URI] [--policy open|on_request|admin] [--public] [--third-party] [--description TEXT] [--logo-url URL]`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
       'logo-url': { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
       'post-logout-uri': { type: 'string', multiple: true },
+      'backchannel-logout-uri': { type: 'string' },
       policy: { type: 'string' },
       public: { type: 'boolean', default: false },
       'third-party': { type: 'boolean', default: false },

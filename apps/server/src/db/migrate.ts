@@ -12,6 +12,7 @@ import * as m0007 from './migrations/0007-step-up.js';
 import * as m0008 from './migrations/0008-outbox-leases.js';
 import * as m0009 from './migrations/0009-session-amr.js';
 import * as m0010 from './migrations/0010-ins-oid.js';
+import * as m0011 from './migrations/0011-backchannel-logout.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-outbox-leases': m0008,
   '0009-session-amr': m0009,
   '0010-ins-oid': m0010,
+  '0011-backchannel-logout': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -126,7 +126,8 @@ export interface AuditEventTable {
 
 export interface OutboxTable {
   id: string;
-  channel: 'email' | 'sms';
+  /** `logout`: a back-channel logout notice to the platform whose client id is the recipient. */
+  channel: 'email' | 'sms' | 'logout';
   recipient: string;
   template: string;
   language: 'fr' | 'en' | 'ar';
@@ -156,6 +157,8 @@ export interface PlatformTable {
   logo_url: string | null;
   redirect_uris: string; // JSON array
   post_logout_redirect_uris: string; // JSON array
+  /** Where the platform takes back-channel logout notices; null: none. */
+  backchannel_logout_uri: string | null;
   access_policy: 'open' | 'on_request' | 'admin';
   first_party: number;
   created_at: number;

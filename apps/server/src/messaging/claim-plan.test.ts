@@ -16,7 +16,7 @@ describe.each(DIALECTS)('outbox claim plan on %s', (dialect) => {
   it('finds due messages of a channel through outbox_channel_due_idx', async () => {
     const queries = await t.queries.during(() => t.dispatcher.runOnce());
     const claims = queries.filter((q) => /^update "outbox" set "locked_until"/.test(q.sql));
-    expect(claims).toHaveLength(2); // e-mail, then SMS
+    expect(claims).toHaveLength(3); // e-mail, SMS, then platforms' logout notices
     for (const claim of claims) {
       const plan = await explain(t.ctx.db, dialect, claim);
       if (dialect === 'sqlite') {

@@ -28,6 +28,8 @@ export interface DispatcherDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   transports: { email: Transport; sms: Transport };
+  /** Delivers back-channel logout notices to platforms (none: they wait in the outbox). */
+  logout?: NoticeSender;
   /** How often an idle node looks for due messages (a queued message wakes it at once). */
   pollMs: number;
   /** The longest one send may take: it is then aborted and retried later. */
@@ -47,12 +49,37 @@ export function renderRow(row: OutboxRow) {
   );
 }
 
-/** One channel's delivery: its transport, the sends in flight, and whether it is failing. */
+/** Delivers one claimed row of the `logout` channel (a back-channel logout notice). */
+export interface NoticeSender {
+  readonly name: string;
+  send(row: OutboxRow, signal: AbortSignal): Promise<void>;
+}
+
+/** One channel's delivery: how a row is sent, the sends in flight, and whether it is failing. */
 interface Lane {
-  channel: 'email' | 'sms';
-  transport: Transport;
+  channel: OutboxRow['channel'];
+  name: string;
+  /** The row keeps its secrets once settled (the dev outbox only). */
+  keepsSecrets: boolean;
+  send(row: OutboxRow, signal: AbortSignal): Promise<void>;
   inFlight: Set<Promise<void>>;
   failing: boolean;
+}
+
+/** A lane for messages to people: the row rendered in its language and brand, then sent. */
+function messageLane(channel: 'email' | 'sms', transport: Transport): Lane {
+  return {
+    channel,
+    name: transport.name,
+    keepsSecrets: transport.keepsSecrets === true,
+    send: (row, signal) =>
+      transport.send(
+        { id: row.id, channel, recipient: row.recipient, message: renderRow(row) },
+        signal,
+      ),
+    inFlight: new Set(),
+    failing: false,
+  };
 }
 
 /** A claimed row and the claim's token, which every update of the row names. */
@@ -62,8 +89,8 @@ interface Leased {
 }
 
 /**
- * Delivers the outbox: one loop per process, e-mail and SMS each with their own sends in flight
- * (a hung relay never holds SMS back). Rows are claimed with a lease carrying a token (and on
+ * Delivers the outbox: one loop per process, e-mail, SMS and platforms' logout notices each with
+ * their own sends in flight (a hung relay never holds SMS back). Rows are claimed with a lease carrying a token (and on
  * PostgreSQL with `FOR UPDATE SKIP LOCKED`), so several nodes share the outbox and a worker that
  * lost its lease can neither re-queue nor settle a row. Every send has a deadline shorter than the
  * lease; stopping aborts the sends in flight and hands their rows back.
@@ -77,12 +104,21 @@ export class OutboxDispatcher {
   private databaseFailing = false;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.lanes = (['email', 'sms'] as const).map((channel) => ({
-      channel,
-      transport: deps.transports[channel],
-      inFlight: new Set(),
-      failing: false,
-    }));
+    this.lanes = [
+      messageLane('email', deps.transports.email),
+      messageLane('sms', deps.transports.sms),
+    ];
+    const logout = deps.logout;
+    if (logout) {
+      this.lanes.push({
+        channel: 'logout',
+        name: logout.name,
+        keepsSecrets: false,
+        send: (row, signal) => logout.send(row, signal),
+        inFlight: new Set(),
+        failing: false,
+      });
+    }
   }
 
   /** Starts the loop (once: starting a running dispatcher changes nothing). */
@@ -184,7 +220,7 @@ export class OutboxDispatcher {
       await this.settle(row, owner, {
         status: 'expired',
         last_error: row.last_error ?? 'expired before it could be sent',
-        params: this.settledParams(row, lane.transport),
+        params: this.settledParams(row, lane),
       });
       return;
     }
@@ -193,30 +229,26 @@ export class OutboxDispatcher {
       AbortSignal.timeout(this.deps.sendTimeoutMs),
     ]);
     try {
-      const message = renderRow(row);
-      const delivery = { id: row.id, channel: row.channel, recipient: row.recipient, message };
-      await untilAborted(lane.transport.send(delivery, signal), signal);
+      await untilAborted(lane.send(row, signal), signal);
     } catch (err) {
       if (this.shutdown.signal.aborted) {
         // Handed back as it was, attempt not counted: another worker (or this one restarted) sends it.
         await this.settle(row, owner, {});
       } else {
-        const reason = signal.aborted
-          ? `${lane.transport.name}: ${abortReason(signal)}`
-          : reasonOf(err);
+        const reason = signal.aborted ? `${lane.name}: ${abortReason(signal)}` : reasonOf(err);
         await this.failed(lane, row, owner, reason);
       }
       return;
     }
     if (lane.failing) {
       lane.failing = false;
-      this.deps.log.info({ transport: lane.transport.name }, 'outbox: delivering again');
+      this.deps.log.info({ transport: lane.name }, 'outbox: delivering again');
     }
     await this.settle(row, owner, {
       status: 'sent',
       sent_at: clock.now(),
       attempts: row.attempts + 1,
-      params: this.settledParams(row, lane.transport),
+      params: this.settledParams(row, lane),
     });
   }
 
@@ -232,7 +264,7 @@ export class OutboxDispatcher {
           : 'pending';
     // One warning when a transport starts failing, not one per message (an outage would flood the log).
     const log = this.deps.log;
-    const fields = { id: row.id, attempts, status, transport: lane.transport.name, reason };
+    const fields = { id: row.id, attempts, status, transport: lane.name, reason };
     if (lane.failing) log.debug(fields, 'outbox: delivery failed');
     else log.warn(fields, 'outbox: delivery failed; the transport is failing');
     lane.failing = true;
@@ -241,7 +273,7 @@ export class OutboxDispatcher {
       attempts,
       next_attempt_at: nextAttemptAt,
       last_error: reason.slice(0, 500),
-      ...(status === 'pending' ? {} : { params: this.settledParams(row, lane.transport) }),
+      ...(status === 'pending' ? {} : { params: this.settledParams(row, lane) }),
     });
   }
 
@@ -280,8 +312,8 @@ export class OutboxDispatcher {
   }
 
   /** What a settled message keeps of its parameters: all of them only for the dev outbox. */
-  private settledParams(row: OutboxRow, transport: Transport): string | undefined {
-    if (transport.keepsSecrets) return undefined;
+  private settledParams(row: OutboxRow, lane: Lane): string | undefined {
+    if (lane.keepsSecrets) return undefined;
     return JSON.stringify(withoutSecrets(parseParams(row.params)));
   }
 }

@@ -1,6 +1,7 @@
-import type { Brand, Language } from '@hygie/domain';
+import { DEFAULT_BRAND, DEFAULT_LANGUAGE, type Brand, type Language } from '@hygie/domain';
 import { z } from 'zod';
 import type { Db } from '../db/connection.js';
+import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { insertOutboxRow } from './repository.js';
@@ -32,6 +33,46 @@ export async function enqueueMessage(
   db: Db,
   clock: Clock,
   message: OutgoingMessage,
+): Promise<string> {
+  return enqueueRow(db, clock, message);
+}
+
+/** A back-channel logout notice for a platform: its user's provider session `sid` ended. */
+export interface PlatformLogout {
+  clientId: string;
+  sub: string;
+  sid: string;
+}
+
+/** The outbox template of back-channel logout notices (sent to a platform, never rendered). */
+export const PLATFORM_LOGOUT = 'backchannel_logout';
+
+/**
+ * Queues a back-channel logout notice, in the transaction that ends the session: the platform is
+ * told once the ending is committed, and told again if it did not answer.
+ */
+export async function enqueuePlatformLogout(
+  db: Db,
+  clock: Clock,
+  notice: PlatformLogout,
+): Promise<string> {
+  return enqueueRow(db, clock, {
+    channel: 'logout',
+    recipient: notice.clientId,
+    template: PLATFORM_LOGOUT,
+    language: DEFAULT_LANGUAGE,
+    brand: DEFAULT_BRAND,
+    params: { sub: notice.sub, sid: notice.sid },
+  });
+}
+
+async function enqueueRow(
+  db: Db,
+  clock: Clock,
+  message: Omit<OutgoingMessage, 'channel' | 'template'> & {
+    channel: OutboxRow['channel'];
+    template: string;
+  },
 ): Promise<string> {
   const id = newId();
   const now = clock.now();

@@ -11,7 +11,7 @@ export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
 
 /** One claim: the channel, how many rows, and the lease written on them. */
 export interface Claim {
-  channel: 'email' | 'sms';
+  channel: OutboxRow['channel'];
   now: number;
   limit: number;
   /** This claim's own token: every later update of the rows must name it. */

@@ -41,6 +41,8 @@ export const platformCreateInputSchema = z.object({
   logoUrl: platformUri.nullable().optional(),
   redirectUris: uriList.min(1),
   postLogoutRedirectUris: uriList.optional(),
+  /** Where the platform takes OpenID back-channel logout notices (docs/oidc.md). */
+  backchannelLogoutUri: platformUri.nullable().optional(),
   accessPolicy: accessPolicySchema.optional(),
   firstParty: z.boolean().optional(),
   public: z.boolean().optional(),
@@ -62,6 +64,7 @@ export const adminPlatformSchema = z.object({
   logoUrl: z.string().nullable(),
   redirectUris: z.array(z.string()),
   postLogoutRedirectUris: z.array(z.string()),
+  backchannelLogoutUri: z.string().nullable(),
   accessPolicy: accessPolicySchema,
   firstParty: z.boolean(),
   createdAt: z.string(),

@@ -23,7 +23,7 @@ export async function endAllAccess(
 ): Promise<void> {
   await revokeAccess(trx, userId);
   await revokeNativeKeys(ctx, trx, userId);
-  await endPlatformAccess(trx, userId);
+  await endPlatformAccess(ctx, trx, userId);
   await voidCodesOfUser(ctx, trx, userId);
   await voidLinksOfUser(ctx, trx, userId, ACCESS_LINKS);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACR, acrOf, amrOf } from './assurance.js';
+import { ACR, acrOf, amrOf, levelOf, requestedLevel } from './assurance.js';
 
 describe('amr and acr of a session', () => {
   it.each([
@@ -15,5 +15,30 @@ describe('amr and acr of a session', () => {
     const methods = amrOf({ amr, mfa_verified_at: mfa });
     expect(methods).toEqual(expected);
     expect(acrOf(methods)).toBe(acr);
+  });
+});
+
+describe('the level a platform asks for', () => {
+  const essential = (acr: object) => JSON.stringify({ id_token: { acr } });
+  it.each([
+    [{}, 0],
+    [{ acr_values: ACR.twoFactors }, 2],
+    [{ acr_values: ACR.oneFactor }, 1],
+    // Any listed value is acceptable: the lowest one known decides.
+    [{ acr_values: `${ACR.twoFactors} ${ACR.oneFactor}` }, 1],
+    [{ acr_values: `eidas-high ${ACR.twoFactors}` }, 2],
+    [{ acr_values: 'eidas-high' }, 0], // not a value the portal issues
+    [{ claims: essential({ essential: true, value: ACR.twoFactors }) }, 2],
+    [{ claims: essential({ essential: true, values: [ACR.twoFactors] }) }, 2],
+    [{ claims: essential({ value: ACR.twoFactors }) }, 0], // voluntary in claims: a wish
+    [{ claims: '{not json' }, 0],
+    [{ claims: JSON.stringify({ id_token: { acr: 'x' } }) }, 0],
+  ])('%j → %i', (params, level) => {
+    expect(requestedLevel(params)).toBe(level);
+  });
+
+  it('a session earns 1 with one factor, 2 with two', () => {
+    expect(levelOf(['pwd'])).toBe(1);
+    expect(levelOf(['pwd', 'otp', 'mfa'])).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SessionRow } from '../../db/schema.js';
 
 /**
@@ -32,3 +33,51 @@ export function amrOf(session: Pick<SessionRow, 'amr' | 'mfa_verified_at'>): str
 export function acrOf(amr: readonly string[]): string {
   return amr.includes('mfa') ? ACR.twoFactors : ACR.oneFactor;
 }
+
+const LEVELS: readonly string[] = [ACR.oneFactor, ACR.twoFactors];
+
+/**
+ * The lowest level a platform accepts: from `acr_values` (voluntary, OIDC Core §3.1.2.1) and an
+ * `acr` the `claims` parameter marks essential (§5.5.1.1). Values the portal does not issue are
+ * ignored; none known, no requirement (0).
+ */
+export function requestedLevel(params: { acr_values?: unknown; claims?: unknown }): number {
+  const values = typeof params.acr_values === 'string' ? params.acr_values.split(' ') : [];
+  values.push(...essentialAcrs(params.claims));
+  const levels = values.map((v) => LEVELS.indexOf(v) + 1).filter((level) => level > 0);
+  return levels.length > 0 ? Math.min(...levels) : 0;
+}
+
+/** The level `amr` earns: 1 for one factor, 2 for two. */
+export function levelOf(amr: readonly string[]): number {
+  return LEVELS.indexOf(acrOf(amr)) + 1;
+}
+
+function essentialAcrs(claims: unknown): string[] {
+  if (typeof claims !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(claims);
+  } catch {
+    return [];
+  }
+  const acr = essentialAcr.safeParse(parsed);
+  if (!acr.success) return [];
+  const request = acr.data.id_token?.acr;
+  if (!request?.essential) return [];
+  return [...(request.value ? [request.value] : []), ...(request.values ?? [])];
+}
+
+const essentialAcr = z.object({
+  id_token: z
+    .object({
+      acr: z
+        .object({
+          essential: z.boolean().optional(),
+          value: z.string().optional(),
+          values: z.array(z.string()).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});

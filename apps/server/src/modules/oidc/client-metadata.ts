@@ -18,6 +18,13 @@ export function clientMetadataOf(platform: PlatformRow): ClientMetadata {
     ...(platform.logo_url ? { logo_uri: platform.logo_url } : {}),
     redirect_uris: parseUriList(platform.redirect_uris),
     post_logout_redirect_uris: parseUriList(platform.post_logout_redirect_uris),
+    // Back-channel logout notices name the provider session (`sid`) as well as the user.
+    ...(platform.backchannel_logout_uri
+      ? {
+          backchannel_logout_uri: platform.backchannel_logout_uri,
+          backchannel_logout_session_required: true,
+        }
+      : {}),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: confidential ? 'client_secret_basic' : 'none',

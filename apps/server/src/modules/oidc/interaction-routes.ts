@@ -5,7 +5,9 @@ import { errors } from 'oidc-provider';
 import type { AppContext } from '../../context.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
-import { closeSession } from '../sessions/service.js';
+import { closeSession, requireSecondFactor } from '../sessions/service.js';
+import { secondFactorStage } from '../auth/stages/registry.js';
+import { amrOf, levelOf, requestedLevel } from './assurance.js';
 import { contentSecurityPolicy } from '../../plugins/security-headers.js';
 import type { InteractionInput } from './interaction.js';
 import { authenticatedAt, decideInteraction, freshEnough, interactionUrl } from './interaction.js';
@@ -61,6 +63,14 @@ export async function runInteraction(
     cookies.clearSession(reply);
     staleUser = session.user.email;
     session = null;
+  }
+  if (session && levelOf(amrOf(session)) < requestedLevel(interaction.params)) {
+    // The platform asks for two factors; a trusted browser skipped the second one. The session
+    // goes back to that stage (the browser stays trusted), and comes back here once it is passed.
+    await requireSecondFactor(ctx.db, session.id, secondFactorStage.code);
+    const mfa = new URL('/security/mfa', publicUrl);
+    mfa.searchParams.set('target_uri', interactionUrl(publicUrl, uid));
+    return reply.redirect(mfa.href, 303);
   }
   if (!session) {
     const login = new URL('/security/login', publicUrl);

@@ -2,7 +2,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedPlatform } from '@hygie/domain';
 import { hashToken } from '../../lib/tokens.js';
-import { createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import { createUser, DIALECTS, lastCode, signIn, TestClient } from '../../test/helpers.js';
 import type { ListeningApp } from './test-support.js';
 import { ACR } from './assurance.js';
 import {
@@ -474,5 +474,61 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       for (const [name, value] of again.cookies) portal.cookies.set(name, value);
       t.clock.advance(120_000);
     }
+  });
+
+  it('acr_values asking for two factors makes a trusted browser pass the second factor it skipped', async () => {
+    const user = {
+      email: 'trusted@hygie.test',
+      password: 'Trusted-Passw0rd!',
+      phone: '+33612345671',
+    };
+    await createUser(t, user);
+    // The browser is trusted at a first sign-in; the next one skips the second factor.
+    const first = new TestClient(t.app);
+    await signIn(t, first, user.email, user.password, { trustDevice: true });
+    const device = first.cookies.get('hygie_device') ?? '';
+    expect(device).not.toBe('');
+    const portal = new TestClient(t.app);
+    portal.cookies.set('hygie_device', device);
+    expect((await signIn(t, portal, user.email, user.password)).statusCode).toBe(200);
+    const browser = new Browser(portal.cookies);
+
+    // One factor is enough for a platform that asks nothing, or accepts either level.
+    const plain = await codeFlow(browser, rpAlpha, alphaCallback, 'openid');
+    expect(plain.tokens.claims()).toMatchObject({ amr: ['pwd'], acr: ACR.oneFactor });
+    const either = await authorizationRequest(rpAlpha, alphaCallback, 'openid', {
+      acr_values: `${ACR.twoFactors} ${ACR.oneFactor}`,
+    });
+    expect((await browser.follow(either.url.href, t.base)).url.origin).toBe('http://127.0.0.1:9');
+
+    // Two factors asked for: the portal asks for the second one, then goes on to the platform.
+    const start = await authorizationRequest(rpAlpha, alphaCallback, 'openid', {
+      acr_values: ACR.twoFactors,
+    });
+    const { url: mfa } = await browser.follow(start.url.href, t.base);
+    expect(mfa.pathname).toBe('/security/mfa');
+    const target = mfa.searchParams.get('target_uri') ?? '';
+    expect(target).toMatch(new RegExp(`^${t.base}/oidc/interaction/`));
+    const me = await portal.get('/api/me');
+    expect(me.json()).toMatchObject({ code: 'two_factor_authentication_required' });
+    await portal.post('/api/mfa/send', { provider: 'email' });
+    const verified = await portal.post('/api/mfa/verify', {
+      provider: 'email',
+      code: await lastCode(t, user.email),
+      trustDevice: false,
+    });
+    expect(verified.statusCode).toBe(200);
+    for (const [name, value] of portal.cookies) browser.cookies.set(name, value);
+    const { url: callback } = await browser.follow(target, t.base);
+    expect(callback.origin + callback.pathname).toBe(alphaCallback);
+    const tokens = await client.authorizationCodeGrant(rpAlpha, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(tokens.claims()).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: ACR.twoFactors });
+    // The browser stays trusted: the next sign-in still skips the second factor.
+    const again = new TestClient(t.app);
+    again.cookies.set('hygie_device', device);
+    expect((await again.login(user.email, user.password)).statusCode).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import type { RequireSession } from '../../plugins/authenticate.js';
 import type { SessionWithUser } from '../sessions/repository.js';
 import { closeSession, currentSession } from '../sessions/service.js';
 import { deleteSessionsOfAccount } from './adapter.js';
+import { queuePlatformLogouts } from './backchannel.js';
 
 /**
  * The portal session decides who is signed in, for the provider too: a complete session, or null
@@ -39,7 +40,8 @@ export async function portalUserId(
 
 /**
  * Single sign-out: ends this browser's portal session and every provider session of its user
- * (on all nodes: they are rows). Returns the user, if a session named one.
+ * (on all nodes: they are rows), and queues a back-channel logout notice for each platform those
+ * sessions signed in that takes them. Returns the user, if a session named one.
  */
 export async function endPortalAndProviderSessions(
   ctx: AppContext,
@@ -49,6 +51,11 @@ export async function endPortalAndProviderSessions(
   if (!token) return null;
   const userId = await portalUserId(ctx, request, token);
   await closeSession(ctx, token);
-  if (userId) await deleteSessionsOfAccount(ctx.db, userId);
+  if (userId) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await queuePlatformLogouts(ctx, trx, userId);
+      await deleteSessionsOfAccount(trx, userId);
+    });
+  }
   return userId;
 }

@@ -9,10 +9,10 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/er
 import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
-import { platformAccessForClient } from '../platforms/service.js';
+import { isRegisteredBackchannelUri, platformAccessForClient } from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
 import { adapterFactory } from './adapter.js';
-import { ACR } from './assurance.js';
+import { ACR, amrOf, levelOf, requestedLevel } from './assurance.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
 import { ID_TOKEN_TTL_SECONDS, JWKS_CACHE_SECONDS, loadSigningKeys } from './keys.js';
 import { logoutPage, pageLanguage } from './pages.js';
@@ -60,10 +60,9 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   const keys = await loadSigningKeys(db, ctx.clock.now());
 
   // A portal session that is complete and belongs to the provider session's user.
-  async function portalUser(koa: KoaContextWithOIDC): Promise<string | null> {
+  async function portalSession(koa: KoaContextWithOIDC) {
     const request = requests.get(koa.req);
-    const session = request ? await completeSession(requireSession, request) : null;
-    return session?.user_id ?? null;
+    return request ? await completeSession(requireSession, request) : null;
   }
 
   async function mayUse(clientId: string, userId: string): Promise<boolean> {
@@ -81,8 +80,9 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   };
 
   // Every authorization asks the portal: unless the portal session is complete, is the provider
-  // session's user and may use this platform, the interaction runs (and sends the browser to the
-  // portal's sign-in or to /oauth-error). Only the resume of an interaction just decided passes.
+  // session's user, may use this platform and has the level the platform asks for (acr_values),
+  // the interaction runs (and sends the browser to the portal's sign-in, second factor or
+  // /oauth-error). Only the resume of an interaction just decided passes.
   const policy = interactionPolicy.base();
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
@@ -93,8 +93,12 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
         if (koa.oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
         const accountId = koa.oidc.session?.accountId;
         const clientId = koa.oidc.client?.clientId;
-        const userId = await portalUser(koa);
+        const session = await portalSession(koa);
+        const userId = session?.user_id;
         if (!userId || userId !== accountId || !clientId || !(await mayUse(clientId, userId))) {
+          return interactionPolicy.Check.REQUEST_PROMPT;
+        }
+        if (levelOf(amrOf(session)) < requestedLevel(koa.oidc.params ?? {})) {
           return interactionPolicy.Check.REQUEST_PROMPT;
         }
         return interactionPolicy.Check.NO_NEED_TO_PROMPT;
@@ -143,6 +147,16 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       authorizationSigningAlgValues: ['RS256'],
     },
     allowOmittingSingleRegisteredRedirectUri: false,
+    // The provider refuses to call private and loopback addresses (SSRF). The only addresses it
+    // calls here are back-channel logout URIs an admin registered — often on the platforms'
+    // internal network — so those are reached as registered; anything else keeps the guard.
+    fetch: async (input: string | URL | Request, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : input.toString();
+      if (!init || !(await isRegisteredBackchannelUri(ctx, url))) return fetch(input, init);
+      // What the logout POST sets, without the guarding dispatcher.
+      const { method, headers, body, redirect, signal } = init;
+      return fetch(input, { method, headers, body, redirect, signal });
+    },
     // Browser-based platforms (public clients) may call the token endpoint from their own origin.
     clientBasedCORS: (_koa: KoaContextWithOIDC, origin: string, client: Client) =>
       (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
@@ -187,6 +201,9 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
           token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      // Platforms with a back-channel logout URI are told when the user's session ends: by
+      // RP-initiated logout here, by the portal's sign-out, lock or reset through the outbox.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (koa: KoaContextWithOIDC, form: string) => {

@@ -113,6 +113,21 @@ export async function deleteArtefactsOfAccount(
     .execute();
 }
 
+/** The stored payloads of an account's artefacts of one model (its provider sessions). */
+export async function findArtefactsOfAccount(
+  db: Db,
+  accountId: string,
+  model: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('oidc_store')
+    .select('payload')
+    .where('account_id', '=', accountId)
+    .where('model', '=', model)
+    .execute();
+  return rows.map((r) => r.payload);
+}
+
 /** Deletes the artefacts that expired before `at`; returns how many. */
 export async function deleteExpiredArtefacts(db: Db, at: number): Promise<number> {
   const result = await db.deleteFrom('oidc_store').where('expires_at', '<', at).executeTakeFirst();

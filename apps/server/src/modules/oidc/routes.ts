@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
 import type { RouteDeps } from '../route-deps.js';
+import type { PlatformLogoutSender } from './backchannel.js';
 import { runInteraction } from './interaction-routes.js';
 import { createOidcProvider, OIDC_PREFIX } from './provider.js';
 import { purgeExpiredArtefacts, rotateKeys, signingKeyList } from './service.js';
@@ -14,7 +15,9 @@ const uid = z.string().min(1).max(64);
  * The OpenID Connect provider at /oidc (a Koa app: each request is handed over raw, the reply
  * hijacked) and the interaction routes the provider sends browsers to.
  */
-export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+export const oidcRoutes: FastifyPluginAsyncZod<
+  RouteDeps & { platformLogout: PlatformLogoutSender }
+> = async (app, deps) => {
   const { ctx, cookies, requireSession, requireAdmin } = deps;
   const { provider, requests } = await createOidcProvider({
     ctx,
@@ -22,6 +25,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     requireSession,
     log: app.log,
   });
+  deps.platformLogout.attach(provider);
   const callback = provider.callback();
   const publicUrl = ctx.config.publicUrl;
 

@@ -1,7 +1,10 @@
 import type { AppContext } from '../../context.js';
 import { recordAudit } from '../audit/service.js';
+import type { Db } from '../../db/connection.js';
 import { purgeExpired } from './adapter.js';
+import { queuePlatformLogouts } from './backchannel.js';
 import { describeKeys, loadSigningKeys, rotateSigningKeys } from './keys.js';
+import { deleteAllArtefactsOfAccount } from './repository.js';
 
 /** The provider's signing keys as an admin sees them (ids only); the first one signs. */
 export async function signingKeyList(ctx: AppContext) {
@@ -31,6 +34,14 @@ export function purgeExpiredArtefacts(ctx: AppContext): Promise<number> {
 
 /**
  * Ends what every platform holds for an account: grants, access and refresh tokens, codes and
- * provider sessions. A platform's next token call or userinfo request then fails.
+ * provider sessions. A platform's next token call or userinfo request then fails, and the
+ * platforms that take back-channel logout notices are told at once. In the caller's transaction.
  */
-export { deleteAllArtefactsOfAccount as endPlatformAccess } from './repository.js';
+export async function endPlatformAccess(
+  ctx: Pick<AppContext, 'clock'>,
+  trx: Db,
+  accountId: string,
+): Promise<void> {
+  await queuePlatformLogouts(ctx, trx, accountId);
+  await deleteAllArtefactsOfAccount(trx, accountId);
+}

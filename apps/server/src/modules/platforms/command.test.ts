@@ -36,6 +36,8 @@ describe('platform:add', () => {
         'https://agenda.example/callback2',
         '--post-logout-uri',
         'https://agenda.example/',
+        '--backchannel-logout-uri',
+        'https://agenda.example/oidc/backchannel',
         '--policy',
         'on_request',
       );
@@ -89,6 +91,7 @@ describe('platform:add', () => {
           'https://agenda.example/callback2',
         ]),
         post_logout_redirect_uris: JSON.stringify(['https://agenda.example/']),
+        backchannel_logout_uri: 'https://agenda.example/oidc/backchannel',
       });
       const audit = await db.db
         .selectFrom('audit_events')

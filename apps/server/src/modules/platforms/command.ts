@@ -9,6 +9,7 @@ export interface PlatformAddOptions {
   'logo-url'?: string;
   'redirect-uri'?: string[];
   'post-logout-uri'?: string[];
+  'backchannel-logout-uri'?: string;
   policy?: string;
   public?: boolean;
   'third-party'?: boolean;
@@ -29,6 +30,7 @@ export async function addPlatformCommand(
     logoUrl: options['logo-url'],
     redirectUris: options['redirect-uri'] ?? [],
     postLogoutRedirectUris: options['post-logout-uri'] ?? [],
+    backchannelLogoutUri: options['backchannel-logout-uri'],
     accessPolicy: options.policy,
     public: options.public ?? false,
     firstParty: !options['third-party'],

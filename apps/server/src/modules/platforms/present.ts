@@ -25,6 +25,7 @@ export function presentAdminPlatform(row: PlatformRow): AdminPlatform {
     logoUrl: row.logo_url,
     redirectUris: parseUriList(row.redirect_uris),
     postLogoutRedirectUris: parseUriList(row.post_logout_redirect_uris),
+    backchannelLogoutUri: row.backchannel_logout_uri,
     accessPolicy: row.access_policy,
     firstParty: row.first_party === 1,
     createdAt: new Date(row.created_at).toISOString(),

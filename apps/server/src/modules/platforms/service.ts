@@ -74,6 +74,7 @@ export async function createPlatform(
     logo_url: input.logoUrl ?? null,
     redirect_uris: JSON.stringify(unique(input.redirectUris)),
     post_logout_redirect_uris: JSON.stringify(unique(input.postLogoutRedirectUris ?? [])),
+    backchannel_logout_uri: input.backchannelLogoutUri ?? null,
     access_policy: input.accessPolicy ?? 'open',
     first_party: input.firstParty === false ? 0 : 1,
     created_at: now,
@@ -107,6 +108,8 @@ export async function updatePlatform(
     changes.redirect_uris = JSON.stringify(unique(input.redirectUris));
   if (input.postLogoutRedirectUris !== undefined)
     changes.post_logout_redirect_uris = JSON.stringify(unique(input.postLogoutRedirectUris));
+  if (input.backchannelLogoutUri !== undefined)
+    changes.backchannel_logout_uri = input.backchannelLogoutUri;
   if (input.accessPolicy !== undefined) changes.access_policy = input.accessPolicy;
   if (input.firstParty !== undefined) changes.first_party = input.firstParty ? 1 : 0;
   const updated = await ctx.db.transaction().execute(async (trx) => {
@@ -283,6 +286,15 @@ export async function platformAccessForClient(
 }
 
 /** True when `uri` is a post-logout redirect URI some platform registered (exact match). */
+/** True when `uri` is exactly a back-channel logout URI an admin registered for a platform. */
+export async function isRegisteredBackchannelUri(
+  ctx: Pick<AppContext, 'db'>,
+  uri: string,
+): Promise<boolean> {
+  const platforms = await listPlatforms(ctx.db);
+  return platforms.some((p) => p.backchannel_logout_uri === uri);
+}
+
 export async function isRegisteredPostLogoutUri(
   ctx: Pick<AppContext, 'db'>,
   uri: string,

@@ -158,6 +158,18 @@ export async function setSessionStage(
     .execute();
 }
 
+/**
+ * Sends a complete session back to the second factor (a platform asks for two factors and a
+ * trusted browser had skipped it): the browser stays trusted, this session no longer counts it.
+ */
+export async function requireSecondFactor(db: Db, id: string, stage: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ stage, trusted_device_id: null, mfa_verified_at: null })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Records the second factor on a session, and the device it now trusts, if any. */
 export async function markSecondFactorPassed(
   db: Db,

@@ -141,5 +141,6 @@ export {
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
   markSecondFactorPassed,
+  requireSecondFactor,
   setSessionStage,
 } from './repository.js';

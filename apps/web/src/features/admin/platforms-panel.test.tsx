@@ -17,6 +17,7 @@ const platform = (name: string, id = name) => ({
   logoUrl: null,
   redirectUris: ['https://tele.example.fr/cb'],
   postLogoutRedirectUris: [],
+  backchannelLogoutUri: null,
   accessPolicy: 'open',
   firstParty: true,
   createdAt: '2026-01-01T00:00:00.000Z',
@@ -48,6 +49,10 @@ describe('platforms tab', () => {
     await user.type(screen.getByLabelText(/^Nom/), 'Téléconsultation');
     await user.type(screen.getByLabelText(/^Adresse de la plateforme/), 'https://tc.example.fr');
     await user.type(screen.getByLabelText(/^Adresse de retour/), 'https://tc.example.fr/cb');
+    const backchannel = screen.getByLabelText(/^Adresse de déconnexion côté serveur/);
+    const help = document.getElementById(backchannel.getAttribute('aria-describedby') ?? '');
+    expect(help?.textContent).toContain('prévenue quand l’utilisateur se déconnecte');
+    await user.type(backchannel, 'https://tc.example.fr/logout');
     await user.selectOptions(screen.getByLabelText(/^Accès/), 'on_request');
     await user.click(screen.getByTestId('platform-submit'));
     expect((await screen.findByTestId('platform-secret')).textContent).toContain('s3cr3t-value');
@@ -59,6 +64,7 @@ describe('platforms tab', () => {
         name: 'Téléconsultation',
         url: 'https://tc.example.fr',
         redirectUris: ['https://tc.example.fr/cb'],
+        backchannelLogoutUri: 'https://tc.example.fr/logout',
         accessPolicy: 'on_request',
         public: false,
       },

@@ -31,6 +31,7 @@ export function PlatformsPanel() {
   const [url, setUrl] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
   const [postLogoutUri, setPostLogoutUri] = useState('');
+  const [backchannelUri, setBackchannelUri] = useState('');
   const [policy, setPolicy] = useState<AccessPolicy>('open');
   const [isPublic, setPublic] = useState(false);
   const [created, setCreated] = useState<CreatedPlatform | null>(null);
@@ -44,6 +45,7 @@ export function PlatformsPanel() {
         url,
         redirectUris: [redirectUri],
         ...(postLogoutUri ? { postLogoutRedirectUris: [postLogoutUri] } : {}),
+        ...(backchannelUri ? { backchannelLogoutUri: backchannelUri } : {}),
         accessPolicy: policy,
         public: isPublic,
       },
@@ -54,6 +56,7 @@ export function PlatformsPanel() {
           setUrl('');
           setRedirectUri('');
           setPostLogoutUri('');
+          setBackchannelUri('');
         },
       },
     );
@@ -162,6 +165,15 @@ export function PlatformsPanel() {
             type="url"
             value={postLogoutUri}
             onChange={(e) => setPostLogoutUri(e.target.value)}
+            slotProps={{ htmlInput: { dir: 'ltr' } }}
+          />
+          <TextField
+            id="platform-backchannel-logout-uri"
+            label={t('admin:platforms.backchannelLogoutUri')}
+            helperText={t('admin:platforms.backchannelLogoutHelp')}
+            type="url"
+            value={backchannelUri}
+            onChange={(e) => setBackchannelUri(e.target.value)}
             slotProps={{ htmlInput: { dir: 'ltr' } }}
           />
           <TextField
