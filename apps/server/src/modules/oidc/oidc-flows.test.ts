@@ -126,6 +126,35 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
     expect(target.searchParams.get('error')).toBe('invalid_request');
   });
 
+  it('answers programs as RFC 6750 and 7009 say: userinfo without a token 401 with a Bearer challenge, revocation errors in JSON', async () => {
+    const none = await fetch(`${t.base}/oidc/me`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer realm="/);
+    const bad = await fetch(`${t.base}/oidc/me`, { headers: { authorization: 'Bearer nope' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const anonymous = await fetch(`${t.base}/oidc/token/revocation`, {
+      method: 'POST',
+      headers: form,
+      body: 'token=x',
+    });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await anonymous.json()).toMatchObject({ error: 'invalid_request' });
+    const wrongSecret = await fetch(`${t.base}/oidc/token/revocation`, {
+      method: 'POST',
+      headers: {
+        ...form,
+        authorization: `Basic ${Buffer.from(`${alpha.clientId}:wrong`).toString('base64')}`,
+      },
+      body: 'token=x',
+    });
+    expect(wrongSecret.status).toBe(401);
+    expect(wrongSecret.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
   it('signs a patient in through the portal session: code, tokens and every claim with health', async () => {
     const { tokens } = await codeFlow(
       patient.browser,
