@@ -123,7 +123,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exitCode = 2;
   } else if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = 2;
   } else if (err instanceof AppError) {
     const wait = err.headers?.['retry-after'];
     process.stderr.write(`refused: ${err.code}${wait ? ` (try again in ${wait} s)` : ''}\n`);

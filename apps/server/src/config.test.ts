@@ -30,6 +30,8 @@ describe('configuration from the environment', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://portal.example' }, 'PUBLIC_URL="ftp://portal.example": expected an http'],
+    [{ SMS_GATEWAY_URL: 'file:///etc/passwd' }, 'SMS_GATEWAY_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ ADMIN_EMAIL: 'admin@hygie.test' }, 'ADMIN_EMAIL and ADMIN_PASSWORD'],
@@ -43,6 +45,23 @@ describe('configuration from the environment', () => {
   ])('refuses %j, naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('never prints a secret back: secret variables are hidden, URL credentials masked', () => {
+    const error = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return err instanceof ConfigError ? err.message : '';
+      }
+      return '';
+    };
+    expect(error({ SESSION_SECRET: 'short-secret' })).toBe(
+      'Invalid configuration: SESSION_SECRET=(hidden): Too small: expected string to have >=32 characters',
+    );
+    const smtp = error({ SMTP_URL: 'http://mailer:pa55word@relay.example' });
+    expect(smtp).toContain('SMTP_URL="http://***@relay.example"');
+    expect(smtp).not.toContain('pa55word');
   });
 
   it.each([

@@ -7,6 +7,11 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const seconds = z.coerce.number().int().positive();
+/** An address browsers or this server reach: http or https, nothing else (ftp, file, javascript). */
+const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'expected an http:// or https:// URL',
+});
 
 // proxy-addr's named ranges, which Fastify's trustProxy accepts alongside addresses and CIDRs.
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -52,8 +57,13 @@ const trustProxy = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url().optional(),
+  PORT: z.coerce
+    .number({ error: 'expected a port number, 0 to 65535' })
+    .int({ error: 'expected a port number, 0 to 65535' })
+    .min(0, { error: 'expected a port number, 0 to 65535' })
+    .max(65535, { error: 'expected a port number, 0 to 65535' })
+    .default(3000),
+  PUBLIC_URL: httpUrl.optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -78,7 +88,7 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().default('support@hygie.local'),
   SUPPORT_NAME: z.string().default('Hygie support'),
   SUPPORT_PHONE: z.string().optional(),
-  SUPPORT_WEBSITE: z.url().optional(),
+  SUPPORT_WEBSITE: httpUrl.optional(),
   SUPPORT_HEAD_OFFICE: z.string().optional(),
   SUPPORT_LINKS: z
     .string()
@@ -97,7 +107,7 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   SMTP_FROM: z.string().default('Hygie <no-reply@hygie.local>'),
-  SMS_GATEWAY_URL: z.url().optional(),
+  SMS_GATEWAY_URL: httpUrl.optional(),
   SMS_GATEWAY_TOKEN: z.string().optional(),
   SMS_SENDER: z.string().default('Hygie'),
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
@@ -167,34 +177,51 @@ export interface Config {
   devOutbox: boolean;
 }
 
+/** A configuration the server refuses: one line per bad variable, for the operator. */
 export class ConfigError extends Error {}
 
-/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+/** Variables whose value is never printed back (secrets), and URL credentials, which are masked. */
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|_KEY$|DSN/;
+
+function shownValue(name: string, value: unknown): string {
+  if (typeof value !== 'string') return '(unset)';
+  if (SECRET_NAME.test(name)) return '(hidden)';
+  const masked = value.replace(/\/\/[^/@\s]*@/, '//***@');
+  return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
+}
+
+/**
+ * Reads and validates the environment; throws ConfigError with one line per bad variable, naming
+ * it, what was given (secrets hidden) and what is accepted.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = envSchema.safeParse(blank);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const lines = parsed.error.issues.map((i) => {
+      const name = i.path.join('.');
+      return `Invalid configuration: ${name}=${shownValue(name, blank[name])}: ${i.message}`;
+    });
+    throw new ConfigError(lines.join('\n'));
   }
   const e = parsed.data;
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
-    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD go together');
+    throw new ConfigError('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD go together');
   }
   if (e.SESSION_ABSOLUTE_TIMEOUT < e.SESSION_IDLE_TIMEOUT) {
     throw new ConfigError(
-      'Invalid configuration:\n  SESSION_ABSOLUTE_TIMEOUT must be ≥ SESSION_IDLE_TIMEOUT',
+      'Invalid configuration: SESSION_ABSOLUTE_TIMEOUT must be ≥ SESSION_IDLE_TIMEOUT',
     );
   }
   if (e.NODE_ENV === 'production' && (!e.SMTP_URL || !e.SMS_GATEWAY_URL)) {
     // The dev outbox would keep codes on the console: a real deployment must deliver them.
     throw new ConfigError(
-      'Invalid configuration:\n  NODE_ENV=production needs SMTP_URL and SMS_GATEWAY_URL (the dev outbox is refused)',
+      'Invalid configuration: NODE_ENV=production needs SMTP_URL and SMS_GATEWAY_URL (the dev outbox is refused)',
     );
   }
   if (e.HYGIE_TEST_CLOCK && e.NODE_ENV !== 'test') {
     // Moving time would let anyone skip every cooldown and expiry: only a server run by the tests.
-    throw new ConfigError('Invalid configuration:\n  HYGIE_TEST_CLOCK needs NODE_ENV=test');
+    throw new ConfigError('Invalid configuration: HYGIE_TEST_CLOCK needs NODE_ENV=test');
   }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const dataDir = path.resolve(e.DATA_DIR);

@@ -56,15 +56,26 @@ describe('the server process', () => {
     'refuses to start on invalid configuration, naming the variable',
     async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-        env: { ...process.env, PORT: 'not-a-port', LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          PORT: 'not-a-port',
+          PUBLIC_URL: 'ftp://portal.example',
+          DATABASE_URL: 'mysql://hygie:s3cret@db/hygie',
+          LOG_LEVEL: 'silent',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      expect(code).toBe(1);
-      expect(stderr).toContain('PORT');
-      expect(stderr).not.toMatch(/\n\s+at /); // no stack trace for a configuration error
+      expect(code).toBe(2);
+      // One line per bad variable: its name, what was given (credentials masked), what is accepted.
+      expect(stderr.trim().split('\n').sort()).toEqual([
+        'Invalid configuration: DATABASE_URL="mysql://***@db/hygie": must be a postgres:// URL',
+        'Invalid configuration: PORT="not-a-port": expected a port number, 0 to 65535',
+        'Invalid configuration: PUBLIC_URL="ftp://portal.example": expected an http:// or https:// URL',
+      ]);
+      expect(stderr).not.toContain('s3cret');
     },
     STARTUP_MS,
   );

@@ -39,7 +39,9 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
+    // A configuration the operator must fix: their lines, no stack, exit 2 (a usage error).
     process.stderr.write(`${err.message}\n`);
+    process.exit(2);
   } else {
     process.stderr.write(
       `Hygie failed to start: ${err instanceof Error ? err.stack : String(err)}\n`,
