@@ -57,6 +57,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
+import { requestIdOf, runInRequestScope } from './lib/request-scope.js';
 import { PlatformLogoutSender } from './modules/oidc/backchannel.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
@@ -151,6 +152,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       void sendFrameworkError(error, request, reply);
     },
     routerOptions: { maxParamLength: 200 },
+    // The proxy's X-Request-Id when well formed, else a UUID: in the response, every log line of
+    // the request (`requestId`) and every audit event it causes.
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    const agent = request.headers['user-agent'];
+    runInRequestScope({ requestId: request.id, userAgent: agent ?? null }, done);
   });
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {

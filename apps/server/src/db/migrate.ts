@@ -13,6 +13,7 @@ import * as m0008 from './migrations/0008-outbox-leases.js';
 import * as m0009 from './migrations/0009-session-amr.js';
 import * as m0010 from './migrations/0010-ins-oid.js';
 import * as m0011 from './migrations/0011-backchannel-logout.js';
+import * as m0012 from './migrations/0012-audit-request.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0009-session-amr': m0009,
   '0010-ins-oid': m0010,
   '0011-backchannel-logout': m0011,
+  '0012-audit-request': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -122,6 +122,9 @@ export interface AuditEventTable {
   target_id: string | null;
   ip: string | null;
   details: string | null; // JSON
+  /** The request that caused it (its X-Request-Id); null for jobs and the CLI. */
+  request_id: string | null;
+  user_agent: string | null;
 }
 
 export interface OutboxTable {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { currentRequestScope } from '../../lib/request-scope.js';
 import { insertAuditEvent } from './repository.js';
 
 export interface AuditEvent {
@@ -13,6 +14,8 @@ export interface AuditEvent {
 
 /** Appends an audit event (in the caller's transaction when `db` is one). */
 export async function recordAudit(db: Db, clock: Clock, event: AuditEvent): Promise<void> {
+  // The request being served names itself: its id (as in its log lines) and user agent.
+  const scope = currentRequestScope();
   await insertAuditEvent(db, {
     id: newId(),
     at: clock.now(),
@@ -21,5 +24,7 @@ export async function recordAudit(db: Db, clock: Clock, event: AuditEvent): Prom
     target_id: event.targetId ?? null,
     ip: event.ip ?? null,
     details: event.details ? JSON.stringify(event.details) : null,
+    request_id: scope?.requestId ?? null,
+    user_agent: scope?.userAgent?.slice(0, 512) ?? null,
   });
 }

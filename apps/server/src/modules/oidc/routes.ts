@@ -60,6 +60,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<
       raw.url = (raw.url ?? '').slice(OIDC_PREFIX.length) || '/';
       const res: ServerResponse = reply.raw;
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader('x-request-id', request.id);
       return callback(raw, res);
     });
   });
