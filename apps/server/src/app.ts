@@ -57,7 +57,10 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
+import { Metrics } from './lib/metrics.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { requestIdOf, runInRequestScope } from './lib/request-scope.js';
+import { outboxStats } from './messaging/outbox.js';
 import { PlatformLogoutSender } from './modules/oidc/backchannel.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
@@ -131,7 +134,12 @@ export async function createContext(
   await migrateToLatest(database);
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
   const passwords = await createPasswordHasher(config.argon2);
-  return { config, db: database.db, database, clock, secret, passwords };
+  const metrics = new Metrics();
+  metrics.attach({
+    outbox: () => outboxStats(database.db, clock),
+    ...(database.poolStats ? { pool: database.poolStats } : {}),
+  });
+  return { config, db: database.db, database, clock, secret, passwords, metrics };
 }
 
 /** The composition root: database, services, plugins and routes. `server.ts` listens. */
@@ -187,6 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       clock,
       log: app.log,
       transports,
+      onFailure: (channel) => ctx.metrics.outboxFailures.inc({ channel }),
       ...config.outbox,
     });
 
@@ -238,6 +247,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       if (lifecycle.draining) reply.header('connection', 'close');
       return payload;
     });
+    await app.register(metricsPlugin, { metrics: ctx.metrics, token: config.metricsToken });
     await app.register(healthRoutes, { database, lifecycle });
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
@@ -312,7 +322,9 @@ async function registerSpa(app: FastifyInstance, distDir: string): Promise<void>
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/oidc/') &&
-      !request.url.startsWith('/.well-known/');
+      !request.url.startsWith('/.well-known/') &&
+      // A scraper or probe looking for metrics gets a JSON 404, never the web client's page.
+      !/^\/metrics(\/|\?|$)/.test(request.url);
     if (isPage && hasSpa) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

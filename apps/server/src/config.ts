@@ -126,6 +126,8 @@ const envSchema = z.object({
     .default(64 * 1024),
   HSTS: bool.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(3000),
+  /** The bearer token a Prometheus scraper presents at /metrics; unset, /metrics is off. */
+  METRICS_TOKEN: z.string().min(24, { error: 'expected at least 24 characters' }).optional(),
   HYGIE_TEST_CLOCK: bool.optional(),
 });
 
@@ -168,6 +170,8 @@ export interface Config {
   bodyLimit: number;
   hsts: boolean;
   shutdownGraceMs: number;
+  /** /metrics is served only with this bearer token (null: off). */
+  metricsToken: string | null;
   /** The browser suite's movable clock and its endpoint (NODE_ENV=test only). */
   testClock: boolean;
   /**
@@ -287,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     hsts: e.HSTS ?? publicUrl.protocol === 'https:',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metricsToken: e.METRICS_TOKEN ?? null,
     testClock: e.HYGIE_TEST_CLOCK ?? false,
   };
 }

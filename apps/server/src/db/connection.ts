@@ -45,6 +45,8 @@ export interface DbHandle {
    * another node's migrations to finish, and a migration may take long); closed when done.
    */
   openForMigrations?: () => { db: Db; close: () => Promise<void> };
+  /** PostgreSQL: the pool's connections now (metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -99,6 +101,11 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       db,
       dialect: 'postgres',
       openForMigrations,
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       ping: async () => {
         await pool.query('select 1');
       },

@@ -28,6 +28,8 @@ export interface DispatcherDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   transports: { email: Transport; sms: Transport };
+  /** Counts a failed delivery attempt (metrics). */
+  onFailure?: (channel: OutboxRow['channel']) => void;
   /** Delivers back-channel logout notices to platforms (none: they wait in the outbox). */
   logout?: NoticeSender;
   /** How often an idle node looks for due messages (a queued message wakes it at once). */
@@ -255,6 +257,7 @@ export class OutboxDispatcher {
   /** A failed send: retried with backoff, unless it would then be too late or too often. */
   private async failed(lane: Lane, row: OutboxRow, owner: string, reason: string): Promise<void> {
     const attempts = row.attempts + 1;
+    this.deps.onFailure?.(lane.channel);
     const nextAttemptAt = this.deps.clock.now() + backoffMs(attempts);
     const status =
       row.expires_at !== null && nextAttemptAt >= row.expires_at

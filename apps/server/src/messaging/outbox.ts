@@ -4,7 +4,8 @@ import type { Db } from '../db/connection.js';
 import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { insertOutboxRow } from './repository.js';
+import type { OutboxChannelStats } from '../lib/metrics.js';
+import { insertOutboxRow, outboxCounts } from './repository.js';
 import type { TemplateName } from './templates.js';
 
 export interface OutgoingMessage {
@@ -95,4 +96,25 @@ async function enqueueRow(
     sent_at: null,
   });
   return id;
+}
+
+/** What the outbox holds, by channel, for the metrics scrape. */
+export async function outboxStats(db: Db, clock: Clock): Promise<OutboxChannelStats[]> {
+  const rows = await outboxCounts(db);
+  const now = clock.now();
+  const stats = new Map<string, OutboxChannelStats>();
+  for (const channel of ['email', 'sms', 'logout']) {
+    stats.set(channel, { channel, pending: 0, oldestPendingSeconds: 0, failed: 0 });
+  }
+  for (const row of rows) {
+    const entry = stats.get(row.channel);
+    if (!entry) continue;
+    if (row.status === 'pending') {
+      entry.pending = Number(row.count);
+      entry.oldestPendingSeconds = row.oldest === null ? 0 : (now - Number(row.oldest)) / 1000;
+    } else {
+      entry.failed = Number(row.count);
+    }
+  }
+  return [...stats.values()];
 }

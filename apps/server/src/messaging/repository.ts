@@ -9,6 +9,21 @@ export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
   await db.insertInto('outbox').values(row).execute();
 }
 
+/** Pending and given-up messages by channel, and the oldest pending one's creation (metrics). */
+export function outboxCounts(db: Db) {
+  return db
+    .selectFrom('outbox')
+    .select((eb) => [
+      'channel',
+      'status',
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.min('created_at').as('oldest'),
+    ])
+    .where('status', 'in', ['pending', 'failed'])
+    .groupBy(['channel', 'status'])
+    .execute();
+}
+
 /** One claim: the channel, how many rows, and the lease written on them. */
 export interface Claim {
   channel: OutboxRow['channel'];

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { Metrics } from '../../lib/metrics.js';
 import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { accountSubject, signInClient, Throttle } from '../throttle/service.js';
@@ -124,6 +125,23 @@ export interface LoginResult {
  * same argon2 work (no user enumeration); failures are throttled per account and per address.
  */
 export async function login(
+  ctx: AppContext,
+  input: LoginInput,
+  meta: SessionMeta & ProgressContext,
+  deviceToken: string | undefined,
+  previousToken?: string,
+): Promise<LoginResult> {
+  try {
+    const result = await checkPassword(ctx, input, meta, deviceToken, previousToken);
+    ctx.metrics.signIns.inc({ outcome: 'ok' });
+    return result;
+  } catch (err) {
+    ctx.metrics.signIns.inc({ outcome: Metrics.outcomeOf(err) });
+    throw err;
+  }
+}
+
+async function checkPassword(
   ctx: AppContext,
   input: LoginInput,
   meta: SessionMeta & ProgressContext,

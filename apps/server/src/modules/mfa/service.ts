@@ -1,6 +1,7 @@
 import type { CodeSent } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { Metrics } from '../../lib/metrics.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, secondFactorStage } from '../auth/service.js';
 import { sendCode, verifyCode } from '../codes/service.js';
@@ -25,7 +26,7 @@ export async function sendSecondFactorCode(
       fields: [{ path: 'provider', message: 'phone_invalid' }],
     });
   }
-  return sendCode(ctx, {
+  const sent = await sendCode(ctx, {
     userId: user.id,
     purpose: PURPOSE[provider],
     channel: provider,
@@ -34,6 +35,8 @@ export async function sendSecondFactorCode(
     language: request.language,
     brand: request.brand,
   });
+  ctx.metrics.secondFactors.inc({ channel: provider, outcome: 'sent' });
+  return sent;
 }
 
 /**
@@ -46,7 +49,13 @@ export async function verifySecondFactor(
   input: { provider: SecondFactorProvider; code: string; trustDevice?: boolean },
   request: ProgressContext,
 ): Promise<{ progress: Progress; device: { token: string; expiresAt: number } | null }> {
-  await verifyCode(ctx, session.userId, PURPOSE[input.provider], input.code);
+  try {
+    await verifyCode(ctx, session.userId, PURPOSE[input.provider], input.code);
+  } catch (err) {
+    ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: Metrics.outcomeOf(err) });
+    throw err;
+  }
+  ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: 'passed' });
   const { progress, outcome } = await finishStage(
     ctx,
     { ...request, userId: session.userId, sessionId: session.id },

@@ -1,0 +1,123 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { isAppError } from './app-error.js';
+
+/** What the outbox holds for one channel, read at each scrape. */
+export interface OutboxChannelStats {
+  channel: string;
+  pending: number;
+  /** Age in seconds of the oldest pending message (0 when none). */
+  oldestPendingSeconds: number;
+  /** Messages given up on (status failed). */
+  failed: number;
+}
+
+/** A PostgreSQL pool's connections (SQLite has none). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface MetricsSources {
+  outbox: () => Promise<OutboxChannelStats[]>;
+  pool?: () => PoolStats;
+}
+
+/**
+ * The server's Prometheus metrics, one registry per app (docs/operations.md lists them): requests,
+ * sign-ins and second factors as they happen; the outbox and the pool read when scraped; the
+ * process's own (event-loop lag, memory, CPU) from prom-client.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration = new Histogram({
+    name: 'hygie_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly signIns = new Counter({
+    name: 'hygie_sign_ins_total',
+    help: 'Password sign-in attempts by outcome (ok, or the error code answered)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly secondFactors = new Counter({
+    name: 'hygie_second_factors_total',
+    help: 'Second factors by channel and outcome (sent, passed, or the error code answered)',
+    labelNames: ['channel', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly outboxFailures = new Counter({
+    name: 'hygie_outbox_delivery_failures_total',
+    help: 'Failed delivery attempts by channel (each is retried or given up)',
+    labelNames: ['channel'] as const,
+    registers: [this.registry],
+  });
+  private sources: MetricsSources | undefined;
+
+  constructor() {
+    const outbox = async () => (await this.sources?.outbox()) ?? [];
+    const pool = () => this.sources?.pool?.();
+    new Gauge({
+      name: 'hygie_outbox_pending',
+      help: 'Messages waiting to be delivered, by channel',
+      labelNames: ['channel'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const s of await outbox()) this.set({ channel: s.channel }, s.pending);
+      },
+    });
+    new Gauge({
+      name: 'hygie_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest message waiting, by channel',
+      labelNames: ['channel'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const s of await outbox()) this.set({ channel: s.channel }, s.oldestPendingSeconds);
+      },
+    });
+    new Gauge({
+      name: 'hygie_outbox_failed',
+      help: 'Messages given up on after their last attempt, by channel',
+      labelNames: ['channel'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const s of await outbox()) this.set({ channel: s.channel }, s.failed);
+      },
+    });
+    new Gauge({
+      name: 'hygie_db_pool_connections',
+      help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const stats = pool();
+        if (!stats) return;
+        this.set({ state: 'total' }, stats.total);
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+  }
+
+  /** Where the scraped gauges read from (the app's database), once it is open. */
+  attach(sources: MetricsSources): void {
+    this.sources = sources;
+  }
+
+  /** Adds the process's own metrics (event-loop lag, memory, CPU, handles): served apps only. */
+  collectProcessMetrics(): void {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The outcome label of an attempt that failed: the error code answered, else `error`. */
+  static outcomeOf(err: unknown): string {
+    return isAppError(err) ? err.code : 'error';
+  }
+}

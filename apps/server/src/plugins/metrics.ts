@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Metrics } from '../lib/metrics.js';
+import { hashToken, safeEqual } from '../lib/tokens.js';
+import { sendError } from './error-handler.js';
+
+/**
+ * Times every request by its route pattern (never the raw URL: ids and codes stay out, the label
+ * set stays small) and, when METRICS_TOKEN is set, serves the metrics to a scraper presenting it
+ * as a bearer token. Without the token configured there is no /metrics (404).
+ */
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, { metrics, token }: { metrics: Metrics; token: string | null }) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.httpDuration.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    });
+    if (token === null) return;
+    metrics.collectProcessMetrics();
+    const expected = hashToken(token);
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const header = request.headers.authorization ?? '';
+      const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!presented || !safeEqual(hashToken(presented), expected)) {
+        void reply.header('www-authenticate', 'Bearer realm="metrics"');
+        return sendError(request, reply, 'not_logged_in');
+      }
+      const body = await metrics.registry.metrics();
+      return reply
+        .header('cache-control', 'no-store')
+        .type(metrics.registry.contentType)
+        .send(body);
+    });
+  },
+);
