@@ -63,6 +63,7 @@ import { requestIdOf, runInRequestScope } from './lib/request-scope.js';
 import { outboxStats } from './messaging/outbox.js';
 import { PlatformLogoutSender } from './modules/oidc/backchannel.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
+import { messageQueueRoutes } from './modules/message-queue/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
@@ -271,6 +272,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       adminAccountsRoutes,
       adminSettingsRoutes,
       adminUsersRoutes,
+      messageQueueRoutes,
       profileRoutes,
       deviceRoutes,
       dashboardRoutes,

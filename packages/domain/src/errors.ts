@@ -70,6 +70,9 @@ export const ERRORS = {
   // Platforms.
   access_denied: { status: 403 },
 
+  // Messages (admin).
+  message_not_retryable: { status: 409 },
+
   // Requests.
   validation_error: { status: 400 },
   invalid_json: { status: 400 },

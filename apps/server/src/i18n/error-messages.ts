@@ -46,6 +46,8 @@ const fr: Catalogue = {
   settings_update_failed: 'Impossible de mettre à jour les paramètres.',
   settings_reset_failed: 'Impossible de réinitialiser les paramètres.',
   access_denied: 'Vous n’avez pas accès à cette plateforme.',
+  message_not_retryable:
+    'Ce message portait un code ou un lien, ou n’a pas échoué : il ne peut pas être renvoyé. La personne en demande un nouveau.',
   validation_error: 'Certaines données sont invalides.',
   invalid_json: 'Le corps de la requête n’est pas un JSON valide.',
   unsupported_media_type: 'Type de contenu non pris en charge.',
@@ -99,6 +101,8 @@ const en: Catalogue = {
   settings_update_failed: 'The settings could not be updated.',
   settings_reset_failed: 'The settings could not be reset.',
   access_denied: 'You do not have access to this platform.',
+  message_not_retryable:
+    'This message carried a code or a link, or has not failed: it cannot be sent again. The person asks for a new one.',
   validation_error: 'Some data is invalid.',
   invalid_json: 'The request body is not valid JSON.',
   unsupported_media_type: 'Unsupported content type.',
@@ -152,6 +156,8 @@ const ar: Catalogue = {
   settings_update_failed: 'تعذّر تحديث الإعدادات.',
   settings_reset_failed: 'تعذّرت إعادة تعيين الإعدادات.',
   access_denied: 'ليس لديك صلاحية الوصول إلى هذه المنصة.',
+  message_not_retryable:
+    'كانت هذه الرسالة تحمل رمزًا أو رابطًا، أو لم تفشل: لا يمكن إرسالها مجددًا. يطلب الشخص رسالة جديدة.',
   validation_error: 'بعض البيانات غير صالحة.',
   invalid_json: 'محتوى الطلب ليس JSON صالحًا.',
   unsupported_media_type: 'نوع المحتوى غير مدعوم.',

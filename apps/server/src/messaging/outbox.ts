@@ -5,7 +5,7 @@ import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { OutboxChannelStats } from '../lib/metrics.js';
-import { insertOutboxRow, outboxCounts } from './repository.js';
+import { insertOutboxRow, outboxCounts, requeueFailedMessage } from './repository.js';
 import type { TemplateName } from './templates.js';
 
 export interface OutgoingMessage {
@@ -117,4 +117,9 @@ export async function outboxStats(db: Db, clock: Clock): Promise<OutboxChannelSt
     }
   }
   return [...stats.values()];
+}
+
+/** Queues a failed message again (an operator's retry); false when it is no longer failed. */
+export function requeueFailed(db: Db, clock: Clock, id: string): Promise<boolean> {
+  return requeueFailedMessage(db, id, clock.now());
 }

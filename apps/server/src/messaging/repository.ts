@@ -83,3 +83,20 @@ export async function settleMessage(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Queues a failed message again, from a clean slate; false when it is no longer failed. */
+export async function requeueFailedMessage(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox')
+    .set({
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: null,
+      lease_owner: null,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -104,3 +104,44 @@ export const invitationInputSchema = z.object({
   admin: z.boolean().optional(),
 });
 export const invitationResultSchema = z.object({ userId: z.string() });
+
+/** The outbox's message states (docs/operations.md). */
+export const messageStatusSchema = z.enum(['pending', 'sent', 'failed', 'expired']);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+
+/** GET /api/admin/messages: newest first, by status and channel, a page at a time (keyset). */
+export const messageQuerySchema = z.object({
+  status: messageStatusSchema.optional(),
+  channel: z.enum(['email', 'sms', 'logout']).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.[\w-]{1,64}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+/** One outbox message as an operator sees it: never its content, its code or its link. */
+export const adminMessageSchema = z.object({
+  id: z.string(),
+  channel: z.enum(['email', 'sms', 'logout']),
+  /** Masked for people (`j***@example.fr`, `+33 6 ** ** ** 78`); a platform's client id. */
+  recipient: z.string(),
+  template: z.string(),
+  status: messageStatusSchema,
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  /** A failed message without a code or link can be sent again. */
+  retryable: z.boolean(),
+});
+export type AdminMessage = z.infer<typeof adminMessageSchema>;
+
+export const adminMessageListSchema = z.object({
+  items: z.array(adminMessageSchema),
+  nextCursor: z.string().nullable(),
+});
+export type AdminMessageList = z.infer<typeof adminMessageListSchema>;

@@ -1,0 +1,36 @@
+import type { Db } from '../../db/connection.js';
+import type { OutboxRow } from '../../db/schema.js';
+
+export interface MessagePageQuery {
+  status?: OutboxRow['status'] | undefined;
+  channel?: OutboxRow['channel'] | undefined;
+  /** The last row of the previous page: rows strictly older come next. */
+  after?: { createdAt: number; id: string } | undefined;
+  limit: number;
+}
+
+/** A page of the outbox, newest first (keyset on created_at, id). */
+export function listMessages(db: Db, query: MessagePageQuery): Promise<OutboxRow[]> {
+  const { after } = query;
+  return db
+    .selectFrom('outbox')
+    .selectAll()
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status ?? 'pending'))
+    .$if(query.channel !== undefined, (qb) => qb.where('channel', '=', query.channel ?? 'email'))
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after?.createdAt ?? 0),
+          eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '<', after?.id ?? '')]),
+        ]),
+      ),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
+}
+
+export function findMessage(db: Db, id: string): Promise<OutboxRow | undefined> {
+  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
