@@ -61,7 +61,7 @@ async function outboxMessages(request: APIRequestContext, to: string): Promise<O
 }
 
 /** The anti-forgery header for an unsafe API call, as the SPA echoes it from its cookie. */
-async function xsrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
+export async function xsrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
   let token = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
   if (!token) {
     await request.get('/api/health');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -164,7 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     // The proxy's X-Request-Id when well formed, else a UUID: in the response, every log line of
     // the request (`requestId`) and every audit event it causes.
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
   });
   app.addHook('onRequest', (request, reply, done) => {

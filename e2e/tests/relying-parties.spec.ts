@@ -1,0 +1,333 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import {
+  cli,
+  codeFor,
+  enterCode,
+  passSecondFactor,
+  registerPatient,
+  serverNow,
+  withDatabase,
+  xsrfHeader,
+} from './support.js';
+
+// Relying parties nobody here wrote, from Debian's packages: Python Authlib and Apache httpd with
+// mod_auth_openidc. Each is registered with the CLI, then a patient and a professional sign in
+// to it through the portal's real pages (second factor included), and the platform's own side is
+// read: the claims it received, its refresh and revocation, RP-initiated and back-channel logout.
+test.describe.configure({ mode: 'serial' });
+
+const portal = `http://localhost:${process.env.E2E_PORT ?? 3210}`;
+const RELYING_PARTIES = path.resolve(import.meta.dirname, '..', 'relying-parties');
+const PYTHON = '/usr/bin/python3'; // Debian's, with Debian's python3-authlib
+
+const PATIENT = {
+  email: 'rp.patient@example.fr',
+  password: 'Tisane-Verte-47!',
+  phone: '06 12 00 00 71',
+  e164: '+33612000071',
+  ins: '285017512300425',
+};
+const PROFESSIONAL = {
+  email: 'rp.docteur@example.fr',
+  password: 'Stetho-Bleu-58!',
+  phone: '06 12 00 00 72',
+  e164: '+33612000072',
+  rpps: '10002909371',
+};
+
+/** A JSON answer as an object (anything else reads as empty). */
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+    ? Object.fromEntries(Object.entries(value))
+    : {};
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function register(args: string[]): { id: string; secret: string } {
+  const out = cli('platform:add', ...args);
+  const id = /^client_id: (\S+)$/m.exec(out)?.[1];
+  const secret = /^client_secret: (\S+)$/m.exec(out)?.[1];
+  if (!id || !secret) throw new Error(`platform:add printed: ${out}`);
+  return { id, secret };
+}
+
+/** Starts a process and waits until its output says it listens (or it dies). */
+async function started(child: ChildProcess, ready: RegExp, name: string): Promise<void> {
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${String(code)}): ${output}`));
+    });
+  });
+}
+
+/**
+ * The portal's sign-in as a person meets it coming from a platform: password, the second factor,
+ * then whatever the account still needs (the phone, the terms), and back to the platform.
+ */
+async function signInFromPlatform(
+  page: Page,
+  request: APIRequestContext,
+  person: { email: string; password: string; e164: string },
+): Promise<void> {
+  await expect(page).toHaveURL(/\/security\/login\?/);
+  await page.locator('#login-username').fill(person.email);
+  await page.locator('#login-password').fill(person.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/security\/mfa/);
+  await passSecondFactor(page, request, person.email);
+  await page.getByTestId('mfa-submit').click();
+  for (let step = 0; step < 3; step++) {
+    await expect(page).not.toHaveURL(/\/security\/mfa/);
+    if (/verify-mobile-phone/.test(page.url())) {
+      const since = await serverNow(request);
+      await page.getByTestId('verify-phone-send').click();
+      await enterCode(page, await codeFor(request, person.e164, since));
+      await page.getByTestId('verify-phone-submit').click();
+      await expect(page).not.toHaveURL(/verify-mobile-phone/);
+    } else if (/accept-cgu/.test(page.url())) {
+      await page.locator('#cgu-accept').check();
+      await page.getByTestId('cgu-submit').click();
+      await expect(page).not.toHaveURL(/accept-cgu/);
+    } else {
+      return;
+    }
+  }
+}
+
+test.beforeAll(async ({ request }) => {
+  await registerPatient(request, { ...PATIENT, phone: PATIENT.phone });
+  // The patient's INS, typed in the profile as a person would (set here directly).
+  withDatabase((db) => {
+    db.prepare('update users set ins = ?, ins_oid = ? where email = ?').run(
+      PATIENT.ins,
+      '1.2.250.1.213.1.4.8',
+      PATIENT.email,
+    );
+  });
+  const res = await request.post('/api/register', {
+    headers: await xsrfHeader(request),
+    data: {
+      type: 'professional',
+      email: PROFESSIONAL.email,
+      password: PROFESSIONAL.password,
+      passwordConfirmation: PROFESSIONAL.password,
+      acceptCgu: true,
+      firstName: 'Amine',
+      lastName: 'Haddad',
+      birthDate: '14/09/1979',
+      birthPlaceInsee: '99352',
+      sex: 'male',
+      phone: PROFESSIONAL.phone,
+      identifier: { type: 'RPPS', value: PROFESSIONAL.rpps },
+      job: 'Médecin',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  // An admin checked the professional's identity (the validation screen has its own tests).
+  withDatabase((db) => {
+    db.prepare("update users set status = 'active' where email = ?").run(PROFESSIONAL.email);
+  });
+});
+
+test.describe('Python Authlib', () => {
+  let rp: ChildProcess;
+  let base = '';
+  let clientId = '';
+
+  test.beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const { id, secret } = register([
+      '--name',
+      'Authlib',
+      '--url',
+      base,
+      '--redirect-uri',
+      `${base}/callback`,
+      '--post-logout-uri',
+      `${base}/signed-out`,
+      '--backchannel-logout-uri',
+      `${base}/backchannel`,
+    ]);
+    clientId = id;
+    rp = spawn(
+      PYTHON,
+      [path.join(RELYING_PARTIES, 'authlib_rp.py'), `${portal}/oidc`, id, secret, String(port)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, AUTHLIB_INSECURE_TRANSPORT: '1' },
+      },
+    );
+    await started(rp, /listening \d+/, 'the Authlib platform');
+  });
+  test.afterAll(() => {
+    rp.kill();
+  });
+
+  async function rpJson(request: APIRequestContext, route: string) {
+    const res = await request.get(`${base}${route}`);
+    return { status: res.status(), body: record(await res.json()) };
+  }
+
+  test('a patient signs in: Authlib validates the ID token and reads the claims, with the INS', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await signInFromPlatform(page, request, PATIENT);
+    await expect(page.locator('#claims')).toContainText(PATIENT.email);
+    const { body } = await rpJson(request, '/session');
+    expect(body.userinfo).toMatchObject({
+      email: PATIENT.email,
+      email_verified: true,
+      phone_number: PATIENT.e164,
+      phone_number_verified: true,
+      given_name: 'Camille',
+      family_name: 'Lefebvre',
+      birthdate: '1985-03-02',
+      profile_type: 'patient',
+      ins: PATIENT.ins,
+      ins_oid: '1.2.250.1.213.1.4.8',
+      ins_status: 'provisional',
+    });
+    expect(body.id_token).toMatchObject({
+      aud: clientId,
+      amr: ['pwd', 'otp', 'mfa'],
+      acr: 'urn:hygie:loa:2',
+      sid: expect.any(String),
+    });
+
+    // Refresh: new tokens, rotated; userinfo works with the new access token.
+    expect((await rpJson(request, '/refresh')).body).toEqual({ refreshed: true, rotated: true });
+    expect((await rpJson(request, '/userinfo')).body).toEqual({ status: 200 });
+    // Revocation: the refresh token no longer refreshes.
+    expect((await rpJson(request, '/revoke')).body).toEqual({ status: 200 });
+    expect((await rpJson(request, '/refresh')).body).toEqual({
+      refreshed: false,
+      error: 'invalid_grant',
+    });
+
+    // RP-initiated logout: the portal asks, signs the user out of the portal too, and comes back.
+    await page.goto(`${base}/login`);
+    await expect(page.locator('#claims')).toContainText(PATIENT.email); // portal session reused
+    await page.goto(`${base}/logout`);
+    await page.getByRole('button', { name: 'Me déconnecter' }).click();
+    await expect(page.locator('#signed-out')).toHaveText('Signed out (bye)');
+    await page.goto(`${portal}/`);
+    await expect(page).toHaveURL(/\/security\/login/);
+    await context.close();
+  });
+
+  test('a professional signs in: the RPPS under the health scope; portal sign-out reaches Authlib by the back channel', async ({
+    browser,
+    request,
+  }) => {
+    const context: BrowserContext = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await signInFromPlatform(page, request, PROFESSIONAL);
+    await expect(page.locator('#claims')).toContainText(PROFESSIONAL.email);
+    const { body } = await rpJson(request, '/session');
+    expect(body.userinfo).toMatchObject({
+      profile_type: 'professional',
+      professional_id: PROFESSIONAL.rpps,
+      professional_id_type: 'RPPS',
+      given_name: 'Amine',
+    });
+    expect(body.userinfo).not.toHaveProperty('ins');
+
+    // Signing out of the portal: the portal tells the platform, which ends its own session.
+    await page.goto(`${portal}/api/logout`);
+    await expect(page).toHaveURL(/\/security\/login/);
+    await expect.poll(async () => (await rpJson(request, '/session')).status).toBe(401);
+    await context.close();
+  });
+
+  test('an admin’s access cut and a password reset end the platform’s access', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await signInFromPlatform(page, request, PATIENT);
+    await expect(page.locator('#claims')).toContainText(PATIENT.email);
+    expect((await rpJson(request, '/userinfo')).body).toEqual({ status: 200 });
+
+    // The admin's cut (the row the admin screen writes, whose screen has its own browser test):
+    // the platform's next refresh and userinfo are refused.
+    const ids = withDatabase((db) => ({
+      user: String(db.prepare('select id from users where email = ?').pluck().get(PATIENT.email)),
+      platform: String(
+        db.prepare('select id from platforms where client_id = ?').pluck().get(clientId),
+      ),
+    }));
+    withDatabase((db) => {
+      db.prepare(
+        "insert into platform_access (user_id, platform_id, status, changed_by, changed_at) values (?, ?, 'disabled', null, ?)",
+      ).run(ids.user, ids.platform, Date.now());
+    });
+    expect((await rpJson(request, '/userinfo')).body).toEqual({ status: 401 });
+    expect((await rpJson(request, '/refresh')).body).toMatchObject({ refreshed: false });
+    withDatabase((db) => {
+      db.prepare('delete from platform_access where user_id = ?').run(ids.user);
+    });
+
+    // Signed in again, then the password is reset: the platform is told, its tokens stop.
+    await page.goto(`${base}/login`);
+    await expect(page.locator('#claims')).toContainText(PATIENT.email);
+    expect((await rpJson(request, '/session')).status).toBe(200);
+    const since = await serverNow(request);
+    const forgot = await request.post('/api/password/forgot', {
+      headers: await xsrfHeader(request),
+      data: { username: PATIENT.email, channel: 'email' },
+    });
+    expect(forgot.status()).toBe(200);
+    const code = await codeFor(request, PATIENT.email, since);
+    const verified = await request.post('/api/password/forgot/verify', {
+      headers: await xsrfHeader(request),
+      data: { username: PATIENT.email, channel: 'email', code },
+    });
+    const resetToken = String(record(await verified.json()).resetToken);
+    const reset = await request.post('/api/password/reset', {
+      headers: await xsrfHeader(request),
+      data: {
+        resetToken,
+        password: 'Lavande-Douce-93!',
+        passwordConfirmation: 'Lavande-Douce-93!',
+      },
+    });
+    expect(reset.status(), await reset.text()).toBe(200);
+    await expect.poll(async () => (await rpJson(request, '/session')).status).toBe(401);
+    await context.close();
+  });
+});
