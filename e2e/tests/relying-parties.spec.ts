@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -328,6 +331,143 @@ test.describe('Python Authlib', () => {
     });
     expect(reset.status(), await reset.text()).toBe(200);
     await expect.poll(async () => (await rpJson(request, '/session')).status).toBe(401);
+    await context.close();
+  });
+});
+
+test.describe('Apache httpd with mod_auth_openidc', () => {
+  let httpd: ChildProcess;
+  let dir = '';
+  let base = '';
+
+  test.beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const { id, secret } = register([
+      '--name',
+      'Apache',
+      '--url',
+      base,
+      '--redirect-uri',
+      `${base}/protected/redirect_uri`,
+      '--post-logout-uri',
+      `${base}/loggedout.html`,
+      '--backchannel-logout-uri',
+      `${base}/protected/redirect_uri?logout=backchannel`,
+    ]);
+    // Apache starts as root and serves as www-data: the directory must be readable by it.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-apache-'));
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(path.join(dir, 'htdocs'));
+    fs.writeFileSync(
+      path.join(dir, 'htdocs', 'loggedout.html'),
+      '<!DOCTYPE html><html lang="en"><head><title>Signed out</title></head><body><main><h1 id="signed-out">Signed out of the platform</h1></main></body></html>',
+    );
+    fs.copyFileSync(path.join(RELYING_PARTIES, 'claims.cgi'), path.join(dir, 'claims.cgi'));
+    fs.chmodSync(path.join(dir, 'claims.cgi'), 0o755);
+    const values: Record<string, string> = {
+      dir,
+      port: String(port),
+      issuer: `${portal}/oidc`,
+      clientId: id,
+      clientSecret: secret,
+      passphrase: randomBytes(24).toString('hex'),
+    };
+    const conf = fs
+      .readFileSync(path.join(RELYING_PARTIES, 'apache.conf'), 'utf8')
+      .replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+    fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+    // Its own process group: stopping, Apache signals its whole group (which would be the suite's).
+    httpd = spawn('apache2', ['-f', path.join(dir, 'httpd.conf'), '-DFOREGROUND'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    httpd.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const up = await fetch(`${base}/loggedout.html`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (Date.now() > deadline || httpd.exitCode !== null) {
+        const log = fs.readFileSync(path.join(dir, 'error.log'), { encoding: 'utf8', flag: 'a+' });
+        throw new Error(`Apache did not start: ${output} ${log}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+  test.afterAll(async () => {
+    if (httpd.exitCode === null && httpd.signalCode === null) {
+      const exited = new Promise((resolve) => httpd.once('exit', resolve));
+      httpd.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The claims mod_auth_openidc gave the application, as the protected page shows them. */
+  async function claimsOn(page: Page): Promise<Record<string, unknown>> {
+    await expect(page).toHaveURL(`${base}/protected/claims`);
+    return record(JSON.parse((await page.locator('body').textContent()) ?? '{}'));
+  }
+
+  test('a patient signs in through the portal; mod_auth_openidc hands the application the claims; RP-initiated logout', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/protected/claims`);
+    await signInFromPlatform(page, request, { ...PATIENT, password: 'Lavande-Douce-93!' });
+    const claims = await claimsOn(page);
+    expect(claims).toMatchObject({
+      email: PATIENT.email,
+      email_verified: '1',
+      family_name: 'Lefebvre',
+      profile_type: 'patient',
+      ins: PATIENT.ins,
+      ins_oid: '1.2.250.1.213.1.4.8',
+      ins_status: 'provisional',
+      acr: 'urn:hygie:loa:2',
+      amr: 'pwd,otp,mfa',
+    });
+
+    // RP-initiated logout: Apache sends the browser to the portal, which asks, then comes back.
+    await page.goto(
+      `${base}/protected/redirect_uri?logout=${encodeURIComponent(`${base}/loggedout.html`)}`,
+    );
+    await page.getByRole('button', { name: 'Me déconnecter' }).click();
+    await expect(page.locator('#signed-out')).toBeVisible();
+    await page.goto(`${base}/protected/claims`);
+    await expect(page).toHaveURL(/\/security\/login\?/);
+    await context.close();
+  });
+
+  test('a professional signs in; signing out of the portal ends the Apache session by the back channel', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/protected/claims`);
+    await signInFromPlatform(page, request, PROFESSIONAL);
+    expect(await claimsOn(page)).toMatchObject({
+      email: PROFESSIONAL.email,
+      profile_type: 'professional',
+      professional_id: PROFESSIONAL.rpps,
+      professional_id_type: 'RPPS',
+    });
+    await page.goto(`${portal}/api/logout`);
+    await expect(page).toHaveURL(/\/security\/login/);
+    // Apache's own session ends once the portal's notice arrives: the page asks to sign in again.
+    await expect
+      .poll(async () => {
+        const res = await context.request.get(`${base}/protected/claims`, { maxRedirects: 0 });
+        return res.status();
+      })
+      .toBe(302);
     await context.close();
   });
 });
