@@ -125,6 +125,12 @@ export default tseslint.config(
     },
   },
   {
+    // The single-page platform of the interop suite: a script a browser runs, with oidc-client-ts's
+    // browser bundle loaded before it (the global `oidc`).
+    files: ['e2e/relying-parties/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, oidc: 'readonly' } },
+  },
+  {
     files: ['e2e/**/*.ts', 'bench/**/*.{js,mjs}', 'scripts/**/*.mjs'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },

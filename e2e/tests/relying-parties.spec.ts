@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
@@ -471,3 +472,136 @@ test.describe('Apache httpd with mod_auth_openidc', () => {
     await context.close();
   });
 });
+
+test.describe('oidc-client-ts in the browser (a single-page platform, public client)', () => {
+  let server: http.Server;
+  let base = '';
+  let clientId = '';
+
+  test.beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const out = cli(
+      'platform:add',
+      '--name',
+      'Agenda SPA',
+      '--url',
+      base,
+      '--redirect-uri',
+      `${base}/callback`,
+      '--post-logout-uri',
+      `${base}/`,
+      '--public',
+    );
+    clientId = /^client_id: (\S+)$/m.exec(out)?.[1] ?? '';
+    const bundle = path.resolve(
+      import.meta.dirname,
+      '..',
+      '..',
+      'node_modules',
+      'oidc-client-ts',
+      'dist',
+      'browser',
+      'oidc-client-ts.min.js',
+    );
+    const files: Record<string, [string, string]> = {
+      '/oidc-client-ts.min.js': ['text/javascript', fs.readFileSync(bundle, 'utf8')],
+      '/app.js': [
+        'text/javascript',
+        fs.readFileSync(path.join(RELYING_PARTIES, 'spa', 'app.js'), 'utf8'),
+      ],
+      '/config.js': [
+        'text/javascript',
+        `window.RP_CONFIG = ${JSON.stringify({ authority: `${portal}/oidc`, client_id: clientId })};`,
+      ],
+    };
+    const page = fs.readFileSync(path.join(RELYING_PARTIES, 'spa', 'index.html'), 'utf8');
+    server = http.createServer((req, res) => {
+      const pathname = new URL(req.url ?? '/', base).pathname;
+      const [type, body] = files[pathname] ?? ['text/html; charset=utf-8', page];
+      res.writeHead(200, { 'content-type': type }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  });
+  test.afterAll(async () => {
+    server.closeAllConnections(); // the browser's kept-alive ones too
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('a professional signs in from the page; it refreshes and revokes across origins, then logs out', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    // The page navigates away to the portal: nothing to wait for in it.
+    await page.evaluate(() => {
+      void window.platform.login();
+    });
+    await signInFromPlatform(page, request, PROFESSIONAL);
+    await expect(page.locator('#status')).toHaveText('signed in');
+    const user = await page.evaluate(() => window.platform.user());
+    // The ID token's claims and the userinfo ones (fetched from the page: CORS).
+    expect(user?.profile).toMatchObject({
+      email: PROFESSIONAL.email,
+      profile_type: 'professional',
+      professional_id: PROFESSIONAL.rpps,
+      acr: 'urn:hygie:loa:2',
+    });
+    expect(user?.refresh).toEqual(expect.any(String));
+
+    // Refresh from the page's origin: new tokens, the refresh token rotated.
+    const refreshed = await page.evaluate(() => window.platform.refresh());
+    expect(refreshed).toMatchObject({ access: expect.any(String), refresh: expect.any(String) });
+    expect(refreshed).not.toMatchObject({ access: user?.access, refresh: user?.refresh });
+    // Revoked (oidc-client-ts then forgets it), the refresh token refreshes no more: presented
+    // again from the page, the token endpoint refuses it.
+    await page.evaluate(() => window.platform.revoke());
+    expect((await page.evaluate(() => window.platform.user()))?.refresh ?? null).toBeNull();
+    const presented = await page.evaluate(
+      async ({ endpoint, token, client }) => {
+        const res = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: token,
+            client_id: client,
+          }),
+        });
+        const body: unknown = await res.json();
+        return { status: res.status, body };
+      },
+      { endpoint: `${portal}/oidc/token`, token: refreshed.refresh ?? '', client: clientId },
+    );
+    expect(presented).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    // Logout from the page: the portal asks, ends its session and returns to the page.
+    await page.evaluate(() => {
+      void window.platform.logout();
+    });
+    await page.getByRole('button', { name: 'Me déconnecter' }).click();
+    await expect(page).toHaveURL(`${base}/`);
+    await page.goto(`${portal}/`);
+    await expect(page).toHaveURL(/\/security\/login/);
+    await context.close();
+  });
+});
+
+/** What the single-page platform's script (relying-parties/spa/app.js) puts on `window`. */
+declare global {
+  interface Window {
+    platform: {
+      login(): Promise<void>;
+      user(): Promise<{
+        profile: Record<string, unknown>;
+        access: string;
+        refresh?: string;
+      } | null>;
+      refresh(): Promise<{ access?: string; refresh?: string; error?: string }>;
+      revoke(): Promise<void>;
+      logout(): Promise<void>;
+    };
+  }
+}

@@ -151,6 +151,19 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
       body: 'token=x',
     });
     expect(wrongSecret.status).toBe(401);
+    // A revocation that worked: 200, an empty body, no content type (not text/plain, which
+    // browser clients refuse).
+    const revoked = await fetch(`${t.base}/oidc/token/revocation`, {
+      method: 'POST',
+      headers: {
+        ...form,
+        authorization: `Basic ${Buffer.from(`${alpha.clientId}:${alpha.clientSecret ?? ''}`).toString('base64')}`,
+      },
+      body: 'token=unknown-token',
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get('content-type')).toBeNull();
+    expect(await revoked.text()).toBe('');
     expect(wrongSecret.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
   });

@@ -295,6 +295,13 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     }
   });
 
+  // A revocation that worked answers 200 with an empty body (RFC 7009 §2.2) — and no content type:
+  // Koa would call the empty body text/plain, which browser clients (oidc-client-ts) refuse.
+  provider.use(async (koa: KoaContextWithOIDC, next) => {
+    await next();
+    if (koa.oidc?.route === 'revocation' && koa.status === 200) koa.remove('content-type');
+  });
+
   // Platforms cache the key set; a rotation publishes a key long before it signs (docs/oidc.md).
   provider.use(async (koa: KoaContextWithOIDC, next) => {
     await next();
