@@ -62,12 +62,27 @@ async function freePort(): Promise<number> {
   });
 }
 
-function register(args: string[]): { id: string; secret: string } {
-  const out = cli('platform:add', ...args);
+/**
+ * Registers a platform at `base` with the CLI, as an operator does: its client id, and its secret
+ * ('' for a public client).
+ */
+function register(
+  name: string,
+  base: string,
+  paths: { redirect: string; postLogout: string; backchannel?: string },
+  kind: 'confidential' | 'public' = 'confidential',
+): { id: string; secret: string } {
+  const out = cli(
+    'platform:add',
+    ...['--name', name, '--url', base, '--redirect-uri', `${base}${paths.redirect}`],
+    ...['--post-logout-uri', `${base}${paths.postLogout}`],
+    ...(paths.backchannel ? ['--backchannel-logout-uri', `${base}${paths.backchannel}`] : []),
+    ...(kind === 'public' ? ['--public'] : []),
+  );
   const id = /^client_id: (\S+)$/m.exec(out)?.[1];
   const secret = /^client_secret: (\S+)$/m.exec(out)?.[1];
-  if (!id || !secret) throw new Error(`platform:add printed: ${out}`);
-  return { id, secret };
+  if (!id || (kind === 'confidential' && !secret)) throw new Error(`platform:add printed: ${out}`);
+  return { id, secret: kind === 'public' ? '' : (secret ?? '') };
 }
 
 /** Starts a process and waits until its output says it listens (or it dies). */
@@ -168,18 +183,11 @@ test.describe('Python Authlib', () => {
   test.beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const { id, secret } = register([
-      '--name',
-      'Authlib',
-      '--url',
-      base,
-      '--redirect-uri',
-      `${base}/callback`,
-      '--post-logout-uri',
-      `${base}/signed-out`,
-      '--backchannel-logout-uri',
-      `${base}/backchannel`,
-    ]);
+    const { id, secret } = register('Authlib', base, {
+      redirect: '/callback',
+      postLogout: '/signed-out',
+      backchannel: '/backchannel',
+    });
     clientId = id;
     rp = spawn(
       PYTHON,
@@ -344,18 +352,11 @@ test.describe('Apache httpd with mod_auth_openidc', () => {
   test.beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const { id, secret } = register([
-      '--name',
-      'Apache',
-      '--url',
-      base,
-      '--redirect-uri',
-      `${base}/protected/redirect_uri`,
-      '--post-logout-uri',
-      `${base}/loggedout.html`,
-      '--backchannel-logout-uri',
-      `${base}/protected/redirect_uri?logout=backchannel`,
-    ]);
+    const { id, secret } = register('Apache', base, {
+      redirect: '/protected/redirect_uri',
+      postLogout: '/loggedout.html',
+      backchannel: '/protected/redirect_uri?logout=backchannel',
+    });
     // Apache starts as root and serves as www-data: the directory must be readable by it.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-apache-'));
     fs.chmodSync(dir, 0o755);
@@ -481,19 +482,12 @@ test.describe('oidc-client-ts in the browser (a single-page platform, public cli
   test.beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    const out = cli(
-      'platform:add',
-      '--name',
+    clientId = register(
       'Agenda SPA',
-      '--url',
       base,
-      '--redirect-uri',
-      `${base}/callback`,
-      '--post-logout-uri',
-      `${base}/`,
-      '--public',
-    );
-    clientId = /^client_id: (\S+)$/m.exec(out)?.[1] ?? '';
+      { redirect: '/callback', postLogout: '/' },
+      'public',
+    ).id;
     const bundle = path.resolve(
       import.meta.dirname,
       '..',
