@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
+import * as client from 'openid-client';
 import {
   cli,
   codeFor,
@@ -522,6 +523,29 @@ test.describe('oidc-client-ts in the browser (a single-page platform, public cli
     await new Promise((resolve) => server.close(resolve));
   });
 
+  test('a patient signs in from the page: the ID token and userinfo claims, with the INS', async ({
+    browser,
+    request,
+  }) => {
+    const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.evaluate(() => {
+      void window.platform.login();
+    });
+    await signInFromPlatform(page, request, { ...PATIENT, password: 'Lavande-Douce-93!' });
+    await expect(page.locator('#status')).toHaveText('signed in');
+    expect((await page.evaluate(() => window.platform.user()))?.profile).toMatchObject({
+      email: PATIENT.email,
+      profile_type: 'patient',
+      ins: PATIENT.ins,
+      ins_oid: '1.2.250.1.213.1.4.8',
+      ins_status: 'provisional',
+      amr: ['pwd', 'otp', 'mfa'],
+    });
+    await context.close();
+  });
+
   test('a professional signs in from the page; it refreshes and revokes across origins, then logs out', async ({
     browser,
     request,
@@ -581,6 +605,102 @@ test.describe('oidc-client-ts in the browser (a single-page platform, public cli
     await expect(page).toHaveURL(/\/security\/login/);
     await context.close();
   });
+});
+
+test.describe('openid-client (Node.js)', () => {
+  let server: http.Server;
+  let base = '';
+  let config: client.Configuration;
+  const pending = new Map<string, string>(); // state → PKCE verifier
+  let tokens: client.TokenEndpointResponse | undefined;
+
+  test.beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const { id, secret } = register('Node platform', base, {
+      redirect: '/callback',
+      postLogout: '/',
+    });
+    config = await client.discovery(
+      new URL(`${portal}/oidc`),
+      id,
+      undefined,
+      client.ClientSecretBasic(secret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    server = http.createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', base);
+        if (url.pathname === '/login') {
+          const verifier = client.randomPKCECodeVerifier();
+          const state = client.randomState();
+          pending.set(state, verifier);
+          const target = client.buildAuthorizationUrl(config, {
+            redirect_uri: `${base}/callback`,
+            scope: 'openid email profile health',
+            state,
+            code_challenge: await client.calculatePKCECodeChallenge(verifier),
+            code_challenge_method: 'S256',
+          });
+          res.writeHead(302, { location: target.href }).end();
+          return;
+        }
+        const state = url.searchParams.get('state') ?? '';
+        const answer = await client.authorizationCodeGrant(config, url, {
+          pkceCodeVerifier: pending.get(state),
+          expectedState: state,
+        });
+        tokens = answer;
+        const info = await client.fetchUserInfo(
+          config,
+          answer.access_token,
+          answer.claims()?.sub ?? '',
+        );
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!DOCTYPE html><html lang="en"><head><title>Node platform</title></head><body><main><h1>Node platform</h1><pre id="claims">${JSON.stringify(info)}</pre></main></body></html>`,
+          );
+      })().catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  });
+  test.afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  for (const person of ['patient', 'professional'] as const) {
+    test(`a ${person} signs in; the platform refreshes, revokes, and is refused after`, async ({
+      browser,
+      request,
+    }) => {
+      const who =
+        person === 'patient' ? { ...PATIENT, password: 'Lavande-Douce-93!' } : PROFESSIONAL;
+      const context = await browser.newContext({ baseURL: portal, locale: 'fr-FR' });
+      const page = await context.newPage();
+      await page.goto(`${base}/login`);
+      await signInFromPlatform(page, request, who);
+      const claims = record(JSON.parse((await page.locator('#claims').textContent()) ?? '{}'));
+      expect(claims).toMatchObject(
+        person === 'patient'
+          ? { email: PATIENT.email, ins: PATIENT.ins, ins_status: 'provisional' }
+          : { email: PROFESSIONAL.email, professional_id: PROFESSIONAL.rpps },
+      );
+      const first = tokens?.refresh_token ?? '';
+      const refreshed = await client.refreshTokenGrant(config, first);
+      expect(refreshed.refresh_token).not.toBe(first);
+      await client.tokenRevocation(config, refreshed.refresh_token ?? '');
+      await expect(
+        client.refreshTokenGrant(config, refreshed.refresh_token ?? ''),
+      ).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      await context.close();
+    });
+  }
 });
 
 /** What the single-page platform's script (relying-parties/spa/app.js) puts on `window`. */
