@@ -300,7 +300,7 @@ test('an admin disables a user’s access to a platform and sees it in the table
   // Every administration tab, in French and in Arabic: accessible, and photographed for review.
   for (const language of ['fr', 'ar'] as const) {
     await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
-    for (const tab of ['settings', 'access', 'accounts', 'platforms'] as const) {
+    for (const tab of ['settings', 'access', 'accounts', 'platforms', 'messages'] as const) {
       await page.goto('/app-settings');
       await page.getByTestId(`${tab}-tab`).click();
       await expect(page.locator('html')).toHaveAttribute('lang', language);

@@ -37,6 +37,26 @@ const HANDLERS: Record<string, FakeHandler> = {
   'GET /api/support': () => json(200, SUPPORT),
   'GET /api/cgu': () => json(200, CGU),
   'GET /api/admin/settings': () => json(200, SETTINGS),
+  'GET /api/admin/messages': () =>
+    json(200, {
+      items: [
+        {
+          id: 'm-1',
+          channel: 'email',
+          recipient: 'j***@example.fr',
+          template: 'password_changed',
+          status: 'failed',
+          attempts: 8,
+          lastError: '421 4.7.0 Try again later',
+          createdAt: '2025-03-01T13:05:00.000Z',
+          sentAt: null,
+          nextAttemptAt: null,
+          expiresAt: null,
+          retryable: true,
+        },
+      ],
+      nextCursor: '1740834300000.m-1',
+    }),
   'GET /api/admin/users': (request) => {
     const { status } = userSearchQuerySchema.parse(Object.fromEntries(request.url.searchParams));
     return json(200, userPage([makeAdminUser(status ? { status } : {})], !status));
@@ -163,6 +183,12 @@ const SCENARIOS: Scenario[] = [
       await user.click(await screen.findByTestId('account-reject'));
       return screen.findByTestId('confirm-dialog');
     },
+  },
+  {
+    name: 'messages tab',
+    path: '/app-settings?tab=messages',
+    admin: true,
+    act: () => screen.findByTestId('message-retry'),
   },
   {
     name: 'oauth error naming the platform',

@@ -7,13 +7,14 @@ import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
 import { AccessPanel } from './access-panel';
 import { AccountsPanel } from './accounts-panel';
+import { MessagesPanel } from './messages-panel';
 import { PlatformsPanel } from './platforms-panel';
 import { SettingsPanel } from './settings-panel';
 
-const TABS = ['settings', 'access', 'accounts', 'platforms'] as const;
+const TABS = ['settings', 'access', 'accounts', 'platforms', 'messages'] as const;
 type TabName = (typeof TABS)[number];
 
-/** Application configuration (admin): settings, platform access, accounts, platforms — one route, 4 tabs. */
+/** Application configuration (admin): settings, platform access, accounts, platforms, messages — one route, 5 tabs. */
 export default function AppSettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -53,6 +54,7 @@ export default function AppSettingsPage() {
         {tab === 'access' && <AccessPanel />}
         {tab === 'accounts' && <AccountsPanel />}
         {tab === 'platforms' && <PlatformsPanel />}
+        {tab === 'messages' && <MessagesPanel />}
       </Box>
     </Page>
   );
