@@ -52,6 +52,7 @@ import { OIDC_PREFIX } from './modules/oidc/provider.js';
 import { redactUrl } from './lib/redact.js';
 import { inputGuard } from './plugins/input-guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
+import { adminUserRoutes } from './modules/admin/user-routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
@@ -272,6 +273,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       adminAccountsRoutes,
       adminSettingsRoutes,
       adminUsersRoutes,
+      adminUserRoutes,
       messageQueueRoutes,
       profileRoutes,
       deviceRoutes,

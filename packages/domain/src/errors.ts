@@ -32,6 +32,7 @@ export const ERRORS = {
   phone_shared_by_accounts: { status: 409 },
   account_locked: { status: 423 },
   account_pending_validation: { status: 403 },
+  account_disabled: { status: 403 },
   too_many_attempts: { status: 429 },
   identity_provider_unavailable: { status: 503 },
 
@@ -72,6 +73,8 @@ export const ERRORS = {
 
   // Messages (admin).
   message_not_retryable: { status: 409 },
+  last_admin: { status: 409 },
+  account_state_conflict: { status: 409 },
 
   // Requests.
   validation_error: { status: 400 },

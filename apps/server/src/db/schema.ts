@@ -14,7 +14,7 @@ export interface UserTable {
   password_changed_at: number | null;
   must_create_password: number;
   profile: 'patient' | 'professional' | null;
-  status: 'pending_validation' | 'active' | 'locked';
+  status: 'pending_validation' | 'active' | 'locked' | 'disabled';
   roles: string; // JSON array
   first_name: string | null;
   last_name: string | null;

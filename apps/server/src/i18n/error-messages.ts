@@ -19,6 +19,7 @@ const fr: Catalogue = {
   phone_shared_by_accounts:
     'Ce numéro de mobile est utilisé par plusieurs comptes : connectez-vous avec votre adresse e-mail, votre INS ou votre RPPS',
   account_locked: 'L’accès au compte a été verrouillé, contactez {contactEmail}',
+  account_disabled: 'Ce compte a été désactivé par un administrateur, contactez {contactEmail}',
   account_pending_validation: 'Votre identité doit être vérifiée avant de pouvoir vous connecter.',
   too_many_attempts: 'Trop de tentatives, veuillez réessayer plus tard.',
   identity_provider_unavailable: 'La connexion avec cette méthode est actuellement indisponible.',
@@ -48,6 +49,8 @@ const fr: Catalogue = {
   access_denied: 'Vous n’avez pas accès à cette plateforme.',
   message_not_retryable:
     'Ce message portait un code ou un lien, ou n’a pas échoué : il ne peut pas être renvoyé. La personne en demande un nouveau.',
+  last_admin: 'C’est le dernier administrateur actif : nommez d’abord un autre administrateur.',
+  account_state_conflict: 'Le compte n’est pas dans un état qui permet cette action.',
   validation_error: 'Certaines données sont invalides.',
   invalid_json: 'Le corps de la requête n’est pas un JSON valide.',
   unsupported_media_type: 'Type de contenu non pris en charge.',
@@ -76,6 +79,7 @@ const en: Catalogue = {
   phone_shared_by_accounts:
     'This mobile number is used by several accounts: sign in with your email address, your INS or your RPPS',
   account_locked: 'Account access has been locked, contact {contactEmail}',
+  account_disabled: 'This account was disabled by an administrator, contact {contactEmail}',
   account_pending_validation: 'Your identity must be verified before you can sign in.',
   too_many_attempts: 'Too many attempts, please try again later.',
   identity_provider_unavailable: 'Login with this method is currently unavailable.',
@@ -103,6 +107,8 @@ const en: Catalogue = {
   access_denied: 'You do not have access to this platform.',
   message_not_retryable:
     'This message carried a code or a link, or has not failed: it cannot be sent again. The person asks for a new one.',
+  last_admin: 'This is the last active administrator: make someone else an administrator first.',
+  account_state_conflict: 'The account is not in a state that allows this action.',
   validation_error: 'Some data is invalid.',
   invalid_json: 'The request body is not valid JSON.',
   unsupported_media_type: 'Unsupported content type.',
@@ -131,6 +137,7 @@ const ar: Catalogue = {
   phone_shared_by_accounts:
     'رقم الهاتف المحمول هذا مستخدم في عدة حسابات: سجّل الدخول ببريدك الإلكتروني أو رقم INS أو رقم RPPS',
   account_locked: 'تم قفل الوصول إلى الحساب، تواصل مع {contactEmail}',
+  account_disabled: 'عطّل أحد المسؤولين هذا الحساب، تواصل مع {contactEmail}',
   account_pending_validation: 'يجب التحقق من هويتك قبل أن تتمكن من تسجيل الدخول.',
   too_many_attempts: 'محاولات كثيرة جدًا، يرجى المحاولة لاحقًا.',
   identity_provider_unavailable: 'تسجيل الدخول بهذه الطريقة غير متاح حاليًا.',
@@ -158,6 +165,8 @@ const ar: Catalogue = {
   access_denied: 'ليس لديك صلاحية الوصول إلى هذه المنصة.',
   message_not_retryable:
     'كانت هذه الرسالة تحمل رمزًا أو رابطًا، أو لم تفشل: لا يمكن إرسالها مجددًا. يطلب الشخص رسالة جديدة.',
+  last_admin: 'هذا آخر مسؤول نشط: عيّن مسؤولًا آخر أولًا.',
+  account_state_conflict: 'الحساب ليس في حالة تسمح بهذا الإجراء.',
   validation_error: 'بعض البيانات غير صالحة.',
   invalid_json: 'محتوى الطلب ليس JSON صالحًا.',
   unsupported_media_type: 'نوع المحتوى غير مدعوم.',

@@ -16,6 +16,7 @@ const PARAMS = {
   newPhone: '+33611111111',
   keys: 'iPhone de Jeanne, Pixel',
   devicesUrl: 'http://localhost:3000/devices',
+  change: 'disabled',
 };
 
 const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
@@ -33,6 +34,8 @@ const EXPECTED: Record<string, (keyof typeof PARAMS)[]> = {
   email_changed: ['newEmail', 'date', 'lockUrl'],
   phone_changed: ['newPhone', 'date', 'lockUrl'],
   biometric_added: ['device', 'date', 'lockUrl'],
+  account_changed: ['contactEmail'],
+  password_reset_link: ['link'],
 };
 
 describe('message templates', () => {
@@ -55,6 +58,25 @@ describe('message templates', () => {
     expect(m.html).toContain(`lang="${language}"`);
     expect(m.html).toContain(`dir="${language === 'ar' ? 'rtl' : 'ltr'}"`);
     expect(m.subject).toContain(brand === 'telecare' ? 'Télésoin' : 'Hygie');
+  });
+
+  it('says in every language what an admin changed, each change in its own words', () => {
+    const changes = [
+      'disabled',
+      'reopened',
+      'sessions_ended',
+      'admin_granted',
+      'admin_revoked',
+      'deleted',
+    ];
+    for (const language of LANGUAGES) {
+      const bare = renderMessage('account_changed', language, 'hygie', { ...PARAMS, change: '' });
+      const texts = changes.map(
+        (change) => renderMessage('account_changed', language, 'hygie', { ...PARAMS, change }).text,
+      );
+      expect(new Set(texts).size).toBe(changes.length);
+      for (const text of texts) expect(text.length).toBeGreaterThan(bare.text.length + 20);
+    }
   });
 
   it('keeps the code left-to-right inside Arabic text', () => {

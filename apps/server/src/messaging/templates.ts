@@ -16,6 +16,64 @@ interface TemplateText {
   sms: (p: Params) => string;
 }
 
+/** What an admin changed on an account (`account_changed`'s `change`), told to its owner. */
+const ACCOUNT_CHANGE_TEXT = {
+  fr: {
+    disabled:
+      'Un administrateur a désactivé votre compte et fermé toutes vos sessions : vous ne pouvez plus vous connecter.',
+    reopened: 'Un administrateur a rouvert votre compte : vous pouvez de nouveau vous connecter.',
+    sessions_ended: 'Un administrateur a fermé toutes vos sessions : connectez-vous de nouveau.',
+    admin_granted: 'Vous êtes désormais administrateur du portail.',
+    admin_revoked: 'Vous n’êtes plus administrateur du portail.',
+    deleted:
+      'Un administrateur a supprimé votre compte et vos données personnelles. Le journal de sécurité garde la trace des opérations, sans vos données.',
+  },
+  en: {
+    disabled:
+      'An administrator disabled your account and closed all your sessions: you can no longer sign in.',
+    reopened: 'An administrator reopened your account: you can sign in again.',
+    sessions_ended: 'An administrator closed all your sessions: sign in again.',
+    admin_granted: 'You are now an administrator of the portal.',
+    admin_revoked: 'You are no longer an administrator of the portal.',
+    deleted:
+      'An administrator deleted your account and your personal data. The security log keeps a record of the operations, without your data.',
+  },
+  ar: {
+    disabled: 'عطّل أحد المسؤولين حسابك وأغلق جميع جلساتك: لم يعد بإمكانك تسجيل الدخول.',
+    reopened: 'أعاد أحد المسؤولين فتح حسابك: يمكنك تسجيل الدخول من جديد.',
+    sessions_ended: 'أغلق أحد المسؤولين جميع جلساتك: سجّل الدخول من جديد.',
+    admin_granted: 'أصبحت الآن مسؤولًا عن البوابة.',
+    admin_revoked: 'لم تعد مسؤولًا عن البوابة.',
+    deleted:
+      'حذف أحد المسؤولين حسابك وبياناتك الشخصية. يحتفظ سجل الأمان بأثر العمليات دون بياناتك.',
+  },
+} as const;
+
+export type AccountChange = keyof (typeof ACCOUNT_CHANGE_TEXT)['fr'];
+
+function isAccountChange(change: string | undefined): change is AccountChange {
+  return (
+    change !== undefined && Object.prototype.hasOwnProperty.call(ACCOUNT_CHANGE_TEXT.fr, change)
+  );
+}
+
+function accountChangeText(language: Language) {
+  return (change: string | undefined) =>
+    isAccountChange(change) ? ACCOUNT_CHANGE_TEXT[language][change] : '';
+}
+
+const ACCOUNT_CHANGES = {
+  fr: accountChangeText('fr'),
+  en: accountChangeText('en'),
+  ar: accountChangeText('ar'),
+};
+
+const contactLine = {
+  fr: (p: Params) => `Pour toute question, contactez ${ltr(p.contactEmail)}.`,
+  en: (p: Params) => `For any question, contact ${ltr(p.contactEmail)}.`,
+  ar: (p: Params) => `لأي سؤال، تواصل مع ${ltr(p.contactEmail)}.`,
+};
+
 /** Every template in every language; a template missing a language fails to type-check. */
 const TEMPLATES = {
   verification_code: {
@@ -261,6 +319,55 @@ const TEMPLATES = {
         `لمزيد من المعلومات، تواصل مع ${ltr(p.contactEmail)}.`,
       ],
       sms: (p) => `${p.brand}: لم يتم فتح حسابك. للتواصل: ${ltr(p.contactEmail)}`,
+    },
+  },
+  account_changed: {
+    fr: {
+      subject: (p) => `${p.brand} : votre compte a été modifié`,
+      lines: (p) => ['Bonjour,', ACCOUNT_CHANGES.fr(p.change), contactLine.fr(p)],
+      sms: (p) => `${p.brand} : ${ACCOUNT_CHANGES.fr(p.change)}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: your account was changed`,
+      lines: (p) => ['Hello,', ACCOUNT_CHANGES.en(p.change), contactLine.en(p)],
+      sms: (p) => `${p.brand}: ${ACCOUNT_CHANGES.en(p.change)}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: تم تعديل حسابك`,
+      lines: (p) => ['مرحبًا،', ACCOUNT_CHANGES.ar(p.change), contactLine.ar(p)],
+      sms: (p) => `${p.brand}: ${ACCOUNT_CHANGES.ar(p.change)}`,
+    },
+  },
+  password_reset_link: {
+    fr: {
+      subject: (p) => `${p.brand} : choisissez un nouveau mot de passe`,
+      lines: (p) => [
+        'Bonjour,',
+        'Un administrateur vous invite à choisir un nouveau mot de passe. Suivez ce lien (valable 24 heures) :',
+        p.link ?? '',
+        'Votre mot de passe actuel reste valable tant que vous n’en avez pas choisi un autre.',
+      ],
+      sms: (p) => `${p.brand} : choisissez un nouveau mot de passe : ${p.link}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: choose a new password`,
+      lines: (p) => [
+        'Hello,',
+        'An administrator invites you to choose a new password. Follow this link (valid 24 hours):',
+        p.link ?? '',
+        'Your current password keeps working until you choose another one.',
+      ],
+      sms: (p) => `${p.brand}: choose a new password: ${p.link}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: اختر كلمة مرور جديدة`,
+      lines: (p) => [
+        'مرحبًا،',
+        'يدعوك أحد المسؤولين إلى اختيار كلمة مرور جديدة. اتبع هذا الرابط (صالح 24 ساعة):',
+        p.link ?? '',
+        'تبقى كلمة مرورك الحالية صالحة إلى أن تختار كلمة أخرى.',
+      ],
+      sms: (p) => `${p.brand}: اختر كلمة مرور جديدة: ${p.link}`,
     },
   },
   identifier_in_use: {

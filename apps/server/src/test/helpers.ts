@@ -261,7 +261,7 @@ export interface TestUser {
   phone?: string | null;
   phoneVerified?: boolean;
   emailVerified?: boolean;
-  status?: 'active' | 'locked' | 'pending_validation';
+  status?: 'active' | 'locked' | 'disabled' | 'pending_validation';
   profile?: 'patient' | 'professional' | null;
   cguVersion?: string | null;
   ins?: string | null;

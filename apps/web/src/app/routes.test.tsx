@@ -30,6 +30,7 @@ describe('route table (spec §2)', () => {
       [
         '/',
         '/app-settings',
+        '/app-settings/users/:userId',
         '/services',
         '/profile',
         '/devices',
@@ -58,6 +59,10 @@ describe('route table (spec §2)', () => {
     );
     expect(table['/']?.name).toBe('home');
     expect(table['/app-settings']).toMatchObject({ name: 'appSettings', meta: { admin: true } });
+    expect(table['/app-settings/users/:userId']).toMatchObject({
+      name: 'adminUser',
+      meta: { admin: true },
+    });
     expect(table['/devices']?.name).toBe('trusted-devices');
     expect(table['/profile/update']?.name).toBe('update');
     expect(table['/security/password-renewal']?.name).toBe('password-renewal');

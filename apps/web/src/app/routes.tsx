@@ -51,6 +51,11 @@ export const routes: RouteObject[] = [
             lazy: lazyComponent(() => import('../features/admin/app-settings-page')),
           },
           {
+            path: 'app-settings/users/:userId',
+            handle: handle('adminUser', { admin: true }),
+            lazy: lazyComponent(() => import('../features/admin/user-detail-page')),
+          },
+          {
             path: 'services',
             handle: handle('services', SIGNED_IN),
             lazy: lazyComponent(() => import('../features/services/services-page')),

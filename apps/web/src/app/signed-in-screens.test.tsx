@@ -4,6 +4,7 @@ import { userSearchQuerySchema } from '@hygie/domain';
 import {
   CGU,
   makeAdminUser,
+  makeAdminUserDetail,
   makeDevice,
   makeProfile,
   SERVICES,
@@ -189,6 +190,25 @@ const SCENARIOS: Scenario[] = [
     path: '/app-settings?tab=messages',
     admin: true,
     act: () => screen.findByTestId('message-retry'),
+  },
+  {
+    name: 'user detail',
+    path: '/app-settings/users/u-2',
+    at: '/app-settings/users/:userId',
+    admin: true,
+    handlers: { 'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()) },
+    act: () => screen.findByTestId('user-facts'),
+  },
+  {
+    name: 'user detail, delete confirmation',
+    path: '/app-settings/users/u-2',
+    at: '/app-settings/users/:userId',
+    admin: true,
+    handlers: { 'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()) },
+    act: async (user) => {
+      await user.click(await screen.findByTestId('user-action-delete'));
+      return screen.findByTestId('confirm-dialog');
+    },
   },
   {
     name: 'oauth error naming the platform',

@@ -43,7 +43,8 @@ export function errorMessage(
       }
       const key = `errors:${code}`;
       if (i18n.exists(key)) {
-        return i18n.t(key, interpolationValues(error.dataOf('account_locked'), defaults));
+        const contact = error.dataOf('account_locked') ?? error.dataOf('account_disabled');
+        return i18n.t(key, interpolationValues(contact, defaults));
       }
     }
     if (error.serverMessage) return error.serverMessage;

@@ -1,4 +1,4 @@
-import type { AdminUser, Profile, Setting, TrustedDevice } from '@hygie/domain';
+import type { AdminUser, AdminUserDetail, Profile, Setting, TrustedDevice } from '@hygie/domain';
 
 /** Answers of the signed-in area's calls (dashboard, profile, devices, services, admin). */
 export function makeProfile(overrides: Partial<Profile> = {}): Profile {
@@ -140,4 +140,70 @@ export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
 
 export function userPage(items: AdminUser[], hasMore = false, page = 1) {
   return { items, page, pageSize: 20, hasMore };
+}
+
+/** GET /api/admin/users/:id of an active professional with a session, a browser, a key. */
+export function makeAdminUserDetail(overrides: Partial<AdminUserDetail> = {}): AdminUserDetail {
+  return {
+    profile: makeProfile({
+      id: 'u-2',
+      email: 'paul.martin@example.fr',
+      firstName: 'Paul',
+      lastName: 'Martin',
+      profile: 'professional',
+      identifierType: 'RPPS',
+      identifier: '10000000007',
+    }),
+    roles: [],
+    createdAt: '2025-02-01T10:00:00.000Z',
+    lastSignInAt: '2025-03-01T08:30:00.000Z',
+    passwordChangedAt: '2025-02-01T10:05:00.000Z',
+    invitationPending: false,
+    sessions: [
+      {
+        id: 's-1',
+        createdAt: '2025-03-01T08:30:00.000Z',
+        lastSeenAt: '2025-03-01T08:45:00.000Z',
+        ip: '203.0.113.7',
+        label: 'Firefox sur Linux',
+        complete: true,
+        methods: ['pwd', 'otp'],
+      },
+    ],
+    trustedDevices: [
+      {
+        id: 'd-1',
+        label: 'Firefox sur Linux',
+        ip: '203.0.113.7',
+        createdAt: '2025-02-01T10:05:00.000Z',
+        lastUsed: '2025-03-01T08:30:00.000Z',
+        expiresAt: '2025-05-02T10:05:00.000Z',
+      },
+    ],
+    keys: [
+      {
+        id: 'k-1',
+        kind: 'webauthn',
+        deviceName: 'Clé de Paul',
+        createdAt: '2025-02-03T09:00:00.000Z',
+        lastUsedAt: null,
+        userVerifying: true,
+      },
+    ],
+    platforms: [{ platformId: 'p-1', name: 'Téléconsultation', usable: true, status: 'enabled' }],
+    events: [
+      {
+        id: 'e-1',
+        at: '2025-03-01T08:30:00.000Z',
+        action: 'login',
+        actorId: 'u-2',
+        targetId: 'u-2',
+        ip: '203.0.113.7',
+        userAgent: 'Mozilla/5.0',
+        requestId: 'req-1',
+        details: null,
+      },
+    ],
+    ...overrides,
+  };
 }

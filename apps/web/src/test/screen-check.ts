@@ -11,6 +11,8 @@ import { SCREEN_COMPONENTS } from './screens';
 export interface ScreenScenario {
   name: string;
   path: string;
+  /** The screen's route when `path` fills in its parameters (`/app-settings/users/:userId`). */
+  at?: string;
   user?: CurrentUser | null;
   me?: FakeHandler;
   handlers?: Record<string, FakeHandler>;
@@ -30,10 +32,11 @@ export async function expectWellFormedScreen(
   { language, brand, axe }: A11yVariant,
 ): Promise<void> {
   const pathname = new URL(scenario.path, 'http://localhost').pathname;
-  const Screen = SCREEN_COMPONENTS[pathname];
+  const Screen = SCREEN_COMPONENTS[scenario.at ?? pathname];
   if (!Screen) throw new Error(`no screen component for ${pathname}`);
   const { router } = await renderScreen(Screen, {
     path: scenario.path,
+    ...(scenario.at && { at: scenario.at }),
     language,
     brand,
     user: scenario.user ?? null,

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { renderScreen, type RenderScreenOptions } from './render-screen';
 import AppSettingsPage from '../features/admin/app-settings-page';
+import UserDetailPage from '../features/admin/user-detail-page';
 import LoginPage from '../features/auth/login-page';
 import BiometricsPage from '../features/biometrics/biometrics-page';
 import AcceptCguPage from '../features/consent/accept-cgu-page';
@@ -33,6 +34,7 @@ import VerifyMobilePhonePage from '../features/verification/verify-mobile-phone-
 export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/': DashboardPage,
   '/app-settings': AppSettingsPage,
+  '/app-settings/users/:userId': UserDetailPage,
   '/services': ServicesPage,
   '/profile': ProfilePage,
   '/devices': DevicesPage,

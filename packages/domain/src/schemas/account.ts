@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.js';
+import { accountStatusSchema } from './api.js';
 import {
   birthDateSchema,
   checkPasswordsMatch,
@@ -24,7 +25,7 @@ export const profileSchema = z.object({
   phone: z.string().nullable(),
   phoneVerified: z.boolean(),
   profile: z.enum(['patient', 'professional']).nullable(),
-  status: z.enum(['pending_validation', 'active', 'locked']),
+  status: accountStatusSchema,
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   birthName: z.string().nullable(),

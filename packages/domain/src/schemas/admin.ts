@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { profileSchema } from './account.js';
+import { accountStatusSchema } from './api.js';
+import { biometricCredentialSchema } from './biometrics.js';
 import { emailSchema, firstNameSchema, lastNameSchema } from './fields.js';
 
 // Administration (spec §2 "Settings", "Disable access to a platform"; admin issue).
@@ -62,7 +65,9 @@ export function splitDuration(seconds: number): { amount: number; unit: Duration
 /** GET /api/admin/users?q=&status=&page=&pageSize= */
 export const userSearchQuerySchema = z.object({
   q: z.string().trim().max(180).default(''),
-  status: z.enum(['pending_validation', 'active', 'locked']).optional(),
+  status: accountStatusSchema.optional(),
+  /** Only admins (`admin`) or only other users (`user`). */
+  role: z.enum(['admin', 'user']).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
@@ -72,7 +77,7 @@ export const adminUserSchema = z.object({
   name: z.string(),
   email: z.string(),
   type: z.enum(['patient', 'professional']).nullable(),
-  status: z.enum(['pending_validation', 'active', 'locked']),
+  status: accountStatusSchema,
   identifier: z.string().nullable(),
   createdAt: z.string(),
   platforms: z.array(
@@ -91,6 +96,74 @@ export const userSearchResultSchema = z.object({
   hasMore: z.boolean(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** One audit event, as the admin area shows it (details are never personal data). */
+export const adminAuditEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  action: z.string(),
+  actorId: z.string().nullable(),
+  targetId: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  requestId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AdminAuditEvent = z.infer<typeof adminAuditEventSchema>;
+
+/** GET /api/admin/users/:id: one user in detail, for an operator. */
+export const adminUserDetailSchema = z.object({
+  /** Identity, identifiers and contact channels with their states (as the profile shows them). */
+  profile: profileSchema,
+  roles: z.array(z.string()),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+  passwordChangedAt: z.string().nullable(),
+  /** Invited, the first-login link not yet used: `resend-invitation` applies. */
+  invitationPending: z.boolean(),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: z.string(),
+      lastSeenAt: z.string(),
+      ip: z.string().nullable(),
+      label: z.string(),
+      /** Every sign-in stage passed (else the session waits for a second factor, terms…). */
+      complete: z.boolean(),
+      methods: z.array(z.string()),
+    }),
+  ),
+  trustedDevices: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      ip: z.string().nullable(),
+      createdAt: z.string(),
+      lastUsed: z.string(),
+      expiresAt: z.string(),
+    }),
+  ),
+  keys: z.array(biometricCredentialSchema),
+  platforms: adminUserSchema.shape.platforms,
+  /** The last events about this user, newest first. */
+  events: z.array(adminAuditEventSchema),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+/** POST /api/admin/users/:id/set-role */
+export const roleInputSchema = z.object({ role: z.enum(['admin', 'user']) });
+
+/** The admin actions on one user (POST /api/admin/users/:id/<action>). */
+export const USER_ACTIONS = [
+  'lock',
+  'unlock',
+  'disable',
+  'enable',
+  'end-sessions',
+  'send-password-reset',
+  'resend-invitation',
+] as const;
+export type UserAction = (typeof USER_ACTIONS)[number];
 
 /** PUT /api/admin/users/:id/platforms/:platformId */
 export const platformAccessUpdateSchema = z.object({ enabled: z.boolean() });

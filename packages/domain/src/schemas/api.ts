@@ -14,7 +14,11 @@ export type LoginInput = z.infer<typeof loginInputSchema>;
 
 export const profileTypeSchema = z.enum(['patient', 'professional']);
 export type ProfileType = z.infer<typeof profileTypeSchema>;
-export const accountStatusSchema = z.enum(['pending_validation', 'active', 'locked']);
+/**
+ * `locked`: closed for safety (the owner's "not you?" link, or an admin), reopened by an admin.
+ * `disabled`: switched off by an admin (the person left, the account is no longer wanted).
+ */
+export const accountStatusSchema = z.enum(['pending_validation', 'active', 'locked', 'disabled']);
 export type AccountStatus = z.infer<typeof accountStatusSchema>;
 
 /** The current user, as GET /api/me and a completed login return it. */

@@ -213,7 +213,9 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
     expect(
       (await new TestClient(t.app).login('locked-out@hygie.test', 'Locked-Passw0rd-1')).json(),
     ).toMatchObject({ code: 'two_factor_authentication_required' });
-    expect((await admin.post(`/api/admin/users/${lockedId}/unlock`)).statusCode).toBe(404);
+    expect((await admin.post(`/api/admin/users/${lockedId}/unlock`)).json()).toMatchObject({
+      code: 'account_state_conflict',
+    });
     void lastCode;
   });
 });

@@ -23,7 +23,6 @@ import {
   saveSetting,
   SETTING_BOUNDS,
 } from '../settings/service.js';
-import { Throttle } from '../throttle/service.js';
 import { activateUser, deleteUser, findUserById, searchUsers } from '../users/service.js';
 import { normalizeSearch } from '../users/search-key.js';
 
@@ -43,12 +42,13 @@ export async function findUsers(
   ctx: AppContext,
   query: UserSearchQuery,
 ): Promise<UserSearchResult> {
-  const { q, status, page, pageSize } = query;
+  const { q, status, role, page, pageSize } = query;
   const rows = await searchUsers(ctx.db, {
     term: normalizeSearch(q),
     compact: q.replace(/\s+/g, ''),
     phone: /^[+\d][\d\s.]{5,}$/.test(q) ? normalizeMobilePhone(q) : null,
     status,
+    role,
     // One more than a page tells whether another page follows.
     limit: pageSize + 1,
     offset: (page - 1) * pageSize,
@@ -102,26 +102,6 @@ export async function decideAccount(
     if (decision === 'reject') await deleteUser(trx, user.id);
     await recordAudit(trx, ctx.clock, {
       action: `account_${decision}d`,
-      actorId: actor.userId,
-      targetId: user.id,
-      ip: actor.ip,
-    });
-  });
-}
-
-/** Unlocks a locked account and clears its sign-in throttle. */
-export async function unlockAccount(
-  ctx: AppContext,
-  userId: string,
-  actor: AdminActor,
-): Promise<void> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user || user.status !== 'locked') throw new AppError('not_found');
-  await ctx.db.transaction().execute(async (trx) => {
-    await activateUser(trx, user.id, ctx.clock.now());
-    await new Throttle(trx, ctx.clock).resetAccount(user.id);
-    await recordAudit(trx, ctx.clock, {
-      action: 'account_unlocked',
       actorId: actor.userId,
       targetId: user.id,
       ip: actor.ip,

@@ -4,7 +4,6 @@ import {
   identityCorrectionSchema,
   invitationInputSchema,
   invitationResultSchema,
-  okSchema,
   profileSchema,
   userSearchQuerySchema,
   userSearchResultSchema,
@@ -13,7 +12,7 @@ import { z } from 'zod';
 import { inviteUser } from '../first-login/invite.js';
 import { correctIdentity, identityOf } from '../profile/service.js';
 import type { RouteDeps } from '../route-deps.js';
-import { findUsers, unlockAccount } from './service.js';
+import { findUsers } from './service.js';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -23,7 +22,7 @@ const errors = {
   409: errorEnvelopeSchema,
 };
 
-/** Admin: find users (indexed prefix searches, paginated), correct an identity, invite, unlock. */
+/** Admin: find users (indexed prefix searches, paginated), correct an identity, invite. */
 export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
   { ctx, requireAdmin, nudgeOutbox },
@@ -79,23 +78,6 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         userId: admin.user_id,
         ip: request.ip,
       });
-    },
-  );
-
-  app.post(
-    '/api/admin/users/:id/unlock',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Unlock a locked account (and clear its sign-in throttle)',
-        params: z.object({ id: z.string().min(1).max(64) }),
-        response: { 200: okSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const admin = await requireAdmin(request);
-      await unlockAccount(ctx, request.params.id, { userId: admin.user_id, ip: request.ip });
-      return { ok: true as const };
     },
   );
 

@@ -4,3 +4,48 @@ import type { AuditEventTable } from '../../db/schema.js';
 export async function insertAuditEvent(db: Db, event: AuditEventTable): Promise<void> {
   await db.insertInto('audit_events').values(event).execute();
 }
+
+/** The last events about a user (`target_id`, indexed), newest first. */
+export function listAuditEventsAbout(db: Db, userId: string, limit: number) {
+  return db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('target_id', '=', userId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** When one of these actions last happened to the user, if ever. */
+export async function lastAuditEventAt(
+  db: Db,
+  userId: string,
+  actions: readonly string[],
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.max('at').as('at'))
+    .where('target_id', '=', userId)
+    .where('action', 'in', actions)
+    .executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? null : Number(row.at);
+}
+
+/**
+ * An erased account's trail keeps what happened and when, not who was there: the addresses and
+ * user agents of the events the person caused (or that nobody else caused about them, such as a
+ * failed sign-in) are removed. Events an admin caused keep the admin's.
+ */
+export async function anonymiseAuditEventsOf(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('audit_events')
+    .set({ ip: null, user_agent: null })
+    .where((eb) =>
+      eb.or([
+        eb('actor_id', '=', userId),
+        eb.and([eb('target_id', '=', userId), eb('actor_id', 'is', null)]),
+      ]),
+    )
+    .execute();
+}

@@ -2,7 +2,11 @@ import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { currentRequestScope } from '../../lib/request-scope.js';
-import { insertAuditEvent } from './repository.js';
+import type { AdminAuditEvent } from '@hygie/domain';
+import type { AuditEventTable } from '../../db/schema.js';
+import { insertAuditEvent, lastAuditEventAt, listAuditEventsAbout } from './repository.js';
+
+export { anonymiseAuditEventsOf } from './repository.js';
 
 export interface AuditEvent {
   action: string;
@@ -27,4 +31,44 @@ export async function recordAudit(db: Db, clock: Clock, event: AuditEvent): Prom
     request_id: scope?.requestId ?? null,
     user_agent: scope?.userAgent?.slice(0, 512) ?? null,
   });
+}
+
+/** The actions that mean the person signed in (by password, or with a biometric key). */
+const SIGN_IN_ACTIONS = ['login', 'login_biometric'] as const;
+
+function detailsOf(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  const parsed: unknown = JSON.parse(json);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? Object.fromEntries(Object.entries(parsed))
+    : null;
+}
+
+/** An audit event as the admin area shows it. */
+export function presentAuditEvent(row: AuditEventTable): AdminAuditEvent {
+  return {
+    id: row.id,
+    at: new Date(Number(row.at)).toISOString(),
+    action: row.action,
+    actorId: row.actor_id,
+    targetId: row.target_id,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    requestId: row.request_id,
+    details: detailsOf(row.details),
+  };
+}
+
+/** The last events about a user, newest first. */
+export async function auditEventsAbout(
+  db: Db,
+  userId: string,
+  limit: number,
+): Promise<AdminAuditEvent[]> {
+  return (await listAuditEventsAbout(db, userId, limit)).map(presentAuditEvent);
+}
+
+/** When the user last signed in, if ever. */
+export function lastSignInAt(db: Db, userId: string): Promise<number | null> {
+  return lastAuditEventAt(db, userId, SIGN_IN_ACTIONS);
 }

@@ -18,6 +18,7 @@ import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { accountSubject, signInClient, Throttle } from '../throttle/service.js';
 import {
+  assertMaySignIn,
   findUserByEmail,
   findUserByIns,
   findUserByProfessionalId,
@@ -177,10 +178,7 @@ async function checkPassword(
     throw new AppError('bad_credentials');
   }
   await throttle.succeedLogin(subject, client);
-  if (user.status === 'locked') {
-    throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
-  }
-  if (user.status === 'pending_validation') throw new AppError('account_pending_validation');
+  assertMaySignIn(user, ctx.config.contactEmail);
 
   const now = ctx.clock.now();
   if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {

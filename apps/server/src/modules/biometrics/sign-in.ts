@@ -11,7 +11,7 @@ import type { LoginResult, ProgressContext } from '../auth/service.js';
 import { advanceSession } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
-import { findUserById } from '../users/service.js';
+import { assertMaySignIn, findUserById } from '../users/service.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { verifyNativeSignature } from './native-keys.js';
 import type { CredentialKind, CredentialRow } from './repository.js';
@@ -129,9 +129,7 @@ async function signInWithCredential(
   const { meta } = attempt;
   const user = await findUserById(ctx.db, credential.user_id);
   if (!user) throw new AppError('biometric_verification_failed');
-  if (user.status === 'locked')
-    throw new AppError('account_locked', { contactEmail: ctx.config.contactEmail });
-  if (user.status === 'pending_validation') throw new AppError('account_pending_validation');
+  assertMaySignIn(user, ctx.config.contactEmail);
   const now = ctx.clock.now();
   await markCredentialUsed(ctx.db, credential.id, now);
   const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);

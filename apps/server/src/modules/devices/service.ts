@@ -64,6 +64,19 @@ export function countTrustedDevices(ctx: AppContext, userId: string): Promise<nu
   return countLiveTrustedDevices(ctx.db, userId, ctx.clock.now());
 }
 
+/** A user's unexpired trusted devices, as an admin sees them. */
+export async function trustedDevicesOf(ctx: AppContext, userId: string) {
+  const rows = await listLiveTrustedDevices(ctx.db, userId, ctx.clock.now());
+  return rows.map((d) => ({
+    id: d.id,
+    label: describeUserAgent(d.user_agent),
+    ip: d.ip,
+    createdAt: new Date(d.created_at).toISOString(),
+    lastUsed: new Date(d.last_used_at).toISOString(),
+    expiresAt: new Date(d.expires_at).toISOString(),
+  }));
+}
+
 /**
  * My unexpired trusted devices; `current` marks this browser's (by its device cookie, or the
  * device the session was trusted on).

@@ -1,6 +1,7 @@
 import type { Brand, Language } from '@hygie/domain';
 import { normalizeEmail } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueLink, LINK_TTL_MS } from '../links/service.js';
@@ -27,6 +28,29 @@ export function firstLoginUrl(publicUrl: URL, userId: string, email: string, cod
 }
 
 /**
+ * Issues a first-login link (valid 7 days) and queues the invitation e-mail carrying it, in the
+ * caller's transaction; returns the link.
+ */
+export async function queueInvitation(
+  ctx: AppContext,
+  trx: Db,
+  user: { id: string; email: string; language: Language; brand: Brand },
+): Promise<string> {
+  const code = await issueLink(ctx, trx, user.id, 'first_login');
+  const link = firstLoginUrl(ctx.config.publicUrl, user.id, user.email, code);
+  await enqueueMessage(trx, ctx.clock, {
+    expiresAt: ctx.clock.now() + LINK_TTL_MS.first_login,
+    channel: 'email',
+    recipient: user.email,
+    template: 'first_login_invitation',
+    language: user.language,
+    brand: user.brand,
+    params: { link },
+  });
+  return link;
+}
+
+/**
  * Creates an account without a password and e-mails its first-login link (valid 7 days), in one
  * transaction. Returns the link too (the CLI prints it).
  */
@@ -50,16 +74,11 @@ export async function inviteUser(
       lastName: invitation.lastName ?? null,
       language: invitation.language ?? 'fr',
     });
-    const code = await issueLink(ctx, trx, userId, 'first_login');
-    link = firstLoginUrl(ctx.config.publicUrl, userId, email, code);
-    await enqueueMessage(trx, ctx.clock, {
-      expiresAt: ctx.clock.now() + LINK_TTL_MS.first_login,
-      channel: 'email',
-      recipient: email,
-      template: 'first_login_invitation',
+    link = await queueInvitation(ctx, trx, {
+      id: userId,
+      email,
       language: invitation.language ?? 'fr',
       brand: invitation.brand ?? 'hygie',
-      params: { link },
     });
     await recordAudit(trx, ctx.clock, {
       action: 'user_invited',

@@ -19,12 +19,16 @@ export const LINK_TTL_MS: Record<LinkPurpose, number> = {
   password_reset: 15 * 60_000,
 };
 
-/** Creates a link token in the caller's transaction; returns the token (only its hash is kept). */
+/**
+ * Creates a link token in the caller's transaction, valid for its purpose's time unless told
+ * otherwise; returns the token (only its hash is kept).
+ */
 export async function issueLink(
   ctx: AppContext,
   db: Db,
   userId: string,
   purpose: LinkPurpose,
+  ttlMs: number = LINK_TTL_MS[purpose],
 ): Promise<string> {
   const now = ctx.clock.now();
   const token = randomToken(32);
@@ -34,7 +38,7 @@ export async function issueLink(
     purpose,
     token_hash: hashToken(token),
     created_at: now,
-    expires_at: now + LINK_TTL_MS[purpose],
+    expires_at: now + ttlMs,
     consumed_at: null,
   });
   return token;

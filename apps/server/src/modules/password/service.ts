@@ -16,7 +16,7 @@ import { sendCode, verifyCodeAnonymously } from '../codes/service.js';
 import { consumeLink, issueLink, peekLink } from '../links/service.js';
 import { Throttle, typedNameKey } from '../throttle/service.js';
 import { endAllAccess } from '../access/service.js';
-import { setPassword } from '../users/service.js';
+import { isClosed, setPassword } from '../users/service.js';
 import { passwordDictionary } from '../../security/password-dictionary.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { activeKeyNames } from '../biometrics/service.js';
@@ -102,7 +102,7 @@ export async function sendResetCode(
   const user = await findByUsername(ctx.db, username);
   const destination =
     channel === 'sms' ? (user?.phone_verified_at ? user.phone : null) : (user?.email ?? null);
-  if (user && destination && user.status !== 'locked') {
+  if (user && destination && !isClosed(user)) {
     await sendCode(ctx, {
       userId: user.id,
       purpose: channel === 'sms' ? 'reset_sms' : 'reset_email',

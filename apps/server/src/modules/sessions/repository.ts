@@ -194,3 +194,16 @@ export async function markSecondFactorPassed(
 export async function markReauthenticated(db: Db, id: string, now: number): Promise<void> {
   await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', id).execute();
 }
+
+/** A user's sessions still alive, newest first (the admin's view of the user). */
+export function listLiveSessionsOfUser(db: Db, userId: string, now: number) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'stage', 'created_at', 'last_seen_at', 'ip', 'user_agent', 'amr'])
+    .where('user_id', '=', userId)
+    .where('idle_expires_at', '>', now)
+    .where('absolute_expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .limit(50)
+    .execute();
+}

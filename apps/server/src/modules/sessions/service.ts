@@ -140,6 +140,7 @@ export function mfaData(
 export {
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
+  listLiveSessionsOfUser,
   markSecondFactorPassed,
   requireSecondFactor,
   setSessionStage,

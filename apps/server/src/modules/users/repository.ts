@@ -147,6 +147,7 @@ export interface UserSearch {
   /** The query as an E.164 phone number, when it looks like one. */
   phone: string | null;
   status: UserRow['status'] | undefined;
+  role: 'admin' | 'user' | undefined;
   limit: number;
   offset: number;
 }
@@ -156,7 +157,7 @@ export interface UserSearch {
  * search_name, ins, (type, id), phone (search-plan.test.ts checks the plans).
  */
 export function searchUsers(db: Db, search: UserSearch) {
-  const { term, compact, phone, status } = search;
+  const { term, compact, phone, status, role } = search;
   return db
     .selectFrom('users')
     .select([
@@ -185,6 +186,8 @@ export function searchUsers(db: Db, search: UserSearch) {
       ),
     )
     .$if(status !== undefined, (qb) => qb.where('status', '=', status ?? 'active'))
+    .$if(role === 'admin', (qb) => qb.where('roles', 'like', ADMIN_ROLE_PATTERN))
+    .$if(role === 'user', (qb) => qb.where('roles', 'not like', ADMIN_ROLE_PATTERN))
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(search.limit)
@@ -192,12 +195,47 @@ export function searchUsers(db: Db, search: UserSearch) {
     .execute();
 }
 
+/** `roles` is a JSON array of strings: an admin's holds `"admin"`. */
+const ADMIN_ROLE_PATTERN = '%"admin"%';
+
 export async function activateUser(db: Db, userId: string, now: number): Promise<void> {
+  await setUserStatus(db, userId, 'active', now);
+}
+
+/** Sets the account's status (sign-in refuses every status but `active`). */
+export async function setUserStatus(
+  db: Db,
+  userId: string,
+  status: UserRow['status'],
+  now: number,
+): Promise<void> {
+  await db.updateTable('users').set({ status, updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** Replaces the account's roles. */
+export async function setUserRoles(
+  db: Db,
+  userId: string,
+  roles: readonly string[],
+  now: number,
+): Promise<void> {
   await db
     .updateTable('users')
-    .set({ status: 'active', updated_at: now })
+    .set({ roles: JSON.stringify(roles), updated_at: now })
     .where('id', '=', userId)
     .execute();
+}
+
+/** How many active admins there are besides this user (the last admin stays an active admin). */
+export async function countOtherActiveAdmins(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', '=', 'active')
+    .where('roles', 'like', ADMIN_ROLE_PATTERN)
+    .where('id', '!=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function deleteUser(db: Db, userId: string): Promise<void> {
@@ -206,11 +244,7 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
 
 /** Locks the account: sign-ins answer account_locked until an admin unlocks it. */
 export async function lockUser(db: Db, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ status: 'locked', updated_at: now })
-    .where('id', '=', userId)
-    .execute();
+  await setUserStatus(db, userId, 'locked', now);
 }
 
 /** A new mobile phone replaces the old one, unverified until its code comes back. */

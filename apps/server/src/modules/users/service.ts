@@ -52,6 +52,7 @@ export {
   activateUser,
   confirmEmail,
   confirmPhone,
+  countOtherActiveAdmins,
   deleteUser,
   findUserByEmail,
   findUserById,
@@ -66,10 +67,27 @@ export {
   setPassword,
   setPendingContact,
   setUnverifiedPhone,
+  setUserRoles,
+  setUserStatus,
   updatePasswordHash,
   updatePersonFields,
 } from './repository.js';
 export type { UserSearch } from './repository.js';
+
+/** Closed accounts: locked for safety or disabled by an admin. Nobody gets in, not even by a reset. */
+export function isClosed(user: Pick<UserTable, 'status'>): boolean {
+  return user.status === 'locked' || user.status === 'disabled';
+}
+
+/**
+ * Why this account may not sign in (every way in: password, biometric key), or nothing. Checked
+ * after the credential, so that the answer tells nothing to someone without it.
+ */
+export function assertMaySignIn(user: Pick<UserTable, 'status'>, contactEmail: string): void {
+  if (user.status === 'locked') throw new AppError('account_locked', { contactEmail });
+  if (user.status === 'disabled') throw new AppError('account_disabled', { contactEmail });
+  if (user.status === 'pending_validation') throw new AppError('account_pending_validation');
+}
 
 /**
  * Ends every session and forgets every trusted device of a user (password change, reset, lock).

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
@@ -13,8 +14,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AdminUser } from '@hygie/domain';
+import type { AccountStatus, AdminUser } from '@hygie/domain';
+import { accountStatusSchema } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
@@ -35,8 +38,15 @@ export function AccessPanel() {
   const { notifications } = useServices();
   const [text, setText] = useState('');
   const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<AccountStatus | ''>('');
+  const [role, setRole] = useState<'admin' | 'user' | ''>('');
   const q = useDebounced(text.trim());
-  const search = useUserSearch({ q, page });
+  const search = useUserSearch({
+    q,
+    page,
+    ...(status && { status }),
+    ...(role && { role }),
+  });
   const access = useSetPlatformAccess();
   const [change, setChange] = useState<PendingChange | null>(null);
   const [identityOf, setIdentityOf] = useState<AdminUser | null>(null);
@@ -80,6 +90,42 @@ export function AccessPanel() {
         autoComplete="off"
         slotProps={{ htmlInput: { maxLength: 180, 'data-testid': 'user-search' } }}
       />
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+        <TextField
+          id="users-status"
+          select
+          label={t('admin:access.filters.status')}
+          value={status}
+          onChange={(event) => {
+            setStatus(accountStatusSchema.options.find((s) => s === event.target.value) ?? '');
+            setPage(1);
+          }}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">{t('admin:access.filters.all')}</option>
+          {accountStatusSchema.options.map((s) => (
+            <option key={s} value={s}>
+              {t(`account:status.${s}`)}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          id="users-role"
+          select
+          label={t('admin:access.filters.role')}
+          value={role}
+          onChange={(event) => {
+            const chosen = event.target.value;
+            setRole(chosen === 'admin' || chosen === 'user' ? chosen : '');
+            setPage(1);
+          }}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">{t('admin:access.filters.all')}</option>
+          <option value="admin">{t('admin:user.roleAdmin')}</option>
+          <option value="user">{t('admin:user.roleUser')}</option>
+        </TextField>
+      </Box>
       {search.isError && (
         <Alert severity="error" role="alert" data-testid="form-error">
           {errorMessage(i18n, search.error)}
@@ -116,7 +162,14 @@ export function AccessPanel() {
               {items.map((user) => (
                 <TableRow key={user.id} data-testid="user-row" data-user-email={user.email}>
                   <TableCell component="th" scope="row">
-                    {user.name || t('admin:users.noName')}
+                    <Link
+                      component={RouterLink}
+                      to={`/app-settings/users/${encodeURIComponent(user.id)}`}
+                      aria-label={t('admin:user.open', { name: isolate(user.name || user.email) })}
+                      data-testid="user-open"
+                    >
+                      {user.name || t('admin:users.noName')}
+                    </Link>
                   </TableCell>
                   <TableCell>
                     <bdi>{user.email}</bdi>

@@ -49,6 +49,7 @@ const STATUS_KEYS = {
   active: 'account:status.active',
   pending_validation: 'account:status.pending_validation',
   locked: 'account:status.locked',
+  disabled: 'account:status.disabled',
 } as const;
 
 const PROFILE_KEYS = {

@@ -188,4 +188,33 @@ describe('forgotten password', () => {
     ).toBeTruthy();
     expect(document.getElementById('forgot-password')?.getAttribute('aria-invalid')).toBe('true');
   });
+
+  it('opens on the new password with the token of a link an admin sent, and clears it from the address', async () => {
+    const bodies: unknown[] = [];
+    const { user, router } = await openForgot(
+      {
+        'POST /api/password/reset': (request) => {
+          bodies.push(request.body);
+          return json(200, { ok: true });
+        },
+      },
+      '/security/forgot-password?token=admin-link-token',
+    );
+    await user.type(await screen.findByLabelText(/^Nouveau mot de passe/), 'Nouveau2025x');
+    await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'Nouveau2025x');
+    expect(router.state.location.search).toBe('');
+    await user.click(screen.getByTestId('forgot-submit'));
+    await waitFor(() =>
+      expect(bodies).toEqual([
+        {
+          resetToken: 'admin-link-token',
+          password: 'Nouveau2025x',
+          passwordConfirmation: 'Nouveau2025x',
+        },
+      ]),
+    );
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/security/forgot-password/success'),
+    );
+  });
 });

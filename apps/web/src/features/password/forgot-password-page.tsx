@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -366,18 +366,32 @@ function PasswordStep({ resetToken, onRestart }: { resetToken: string; onRestart
 
 /**
  * Forgotten password, in three steps: name the account and the channel (the answer never says
- * whether it exists), type the code received, choose the new password.
+ * whether it exists), type the code received, choose the new password. A link an admin sent
+ * (`?token=`) opens the last step directly.
  */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const [step, setStep] = useState<Step>('request');
+  const location = useLocation();
+  const navigate = useNavigate();
+  // A link an admin had e-mailed carries the reset token: straight to the new password.
+  const [linkToken] = useState(() => new URLSearchParams(location.search).get('token') ?? '');
+  const [step, setStep] = useState<Step>(linkToken ? 'password' : 'request');
   const [request, setRequest] = useState<ForgotPasswordInput>({
     username: '',
     channel: 'email',
   });
   const countdown = useCountdown();
-  const [resetToken, setResetToken] = useState('');
+  const [resetToken, setResetToken] = useState(linkToken);
   const restart = () => setStep('request');
+
+  useEffect(() => {
+    // The token leaves the address bar (history, screenshots) once read.
+    const params = new URLSearchParams(location.search);
+    if (!params.has('token')) return;
+    params.delete('token');
+    const rest = params.toString();
+    void navigate({ search: rest ? `?${rest}` : '' }, { replace: true });
+  }, [location.search, navigate]);
 
   return (
     <Page title={t('security:forgotPassword.title')}>

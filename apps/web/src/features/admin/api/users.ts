@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { AccountStatus } from '@hygie/domain';
 import { userSearchResultSchema } from '@hygie/domain';
 import { useServices } from '../../../lib/services';
 
@@ -6,7 +7,8 @@ export const USERS_QUERY_KEY = ['admin', 'users'] as const;
 
 export interface UserSearch {
   q: string;
-  status?: 'pending_validation' | 'active' | 'locked';
+  status?: AccountStatus;
+  role?: 'admin' | 'user';
   page: number;
   pageSize?: number;
 }
@@ -19,6 +21,7 @@ export function useUserSearch(search: UserSearch, enabled = true) {
     page: String(search.page),
     pageSize: String(search.pageSize ?? 20),
     ...(search.status && { status: search.status }),
+    ...(search.role && { role: search.role }),
   };
   return useQuery({
     queryKey: [...USERS_QUERY_KEY, query],

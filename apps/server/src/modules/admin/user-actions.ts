@@ -1,0 +1,261 @@
+import type { Brand, UserAction } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import { lockUntilCommit } from '../../db/connection.js';
+import type { SessionRow, UserRow } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AccountChange } from '../../messaging/templates.js';
+import { enqueueMessage } from '../../messaging/outbox.js';
+import { endAllAccess } from '../access/service.js';
+import { anonymiseAuditEventsOf, recordAudit } from '../audit/service.js';
+import { queueInvitation } from '../first-login/invite.js';
+import { issueLink, voidLinksOfUser } from '../links/service.js';
+import { endPlatformAccess } from '../oidc/service.js';
+import { assertRecentProof } from '../step-up/service.js';
+import { Throttle } from '../throttle/service.js';
+import {
+  countOtherActiveAdmins,
+  deleteUser,
+  findUserForUpdate,
+  isClosed,
+  revokeAccess,
+  setUserRoles,
+  setUserStatus,
+} from '../users/service.js';
+import { parseRoles } from '../users/present.js';
+
+/** The admin acting: who, from where, on which session (its last proof gates destructive acts). */
+export interface AdminActing {
+  userId: string;
+  ip: string | null;
+  brand: Brand;
+  session: Pick<SessionRow, 'created_at' | 'mfa_verified_at' | 'reauthenticated_at'>;
+}
+
+/** An admin-sent password link lasts a day: the person may read the e-mail hours later. */
+export const ADMIN_RESET_LINK_TTL_MS = 24 * 60 * 60_000;
+
+/** Serialises every change that could leave the portal without an active admin. */
+const ADMINS_LOCK = 'admins';
+
+const isAdmin = (user: Pick<UserRow, 'roles'>) => parseRoles(user.roles).includes('admin');
+
+/**
+ * The target, read under the admins lock in the caller's transaction. When the change would take
+ * an active admin away (lock, disable, demote, delete), another active admin must remain: two
+ * admins removing each other at once are judged one after the other.
+ */
+async function targetOf(trx: Db, userId: string, removesAdmin: boolean): Promise<UserRow> {
+  await lockUntilCommit(trx, ADMINS_LOCK);
+  const user = await findUserForUpdate(trx, userId);
+  if (!user) throw new AppError('not_found');
+  if (
+    removesAdmin &&
+    isAdmin(user) &&
+    user.status === 'active' &&
+    (await countOtherActiveAdmins(trx, user.id)) === 0
+  ) {
+    throw new AppError('last_admin');
+  }
+  return user;
+}
+
+/** Tells the owner what an admin changed on their account (in their language). */
+async function tell(
+  ctx: AppContext,
+  trx: Db,
+  user: Pick<UserRow, 'email' | 'language'>,
+  change: AccountChange,
+  brand: Brand,
+): Promise<void> {
+  await enqueueMessage(trx, ctx.clock, {
+    channel: 'email',
+    recipient: user.email,
+    template: 'account_changed',
+    language: user.language,
+    brand,
+    params: { change, contactEmail: ctx.config.contactEmail },
+  });
+}
+
+async function audit(
+  ctx: AppContext,
+  trx: Db,
+  action: string,
+  user: Pick<UserRow, 'id'>,
+  actor: AdminActing,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await recordAudit(trx, ctx.clock, {
+    action,
+    actorId: actor.userId,
+    targetId: user.id,
+    ip: actor.ip,
+    ...(details && { details }),
+  });
+}
+
+/** A closed account stays closed: locked and disabled need their own action to reopen. */
+function assertStatus(user: Pick<UserRow, 'status'>, ...allowed: UserRow['status'][]): void {
+  if (!allowed.includes(user.status)) throw new AppError('account_state_conflict');
+}
+
+type Handler = (ctx: AppContext, trx: Db, userId: string, actor: AdminActing) => Promise<void>;
+
+/**
+ * Each action, in one transaction with its e-mail and audit event. `fresh`: the admin's last proof
+ * (sign-in, second factor or step-up) must be under 5 minutes old — these cut someone's access.
+ */
+const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
+  lock: {
+    fresh: true,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, true);
+      assertStatus(user, 'active', 'pending_validation');
+      await setUserStatus(trx, user.id, 'locked', ctx.clock.now());
+      await endAllAccess(ctx, trx, user.id);
+      await enqueueMessage(trx, ctx.clock, {
+        channel: 'email',
+        recipient: user.email,
+        template: 'account_locked',
+        language: user.language,
+        brand: actor.brand,
+        params: { contactEmail: ctx.config.contactEmail },
+      });
+      await audit(ctx, trx, 'account_locked', user, actor);
+    },
+  },
+  unlock: {
+    fresh: false,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false);
+      assertStatus(user, 'locked');
+      await setUserStatus(trx, user.id, 'active', ctx.clock.now());
+      await new Throttle(trx, ctx.clock).resetAccount(user.id);
+      await tell(ctx, trx, user, 'reopened', actor.brand);
+      await audit(ctx, trx, 'account_unlocked', user, actor);
+    },
+  },
+  disable: {
+    fresh: true,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, true);
+      assertStatus(user, 'active', 'pending_validation', 'locked');
+      await setUserStatus(trx, user.id, 'disabled', ctx.clock.now());
+      await endAllAccess(ctx, trx, user.id);
+      await tell(ctx, trx, user, 'disabled', actor.brand);
+      await audit(ctx, trx, 'account_disabled', user, actor);
+    },
+  },
+  enable: {
+    fresh: false,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false);
+      assertStatus(user, 'disabled');
+      await setUserStatus(trx, user.id, 'active', ctx.clock.now());
+      await new Throttle(trx, ctx.clock).resetAccount(user.id);
+      await tell(ctx, trx, user, 'reopened', actor.brand);
+      await audit(ctx, trx, 'account_enabled', user, actor);
+    },
+  },
+  'end-sessions': {
+    fresh: true,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false);
+      // Portal sessions, trusted browsers and what platforms hold; the password and keys stay.
+      await revokeAccess(trx, user.id);
+      await endPlatformAccess(ctx, trx, user.id);
+      await tell(ctx, trx, user, 'sessions_ended', actor.brand);
+      await audit(ctx, trx, 'sessions_ended', user, actor);
+    },
+  },
+  'send-password-reset': {
+    fresh: false,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false);
+      if (isClosed(user) || user.password_hash === null) {
+        throw new AppError('account_state_conflict');
+      }
+      // One link at a time: an earlier one stops working.
+      await voidLinksOfUser(ctx, trx, user.id, ['password_reset']);
+      const token = await issueLink(ctx, trx, user.id, 'password_reset', ADMIN_RESET_LINK_TTL_MS);
+      const link = new URL('/security/forgot-password', ctx.config.publicUrl);
+      link.searchParams.set('token', token);
+      await enqueueMessage(trx, ctx.clock, {
+        expiresAt: ctx.clock.now() + ADMIN_RESET_LINK_TTL_MS,
+        channel: 'email',
+        recipient: user.email,
+        template: 'password_reset_link',
+        language: user.language,
+        brand: actor.brand,
+        params: { link: link.href },
+      });
+      await audit(ctx, trx, 'password_reset_sent', user, actor);
+    },
+  },
+  'resend-invitation': {
+    fresh: false,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false);
+      if (user.password_hash !== null || isClosed(user)) {
+        throw new AppError('account_state_conflict');
+      }
+      await voidLinksOfUser(ctx, trx, user.id, ['first_login']);
+      await queueInvitation(ctx, trx, { ...user, brand: actor.brand });
+      await audit(ctx, trx, 'invitation_resent', user, actor);
+    },
+  },
+};
+
+/** Runs one admin action on a user (audited, the owner told by e-mail where access changes). */
+export async function actOnUser(
+  ctx: AppContext,
+  userId: string,
+  action: UserAction,
+  actor: AdminActing,
+): Promise<void> {
+  const { fresh, run } = ACTIONS[action];
+  if (fresh) assertRecentProof(ctx, actor.session);
+  await ctx.db.transaction().execute((trx) => run(ctx, trx, userId, actor));
+}
+
+/** Makes a user an admin, or a user only; never the last active admin. */
+export async function setRole(
+  ctx: AppContext,
+  userId: string,
+  role: 'admin' | 'user',
+  actor: AdminActing,
+): Promise<void> {
+  assertRecentProof(ctx, actor.session);
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await targetOf(trx, userId, role === 'user');
+    const roles = parseRoles(user.roles).filter((r) => r !== 'admin');
+    if (role === 'admin') roles.push('admin');
+    if (isAdmin(user) === (role === 'admin')) return;
+    await setUserRoles(trx, user.id, roles, ctx.clock.now());
+    await tell(ctx, trx, user, role === 'admin' ? 'admin_granted' : 'admin_revoked', actor.brand);
+    await audit(ctx, trx, 'role_changed', user, actor, { role });
+  });
+}
+
+/**
+ * Erases an account: its personal data go (the row and everything hanging off it), its sessions
+ * and platforms' tokens end (platforms told), and the audit trail stays without addresses or user
+ * agents the person left. The person is told at the address being erased.
+ */
+export async function deleteAccount(
+  ctx: AppContext,
+  userId: string,
+  actor: AdminActing,
+): Promise<void> {
+  assertRecentProof(ctx, actor.session);
+  if (userId === actor.userId) throw new AppError('forbidden');
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await targetOf(trx, userId, true);
+    await endAllAccess(ctx, trx, user.id);
+    await tell(ctx, trx, user, 'deleted', actor.brand);
+    await anonymiseAuditEventsOf(trx, user.id);
+    await deleteUser(trx, user.id);
+    await audit(ctx, trx, 'account_deleted', user, actor);
+  });
+}

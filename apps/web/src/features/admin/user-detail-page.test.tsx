@@ -1,0 +1,140 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeAdminUserDetail } from '../../test/account-data';
+import { makeUser } from '../../test/factories';
+import { apiError, json, type FakeHandler } from '../../test/fake-api';
+import { renderScreen } from '../../test/render-screen';
+import UserDetailPage from './user-detail-page';
+
+const admin = makeUser({ roles: ['admin'] });
+
+function open(handlers: Record<string, FakeHandler>, language: 'fr' | 'ar' = 'fr') {
+  return renderScreen(UserDetailPage, {
+    path: '/app-settings/users/u-2',
+    at: '/app-settings/users/:userId',
+    user: admin,
+    language,
+    handlers: {
+      'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()),
+      ...handlers,
+    },
+  });
+}
+
+const actionIds = () =>
+  screen.getAllByTestId(/^user-action-/).map((b) => b.getAttribute('data-testid'));
+
+describe('user detail page', () => {
+  it('shows who the person is, how they sign in, what they reach and what happened', async () => {
+    await open({});
+    const facts = await screen.findByTestId('user-facts');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Paul Martin');
+    expect(facts.textContent).toContain('paul.martin@example.fr — vérifié');
+    expect(facts.textContent).toContain('RPPS 10000000007');
+    expect(facts.textContent).toContain('Actif');
+    expect(facts.textContent).toContain('1 mars 2025');
+    expect(screen.getByTestId('user-session-row').textContent).toContain('203.0.113.7');
+    expect(screen.getByTestId('user-device-row').textContent).toContain('Firefox sur Linux');
+    expect(screen.getByTestId('user-key-row').textContent).toContain('Clé de Paul');
+    expect(screen.getByTestId('user-platform-row').textContent).toContain('Autorisé');
+    expect(screen.getByTestId('user-event-row').textContent).toContain('Connexion');
+    expect(actionIds()).toEqual([
+      'user-action-lock',
+      'user-action-disable',
+      'user-action-end-sessions',
+      'user-action-send-password-reset',
+      'user-action-make-admin',
+      'user-action-delete',
+    ]);
+  });
+
+  it('offers what fits the state: unlock a locked account, resend an invitation', async () => {
+    await open({
+      'GET /api/admin/users/u-2': () =>
+        json(
+          200,
+          makeAdminUserDetail({
+            profile: { ...makeAdminUserDetail().profile, status: 'locked' },
+            roles: ['admin'],
+            invitationPending: true,
+            sessions: [],
+            trustedDevices: [],
+          }),
+        ),
+    });
+    await screen.findByTestId('user-facts');
+    expect(actionIds()).toEqual([
+      'user-action-unlock',
+      'user-action-disable',
+      'user-action-remove-admin',
+      'user-action-delete',
+    ]);
+    expect(screen.getByTestId('user-facts').textContent).toContain('Invitation en attente');
+    expect(screen.getByTestId('user-session-empty').textContent).toContain(
+      'Aucune session ouverte.',
+    );
+  });
+
+  it('asks the admin’s password when the server wants a fresh proof, then locks', async () => {
+    const calls: string[] = [];
+    let proven = false;
+    await open({
+      'POST /api/admin/users/u-2/lock': () => {
+        calls.push('lock');
+        return proven ? json(200, { ok: true }) : apiError(403, 'reauthentication_required');
+      },
+      'POST /api/session/reauthenticate': (request) => {
+        calls.push('reauthenticate');
+        proven = JSON.stringify(request.body) === JSON.stringify({ password: 'Adm1n-Passw0rd!' });
+        return proven ? json(200, { ok: true }) : apiError(400, 'wrong_current_password');
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('user-action-lock'));
+    const dialog = await screen.findByTestId('confirm-dialog');
+    expect(dialog.textContent).toContain('Verrouiller le compte de');
+    await user.click(within(dialog).getByTestId('confirm-yes'));
+    const password = await within(dialog).findByLabelText(/Mot de passe/);
+    await user.type(password, 'Adm1n-Passw0rd!');
+    await user.click(within(dialog).getByTestId('confirm-yes'));
+    await waitFor(() => expect(calls).toEqual(['lock', 'reauthenticate', 'lock']));
+    expect((await screen.findByTestId('notification')).textContent).toContain('est verrouillé');
+    await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
+  });
+
+  it('says why a change is refused: the last administrator', async () => {
+    await open({
+      'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail({ roles: ['admin'] })),
+      'POST /api/admin/users/u-2/set-role': () => apiError(409, 'last_admin'),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('user-action-remove-admin'));
+    const dialog = await screen.findByTestId('confirm-dialog');
+    await user.click(within(dialog).getByTestId('confirm-yes'));
+    expect((await within(dialog).findByTestId('form-error')).textContent).toContain(
+      'dernier administrateur actif',
+    );
+  });
+
+  it('deletes the account and goes back to the users, in Arabic', async () => {
+    const deleted: string[] = [];
+    const { router } = await open(
+      {
+        'DELETE /api/admin/users/u-2': () => {
+          deleted.push('u-2');
+          return json(200, { ok: true });
+        },
+      },
+      'ar',
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('user-action-delete'));
+    const dialog = await screen.findByTestId('confirm-dialog');
+    expect(dialog.textContent).toContain('لا يمكن التراجع');
+    await user.click(within(dialog).getByTestId('confirm-yes'));
+    await waitFor(() => expect(deleted).toEqual(['u-2']));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app-settings'));
+    expect(router.state.location.search).toBe('?tab=access');
+  });
+});
