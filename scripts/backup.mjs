@@ -23,7 +23,8 @@ const USAGE = `usage:
   npm run backup -- restore FILE [--force] [--env-file FILE]
 
 The database is the server's: DATABASE_URL (PostgreSQL), else DATA_DIR/hygie.sqlite (DATA_DIR
-defaults to ./data). FILE defaults to hygie-<database>-<UTC time>.sqlite or .pgdump.
+defaults to ./data), read from the environment, then from --env-file (the environment wins).
+FILE defaults to hygie-<sqlite|postgres>-<UTC time>.sqlite or .pgdump.
 restore writes into an empty database (a missing SQLite file, a PostgreSQL database without
 tables); --force replaces a database that has tables — stop every node first.`;
 
