@@ -45,6 +45,10 @@ function overview(commands: readonly Command[]): string {
   ].join('\n');
 }
 
+function usageOf(command: Command): string {
+  return `cli ${command.name}${command.usage ? ` ${command.usage}` : ''}`;
+}
+
 /** `cli <command> --help`: its usage, what it does and every option. */
 export function commandHelp(command: Command): string {
   const options: [string, string][] = Object.entries(command.help).map(([name, help]) => [
@@ -52,7 +56,7 @@ export function commandHelp(command: Command): string {
     help.text,
   ]);
   return [
-    `usage: cli ${command.name}${command.usage ? ` ${command.usage}` : ''}`,
+    `usage: ${usageOf(command)}`,
     '',
     command.description,
     '',
@@ -134,10 +138,8 @@ export async function runCli(
   const help = rest.some((arg) => HELP_FLAGS.has(arg));
   const find = (wanted: string | undefined) => commands.find((c) => c.name === wanted);
 
-  const fail = (failure: Failure): number => {
-    const { exitCode, ...shown } = failure;
-    const { message, ...rest } = shown;
-    io.stderr(json ? `${JSON.stringify({ error: message, ...rest })}\n` : `${message}\n`);
+  const fail = ({ exitCode, message, ...details }: Failure): number => {
+    io.stderr(json ? `${JSON.stringify({ error: message, ...details })}\n` : `${message}\n`);
     return exitCode;
   };
 
@@ -148,11 +150,8 @@ export async function runCli(
   if (HELP_FLAGS.has(name) || name === 'help') {
     const topic = name === 'help' ? rest.find((arg) => !arg.startsWith('-')) : undefined;
     if (topic === undefined) {
-      io.stdout(
-        json
-          ? `${JSON.stringify({ commands: commands.map((c) => ({ name: c.name, summary: c.summary, usage: `cli ${c.name}${c.usage ? ` ${c.usage}` : ''}` })) })}\n`
-          : `${overview(commands)}\n`,
-      );
+      const listed = commands.map((c) => ({ name: c.name, summary: c.summary, usage: usageOf(c) }));
+      io.stdout(json ? `${JSON.stringify({ commands: listed })}\n` : `${overview(commands)}\n`);
       return 0;
     }
     const command = find(topic);
