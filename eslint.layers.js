@@ -1,7 +1,7 @@
 // The server's layers (docs/architecture.md): routes (HTTP) → service (rules, transactions) →
-// repository (SQL). A module reaches another module through its service only; nothing imports
-// upward; SQL lives in repositories. `npm run lint` fails on a breach, and
-// apps/server/src/architecture.test.ts proves it with deliberate violations.
+// repository (SQL). A module reaches another module through its service only, and so do the
+// operator commands (cli/); nothing imports upward; SQL lives in repositories. `npm run lint`
+// fails on a breach, and apps/server/src/architecture.test.ts proves it with deliberate violations.
 
 const SERVER = 'apps/server/src';
 const ROUTES = [`${SERVER}/modules/*/routes.ts`, `${SERVER}/modules/*/*-routes.ts`];
@@ -58,6 +58,20 @@ const modules = {
   group: ['../modules/*', '../../modules/*', '../modules/**', '../../modules/**'],
   allowTypeImports: true,
   message: 'lib, db and security sit below the modules: they never import them.',
+};
+
+const cliReach = {
+  group: [
+    '**/modules/*/repository.js',
+    '**/modules/*/*-repository.js',
+    '**/messaging/repository.js',
+    '**/modules/*/routes.js',
+    '**/modules/*/*-routes.js',
+    '**/plugins/*',
+  ],
+  allowTypeImports: true,
+  message:
+    'Operator commands call services, as routes do: never a repository, a route or an HTTP plugin.',
 };
 
 const restrict = (...patterns) => ['error', { patterns: [noWeb, ...patterns] }];
@@ -140,6 +154,11 @@ export function serverLayers() {
       files: [`${SERVER}/plugins/**/*.ts`],
       ignores: [...TESTS],
       rules: { 'no-restricted-imports': restrict(otherRoutes, otherRepositories) },
+    },
+    {
+      files: [`${SERVER}/cli.ts`, `${SERVER}/cli/**/*.ts`],
+      ignores: TESTS,
+      rules: { 'no-restricted-imports': restrict(cliReach) },
     },
     {
       files: LOWER,

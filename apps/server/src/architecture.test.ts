@@ -73,6 +73,16 @@ describe('the server layers, enforced by lint', () => {
       "import { x } from '../modules/auth/routes.js';\nexport const y = x;\n",
     ],
     [
+      'an operator command reaching into a repository',
+      'apps/server/src/cli/commands/example.ts',
+      "import { x } from '../../modules/users/repository.js';\nexport const y = x;\n",
+    ],
+    [
+      'an operator command using an HTTP plugin',
+      'apps/server/src/cli/example.ts',
+      "import { x } from '../plugins/csrf.js';\nexport const y = x;\n",
+    ],
+    [
       'the server importing the web client',
       `${module}/service.ts`,
       "import { x } from '@hygie/web';\nexport const y = x;\n",

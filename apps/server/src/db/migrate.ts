@@ -31,6 +31,9 @@ const migrations: Record<string, Migration> = {
   '0012-audit-request': m0012,
 };
 
+/** Every migration this version carries, in application order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 /**
@@ -51,20 +54,36 @@ export async function migrateToLatest(
 }
 
 async function migrate(db: DbHandle['db'], dialect: DbHandle['dialect']): Promise<string[]> {
+  const migrator = await migratorFor(db, dialect);
+  const { error, results } = await migrator.migrateToLatest();
+  // Kysely types the failure `unknown`; a non-Error throw is reported by its string form.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The migrations not yet applied, in application order, without applying them or creating the
+ * bookkeeping tables (`config:check`).
+ */
+export async function pendingMigrations(
+  database: Pick<DbHandle, 'db' | 'dialect'>,
+): Promise<string[]> {
+  const migrator = await migratorFor(database.db, database.dialect);
+  const known = await migrator.getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+async function migratorFor(db: DbHandle['db'], dialect: DbHandle['dialect']): Promise<Migrator> {
   // On PostgreSQL the bookkeeping tables live in the current schema (Kysely would otherwise look
   // for them in every schema of the database and find another tenant's).
   const schema =
     dialect === 'postgres'
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  // Kysely types the failure `unknown`; a non-Error throw is reported by its string form.
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see the line above
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -136,6 +136,15 @@ export const cguStatusSchema = z.object({
 });
 /** POST /api/cgu/accept. */
 export const cguAcceptInputSchema = z.object({ version: z.string().min(1).max(40) });
+/**
+ * A terms version put in force (`cgu:publish`): the version every user then accepts, and its
+ * publication date, a real calendar date (YYYY-MM-DD; today when omitted).
+ */
+export const cguPublishInputSchema = z.object({
+  version: z.string().trim().min(1).max(40),
+  publishedAt: z.iso.date({ error: 'expected a real calendar date, YYYY-MM-DD' }).optional(),
+});
+export type CguPublishInput = z.infer<typeof cguPublishInputSchema>;
 
 /**
  * POST /api/password/renew — the password expired or must be created. The session reached this

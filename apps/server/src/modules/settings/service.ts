@@ -113,19 +113,20 @@ export async function saveSetting<K extends keyof AppSettings>(
 
 /**
  * Puts a terms version in force (every user accepts it at the next sign-in), with its publication
- * date (today on the context's clock unless given), in one transaction.
+ * date (today on the context's clock unless given), in one transaction; returns both.
  */
 export async function publishTerms(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   terms: { version: string; publishedAt?: string },
   by: string | null,
-): Promise<void> {
+): Promise<{ version: string; publishedAt: string }> {
   const now = ctx.clock.now();
   const publishedAt = terms.publishedAt ?? new Date(now).toISOString().slice(0, 10);
   await ctx.db.transaction().execute(async (trx) => {
     await saveSetting(trx, 'CGU_VERSION', terms.version, by, now);
     await saveSetting(trx, 'CGU_PUBLISHED_AT', publishedAt, by, now);
   });
+  return { version: terms.version, publishedAt };
 }
 
 export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void> {

@@ -1,29 +1,27 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection.js';
 import { hashToken } from '../../lib/tokens.js';
+import { runCli } from '../runner.js';
 
-const cli = path.resolve(import.meta.dirname, '../../cli.ts');
-function run(dataDir: string, ...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: 'https://portal.example.fr',
-    },
-    encoding: 'utf8',
+async function run(dataDir: string, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const status = await runCli(args, {
+    env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://portal.example.fr' },
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
   });
+  return { status, stdout, stderr };
 }
 
 describe('platform:add', () => {
   it('registers a platform, prints its client id and secret once, stores only the hash', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-cli-'));
     try {
-      const added = run(
+      const added = await run(
         dataDir,
         'platform:add',
         '--name',
@@ -49,7 +47,7 @@ describe('platform:add', () => {
         'discovery: https://portal.example.fr/oidc/.well-known/openid-configuration',
       );
 
-      const publicClient = run(
+      const publicClient = await run(
         dataDir,
         'platform:add',
         '--name',
@@ -62,7 +60,7 @@ describe('platform:add', () => {
       );
       expect(publicClient.stdout).toContain('client_secret: (none: public client, PKCE)');
 
-      const refused = run(
+      const refused = await run(
         dataDir,
         'platform:add',
         '--name',
@@ -72,9 +70,31 @@ describe('platform:add', () => {
         '--redirect-uri',
         'http://bad.example/cb',
       );
-      expect(refused.status).toBe(1);
-      expect(refused.stderr).toContain('redirectUris.0');
-      expect(run(dataDir, 'platform:add', '--name', 'X').status).toBe(2);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(
+        /^--redirect-uri "http:\/\/bad\.example\/cb": .+; run cli platform:add --help\n$/,
+      );
+      expect((await run(dataDir, 'platform:add', '--name', 'X')).stderr).toBe(
+        '--url is required; --redirect-uri is required; run cli platform:add --help\n',
+      );
+      const json = await run(
+        dataDir,
+        'platform:add',
+        '--name',
+        'Portail',
+        '--url',
+        'https://portail.example',
+        '--redirect-uri',
+        'https://portail.example/cb',
+        '--third-party',
+        '--json',
+      );
+      expect(JSON.parse(json.stdout)).toEqual({
+        platformId: expect.any(String),
+        clientId: expect.any(String),
+        clientSecret: expect.any(String),
+        discovery: 'https://portal.example.fr/oidc/.well-known/openid-configuration',
+      });
 
       const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') });
       const row = await db.db
@@ -98,10 +118,10 @@ describe('platform:add', () => {
         .select(['actor_id'])
         .where('action', '=', 'platform_created')
         .execute();
-      expect(audit).toEqual([{ actor_id: null }, { actor_id: null }]);
+      expect(audit).toEqual([{ actor_id: null }, { actor_id: null }, { actor_id: null }]);
       await db.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 240_000); // five tsx start-ups: each takes seconds, many on a loaded machine
+  }, 60_000);
 });

@@ -1,0 +1,20 @@
+import type { Command } from './command.js';
+import { cguPublish } from './commands/cgu-publish.js';
+import { configCheck } from './commands/config-check.js';
+import { invite } from './commands/invite.js';
+import { migrate } from './commands/migrate.js';
+import { oidcKeys } from './commands/oidc-keys.js';
+import { platformAdd } from './commands/platform-add.js';
+
+/**
+ * The operator commands, in the order `cli --help` lists them. A new command is one module in
+ * ./commands (defineCommand) and one line here; its root npm script goes in package.json.
+ */
+export const COMMANDS: readonly Command[] = [
+  migrate,
+  invite,
+  cguPublish,
+  platformAdd,
+  oidcKeys,
+  configCheck,
+];
