@@ -270,6 +270,59 @@ describe('the command registry', () => {
     });
   });
 
+  it('locks, unlocks and sends a password link from the command line, audited as the CLI', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-cli-'));
+    const env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://portal.example.fr' };
+    try {
+      expect((await runHere(env, 'invite', '--email', 'lou@example.fr')).status).toBe(0);
+      const locked = await runHere(env, 'user:lock', '--email', ' Lou@Example.fr ', '--json');
+      expect(locked.status).toBe(0);
+      expect(JSON.parse(locked.stdout)).toMatchObject({ email: 'lou@example.fr', action: 'lock' });
+      const twice = await runHere(env, 'user:lock', '--email', 'lou@example.fr');
+      expect({ status: twice.status, stderr: twice.stderr }).toEqual({
+        status: 1,
+        stderr: 'refused: account_state_conflict\n',
+      });
+      expect((await runHere(env, 'user:unlock', '--email', 'lou@example.fr')).stdout).toBe(
+        'lou@example.fr: unlock done\n',
+      );
+      // Invited, no password yet: nothing to reset (the invitation is the way in).
+      expect((await runHere(env, 'user:reset', '--email', 'lou@example.fr')).stderr).toBe(
+        'refused: account_state_conflict\n',
+      );
+      expect((await runHere(env, 'user:lock', '--email', 'nobody@example.fr')).stderr).toBe(
+        'refused: not_found\n',
+      );
+      expect((await runHere(env, 'user:lock', '--email', 'not-an-address')).status).toBe(2);
+
+      const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') });
+      const events = await db.db
+        .selectFrom('audit_events')
+        .select(['action', 'actor_id', 'details'])
+        .where('action', 'in', ['account_locked', 'account_unlocked'])
+        .orderBy('at')
+        .execute();
+      expect(events).toEqual([
+        { action: 'account_locked', actor_id: null, details: '{"via":"cli"}' },
+        { action: 'account_unlocked', actor_id: null, details: '{"via":"cli"}' },
+      ]);
+      const mails = await db.db
+        .selectFrom('outbox')
+        .select('template')
+        .where('recipient', '=', 'lou@example.fr')
+        .orderBy('created_at')
+        .execute();
+      expect(mails.map((m) => m.template)).toEqual([
+        'first_login_invitation',
+        'account_locked',
+        'account_changed',
+      ]);
+      await db.close();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('invites with --json, then refuses the same address (exit 1, JSON on stderr)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-cli-'));
     const env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://portal.example.fr' };

@@ -5,6 +5,7 @@ import { invite } from './commands/invite.js';
 import { migrate } from './commands/migrate.js';
 import { oidcKeys } from './commands/oidc-keys.js';
 import { platformAdd } from './commands/platform-add.js';
+import { userLock, userReset, userUnlock } from './commands/user-actions.js';
 
 /**
  * The operator commands, in the order `cli --help` lists them. A new command is one module in
@@ -16,5 +17,8 @@ export const COMMANDS: readonly Command[] = [
   cguPublish,
   platformAdd,
   oidcKeys,
+  userLock,
+  userUnlock,
+  userReset,
   configCheck,
 ];

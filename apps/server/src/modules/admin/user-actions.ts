@@ -24,12 +24,23 @@ import {
 } from '../users/service.js';
 import { parseRoles } from '../users/present.js';
 
-/** The admin acting: who, from where, on which session (its last proof gates destructive acts). */
-export interface AdminActing {
-  userId: string;
-  ip: string | null;
-  brand: Brand;
-  session: Pick<SessionRow, 'created_at' | 'mfa_verified_at' | 'reauthenticated_at'>;
+/**
+ * Who acts: an admin in the admin area (its session's last proof gates the acts that cut access),
+ * or the operator at the command line (`via: 'cli'`: shell access to the server is the proof).
+ */
+export type AdminActing =
+  | {
+      via: 'admin';
+      userId: string;
+      ip: string | null;
+      brand: Brand;
+      session: Pick<SessionRow, 'created_at' | 'mfa_verified_at' | 'reauthenticated_at'>;
+    }
+  | { via: 'cli'; brand: Brand };
+
+/** The acts that cut someone's access need an admin's proof under 5 minutes old. */
+function assertFresh(ctx: AppContext, actor: AdminActing): void {
+  if (actor.via === 'admin') assertRecentProof(ctx, actor.session);
 }
 
 /** An admin-sent password link lasts a day: the person may read the e-mail hours later. */
@@ -86,12 +97,13 @@ async function audit(
   actor: AdminActing,
   details?: Record<string, unknown>,
 ): Promise<void> {
+  const all = { ...details, ...(actor.via === 'cli' && { via: 'cli' }) };
   await recordAudit(trx, ctx.clock, {
     action,
-    actorId: actor.userId,
+    actorId: actor.via === 'admin' ? actor.userId : null,
     targetId: user.id,
-    ip: actor.ip,
-    ...(details && { details }),
+    ip: actor.via === 'admin' ? actor.ip : null,
+    ...(Object.keys(all).length > 0 && { details: all }),
   });
 }
 
@@ -215,7 +227,7 @@ export async function actOnUser(
   actor: AdminActing,
 ): Promise<void> {
   const { fresh, run } = ACTIONS[action];
-  if (fresh) assertRecentProof(ctx, actor.session);
+  if (fresh) assertFresh(ctx, actor);
   await ctx.db.transaction().execute((trx) => run(ctx, trx, userId, actor));
 }
 
@@ -226,7 +238,7 @@ export async function setRole(
   role: 'admin' | 'user',
   actor: AdminActing,
 ): Promise<void> {
-  assertRecentProof(ctx, actor.session);
+  assertFresh(ctx, actor);
   await ctx.db.transaction().execute(async (trx) => {
     const user = await targetOf(trx, userId, role === 'user');
     const roles = parseRoles(user.roles).filter((r) => r !== 'admin');
@@ -248,8 +260,8 @@ export async function deleteAccount(
   userId: string,
   actor: AdminActing,
 ): Promise<void> {
-  assertRecentProof(ctx, actor.session);
-  if (userId === actor.userId) throw new AppError('forbidden');
+  assertFresh(ctx, actor);
+  if (actor.via === 'admin' && userId === actor.userId) throw new AppError('forbidden');
   await ctx.db.transaction().execute(async (trx) => {
     const user = await targetOf(trx, userId, true);
     await endAllAccess(ctx, trx, user.id);

@@ -44,7 +44,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
 ) => {
   const acting = async (request: Parameters<typeof requireAdmin>[0]): Promise<AdminActing> => {
     const session = await requireAdmin(request);
-    return { userId: session.user_id, ip: request.ip, brand: request.brand, session };
+    return { via: 'admin', userId: session.user_id, ip: request.ip, brand: request.brand, session };
   };
 
   app.get(
