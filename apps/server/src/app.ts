@@ -53,6 +53,7 @@ import { redactUrl } from './lib/redact.js';
 import { inputGuard } from './plugins/input-guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
@@ -274,6 +275,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       adminSettingsRoutes,
       adminUsersRoutes,
       adminUserRoutes,
+      auditRoutes,
       messageQueueRoutes,
       profileRoutes,
       deviceRoutes,
