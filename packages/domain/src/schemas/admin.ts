@@ -13,6 +13,7 @@ export const SETTING_KEYS = [
   'SESSION_IDLE_TIMEOUT',
   'SESSION_ABSOLUTE_TIMEOUT',
   'CODE_TTL',
+  'AUDIT_RETENTION',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
