@@ -318,6 +318,29 @@ describe('the command registry', () => {
         'account_changed',
       ]);
       await db.close();
+
+      // The trail, exported to a file only its owner reads; an existing file is never overwritten.
+      const file = path.join(dataDir, 'locks.csv');
+      const exported = await runHere(
+        env,
+        'audit:export',
+        '--output',
+        file,
+        '--type',
+        'account_locked',
+        '--json',
+      );
+      expect(JSON.parse(exported.stdout)).toEqual({ file, events: 1 });
+      const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
+      expect(lines[0]).toBe('at,action,actor_id,target_id,ip,user_agent,request_id,details');
+      expect(lines[1]).toContain(',account_locked,,');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const again = await runHere(env, 'audit:export', '--output', file);
+      expect(again.status).toBe(1);
+      expect(again.stderr.split('\n')).toEqual([expect.stringContaining('EEXIST'), '']);
+      expect(
+        (await runHere(env, 'audit:export', '--output', file, '--from', '2026-02-30')).status,
+      ).toBe(2);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

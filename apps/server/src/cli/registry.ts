@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { auditExport } from './commands/audit-export.js';
 import { cguPublish } from './commands/cgu-publish.js';
 import { configCheck } from './commands/config-check.js';
 import { invite } from './commands/invite.js';
@@ -20,5 +21,6 @@ export const COMMANDS: readonly Command[] = [
   userLock,
   userUnlock,
   userReset,
+  auditExport,
   configCheck,
 ];

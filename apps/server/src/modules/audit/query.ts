@@ -93,13 +93,15 @@ function csvLine(event: AdminAuditEvent): string {
 export async function* auditCsv(
   ctx: AppContext,
   query: Omit<AuditQuery, 'limit' | 'cursor'>,
-  actor: { userId: string; ip: string | null },
+  actor: { userId: string; ip: string | null } | { via: 'cli' },
+  progress: { events: number } = { events: 0 },
 ): AsyncGenerator<string> {
+  const cli = 'via' in actor;
   await recordAudit(ctx.db, ctx.clock, {
     action: 'audit_exported',
-    actorId: actor.userId,
-    ip: actor.ip,
-    details: { ...query },
+    actorId: cli ? null : actor.userId,
+    ip: cli ? null : actor.ip,
+    details: { ...query, ...(cli && { via: 'cli' }) },
   });
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   const filter = filterOf(query);
@@ -114,6 +116,7 @@ export async function* auditCsv(
     if (rows.length === 0) return;
     yield rows.map((row) => csvLine(presentAuditEvent(row))).join('');
     sent += rows.length;
+    progress.events = sent;
     const last = rows.at(-1);
     if (!last || rows.length < EXPORT_CHUNK) return;
     after = { at: Number(last.at), id: last.id };
