@@ -155,6 +155,34 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents a session route only where an anonymous call is refused', async () => {
+    // A route declared `session` that answers an anonymous caller would be documented as
+    // protected while it is not. Routes whose input is checked first (400) cannot tell here.
+    const { paths } = documentSchema.parse(document);
+    const anonymous = new TestClient(t.app);
+    let checked = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, raw] of Object.entries(item)) {
+        const security = operationSchema.parse(raw).security ?? [];
+        if (!security.every((alternative) => 'sessionCookie' in alternative)) continue;
+        if (security.length === 0) continue;
+        const url = path.replace(/\{[^}]+\}/g, 'x');
+        const res = await anonymous.request({
+          method: method.toUpperCase(),
+          url,
+          ...(['get', 'delete'].includes(method) ? {} : { payload: {} }),
+        });
+        expect({ method, path, status: res.statusCode }).toEqual({
+          method,
+          path,
+          status: expect.toBeOneOf([400, 401]),
+        });
+        if (res.statusCode === 401) checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
   it('leaves the OIDC provider out (oidc-provider serves it, not Fastify schemas)', () => {
     const { paths } = documentSchema.parse(document);
     expect(Object.keys(paths).filter((p) => p.startsWith('/oidc'))).toEqual([]);
