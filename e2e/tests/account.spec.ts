@@ -282,6 +282,14 @@ test('an admin disables a user’s access to a platform and sees it in the table
   const userRow = page.locator(`[data-testid="user-row"][data-user-email="${PATIENT.email}"]`);
   await expect(userRow).toBeVisible();
   await expectAccessible(page, 'platform access');
+  // The user's detail page, reached from the row: accessible, with the patient's sessions.
+  await userRow.getByTestId('user-open').click();
+  await expect(page.getByTestId('user-facts')).toContainText(PATIENT.email);
+  await expectAccessible(page, 'user detail');
+  await screenshot(page, 'user-detail-fr-hygie');
+  await page.goBack();
+  await page.getByTestId('user-search').fill(PATIENT.email);
+  await expect(userRow).toBeVisible();
   const toggle = userRow.locator(
     `[data-testid="platform-access-toggle"][data-platform-name="${PLATFORM}"]`,
   );
@@ -300,7 +308,14 @@ test('an admin disables a user’s access to a platform and sees it in the table
   // Every administration tab, in French and in Arabic: accessible, and photographed for review.
   for (const language of ['fr', 'ar'] as const) {
     await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
-    for (const tab of ['settings', 'access', 'accounts', 'platforms', 'messages'] as const) {
+    for (const tab of [
+      'settings',
+      'access',
+      'accounts',
+      'platforms',
+      'messages',
+      'audit',
+    ] as const) {
       await page.goto('/app-settings');
       await page.getByTestId(`${tab}-tab`).click();
       await expect(page.locator('html')).toHaveAttribute('lang', language);

@@ -53,6 +53,8 @@ import { redactUrl } from './lib/redact.js';
 import { inputGuard } from './plugins/input-guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
 import { adminUserRoutes } from './modules/admin/user-routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { scheduleMaintenance } from './modules/maintenance/job.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
@@ -277,6 +279,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       adminSettingsRoutes,
       adminUsersRoutes,
       adminUserRoutes,
+      auditRoutes,
       messageQueueRoutes,
       profileRoutes,
       deviceRoutes,
@@ -291,7 +294,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
 
     await registerSpa(app, config.webDistDir);
 
+    const stopMaintenance = scheduleMaintenance(ctx, app.log);
     app.addHook('onClose', async () => {
+      stopMaintenance();
       await dispatcher.stop();
       await Promise.all([transports.email.close?.(), transports.sms.close?.()]);
       await database.close();

@@ -123,3 +123,6 @@ export async function outboxStats(db: Db, clock: Clock): Promise<OutboxChannelSt
 export function requeueFailed(db: Db, clock: Clock, id: string): Promise<boolean> {
   return requeueFailedMessage(db, id, clock.now());
 }
+
+/** Retention (maintenance). */
+export { deleteSettledMessagesBefore } from './repository.js';

@@ -100,3 +100,13 @@ export async function requeueFailedMessage(db: Db, id: string, now: number): Pro
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Retention: messages sent, failed or expired, created before `before`, go (pending ones stay). */
+export async function deleteSettledMessagesBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox')
+    .where('status', 'in', ['sent', 'failed', 'expired'])
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -186,6 +186,31 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'audit tab',
+    path: '/app-settings?tab=audit',
+    admin: true,
+    handlers: {
+      'GET /api/admin/audit': () =>
+        json(200, {
+          items: [
+            {
+              id: 'e-1',
+              at: '2025-03-01T13:05:00.000Z',
+              action: 'login_failed',
+              actorId: null,
+              targetId: 'u-2',
+              ip: '203.0.113.9',
+              userAgent: 'curl/8',
+              requestId: 'req-1',
+              details: null,
+            },
+          ],
+          nextCursor: null,
+        }),
+    },
+    act: () => screen.findByTestId('audit-row'),
+  },
+  {
     name: 'messages tab',
     path: '/app-settings?tab=messages',
     admin: true,

@@ -13,6 +13,7 @@ export const SETTING_KEYS = [
   'SESSION_IDLE_TIMEOUT',
   'SESSION_ABSOLUTE_TIMEOUT',
   'CODE_TTL',
+  'AUDIT_RETENTION',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -110,6 +111,37 @@ export const adminAuditEventSchema = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AdminAuditEvent = z.infer<typeof adminAuditEventSchema>;
+
+/** A moment as the audit filters take it: a day (UTC) or an instant (ISO 8601). */
+const auditMomentSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+/** GET /api/admin/audit and /api/admin/audit/export: newest first, filtered, a page at a time. */
+export const auditQuerySchema = z.object({
+  /** The user the events are about (their id). */
+  user: z.string().min(1).max(64).optional(),
+  /** One action, e.g. `login_failed`. */
+  type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}$/)
+    .optional(),
+  /** From this day (its start) or instant, included. */
+  from: auditMomentSchema.optional(),
+  /** To this day (its end) or instant, included. */
+  to: auditMomentSchema.optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.[\w-]{1,64}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditPageSchema = z.object({
+  items: z.array(adminAuditEventSchema),
+  nextCursor: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** GET /api/admin/users/:id: one user in detail, for an operator. */
 export const adminUserDetailSchema = z.object({

@@ -49,3 +49,44 @@ export async function anonymiseAuditEventsOf(db: Db, userId: string): Promise<vo
     )
     .execute();
 }
+
+export interface AuditFilter {
+  targetId?: string;
+  action?: string;
+  /** Epoch ms, included. */
+  from?: number;
+  /** Epoch ms, excluded. */
+  before?: number;
+  /** The last event of the previous page (keyset: newest first). */
+  after?: { at: number; id: string };
+}
+
+/** Events newest first, filtered; keyset pages on (at, id). */
+export function listAuditEvents(db: Db, filter: AuditFilter, limit: number) {
+  const { targetId, action, from, before, after } = filter;
+  return db
+    .selectFrom('audit_events')
+    .selectAll()
+    .$if(targetId !== undefined, (qb) => qb.where('target_id', '=', targetId ?? ''))
+    .$if(action !== undefined, (qb) => qb.where('action', '=', action ?? ''))
+    .$if(from !== undefined, (qb) => qb.where('at', '>=', from ?? 0))
+    .$if(before !== undefined, (qb) => qb.where('at', '<', before ?? 0))
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('at', '<', after?.at ?? 0),
+          eb.and([eb('at', '=', after?.at ?? 0), eb('id', '<', after?.id ?? '')]),
+        ]),
+      ),
+    )
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Retention: events older than `before` (epoch ms) go; returns how many. */
+export async function deleteAuditEventsBefore(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('audit_events').where('at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -6,7 +6,7 @@ import type { AdminAuditEvent } from '@hygie/domain';
 import type { AuditEventTable } from '../../db/schema.js';
 import { insertAuditEvent, lastAuditEventAt, listAuditEventsAbout } from './repository.js';
 
-export { anonymiseAuditEventsOf } from './repository.js';
+export { anonymiseAuditEventsOf, deleteAuditEventsBefore } from './repository.js';
 
 export interface AuditEvent {
   action: string;

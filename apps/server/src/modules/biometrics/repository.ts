@@ -137,3 +137,12 @@ export async function revokeNativeKeysOfUser(db: Db, userId: string, now: number
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Retention: challenges past their expiry go. */
+export async function deleteExpiredChallenges(db: Db, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('biometric_challenges')
+    .where('expires_at', '<', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

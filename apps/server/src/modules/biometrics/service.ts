@@ -255,3 +255,6 @@ export function revokeNativeKeys(
 ): Promise<void> {
   return revokeNativeKeysOfUser(db, userId, ctx.clock.now());
 }
+
+/** Retention (maintenance). */
+export { deleteExpiredChallenges } from './repository.js';

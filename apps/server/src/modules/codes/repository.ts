@@ -116,3 +116,12 @@ export async function supersedeCodesOfUser(
     .where('superseded_at', 'is', null)
     .execute();
 }
+
+/** Retention: codes that expired before `before` go (recent ones still count for send limits). */
+export async function deleteCodesExpiredBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('one_time_codes')
+    .where('expires_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

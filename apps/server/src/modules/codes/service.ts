@@ -253,3 +253,6 @@ export function voidCodesOfUser(
 ): Promise<void> {
   return supersedeCodesOfUser(db, userId, purposes, ctx.clock.now());
 }
+
+/** Retention (maintenance). */
+export { deleteCodesExpiredBefore } from './repository.js';

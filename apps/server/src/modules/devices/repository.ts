@@ -55,3 +55,12 @@ export async function deleteTrustedDeviceOfUser(
     .executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }
+
+/** Retention: trusted browsers past their expiry go; returns how many. */
+export async function deleteExpiredTrustedDevices(db: Db, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('trusted_devices')
+    .where('expires_at', '<', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -123,3 +123,5 @@ export async function forgetMyDevice(
 }
 
 export { deleteTrustedDevicesOfUser as forgetTrustedDevices } from './repository.js';
+
+export { deleteExpiredTrustedDevices } from './repository.js';

@@ -40,3 +40,12 @@ export async function consumeLinksOfUser(
     .where('consumed_at', 'is', null)
     .execute();
 }
+
+/** Retention: links used or expired before `before` go. */
+export async function deleteLinksSettledBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('link_tokens')
+    .where((eb) => eb.or([eb('expires_at', '<', before), eb('consumed_at', '<', before)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

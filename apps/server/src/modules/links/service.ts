@@ -76,3 +76,6 @@ export function voidLinksOfUser(
 ): Promise<void> {
   return consumeLinksOfUser(db, userId, purposes, ctx.clock.now());
 }
+
+/** Retention (maintenance). */
+export { deleteLinksSettledBefore } from './repository.js';

@@ -12,7 +12,7 @@ import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { TEST_DATABASE_URL } from '../../test/helpers.js';
 import { createUser } from '../users/service.js';
-import { authorizationRequest, authorizeTo, Browser, freePort } from './test-support.js';
+import { authorizationRequest, authorizeTo, Browser, freePorts } from './test-support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
 
@@ -44,7 +44,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two server processes on one PostgreSQL', ()
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    const ports = [await freePort(), await freePort()];
+    const ports = await freePorts(2);
     publicUrl = `http://127.0.0.1:${ports[0]}`;
     const databaseUrl = new URL(TEST_DATABASE_URL ?? '');
     databaseUrl.searchParams.set('options', `-c search_path=${schema}`);

@@ -6,9 +6,8 @@ import type { RouteDeps } from '../route-deps.js';
 import type { PlatformLogoutSender } from './backchannel.js';
 import { runInteraction } from './interaction-routes.js';
 import { createOidcProvider, OIDC_PREFIX } from './provider.js';
-import { purgeExpiredArtefacts, rotateKeys, signingKeyList } from './service.js';
+import { rotateKeys, signingKeyList } from './service.js';
 
-const PURGE_EVERY_MS = 10 * 60_000;
 const uid = z.string().min(1).max(64);
 
 /**
@@ -125,10 +124,4 @@ export const oidcRoutes: FastifyPluginAsyncZod<
       return rotateKeys(ctx, request.body.step, { userId: admin.user_id, ip: request.ip });
     },
   );
-
-  const timer = setInterval(() => {
-    purgeExpiredArtefacts(ctx).catch((err: unknown) => app.log.warn({ err }, 'oidc purge failed'));
-  }, PURGE_EVERY_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
 };

@@ -9,15 +9,34 @@ import { createTestApp, createUser, signIn, TestClient } from '../../test/helper
 
 /** A port nobody listens on now (the issuer must be known before the app is built). */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+  const [port] = await freePorts(1);
+  return port ?? 0;
+}
+
+/**
+ * `count` distinct free ports: all held open at once, then released together (asking one at a
+ * time may hand the same port out twice, the first having been released already).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : 0;
   });
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+  );
+  return ports;
 }
 
 export interface ListeningApp extends TestApp {

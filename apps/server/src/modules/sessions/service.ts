@@ -138,6 +138,7 @@ export function mfaData(
 
 // What the sign-in stages record on a session, for the auth module (it reaches sessions only here).
 export {
+  deleteExpiredSessions,
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
   listLiveSessionsOfUser,

@@ -21,6 +21,8 @@ export interface AppSettings {
   SESSION_ABSOLUTE_TIMEOUT: number;
   /** One-time code lifetime, seconds. */
   CODE_TTL: number;
+  /** Seconds an audit event is kept; the maintenance job deletes older ones. */
+  AUDIT_RETENTION: number;
   /** The terms version users must have accepted (published with `npm run cgu:publish`). */
   CGU_VERSION: string;
   CGU_PUBLISHED_AT: string;
@@ -41,6 +43,7 @@ export const SETTING_BOUNDS: Record<SettingKey, Bounds> = {
   SESSION_IDLE_TIMEOUT: { unit: 'seconds', min: 5 * 60, max: DAY, nullable: false },
   SESSION_ABSOLUTE_TIMEOUT: { unit: 'seconds', min: 15 * 60, max: 30 * DAY, nullable: false },
   CODE_TTL: { unit: 'seconds', min: 60, max: 3600, nullable: false },
+  AUDIT_RETENTION: { unit: 'seconds', min: 30 * DAY, max: 10 * 365 * DAY, nullable: false },
 };
 
 /** The defaults: the environment's session timeouts, the product's other values. */
@@ -51,6 +54,7 @@ export function defaultSettings(config: Pick<Config, 'session'>): AppSettings {
     SESSION_IDLE_TIMEOUT: config.session.idleSeconds,
     SESSION_ABSOLUTE_TIMEOUT: config.session.absoluteSeconds,
     CODE_TTL: CODES.ttlSeconds,
+    AUDIT_RETENTION: 365 * DAY,
     CGU_VERSION: '2026-01',
     CGU_PUBLISHED_AT: '2026-01-01',
   };
@@ -63,6 +67,7 @@ const STORED_VALUE: { [K in keyof AppSettings]: z.ZodType<AppSettings[K]> } = {
   SESSION_IDLE_TIMEOUT: z.number(),
   SESSION_ABSOLUTE_TIMEOUT: z.number(),
   CODE_TTL: z.number(),
+  AUDIT_RETENTION: z.number(),
   CGU_VERSION: z.string(),
   CGU_PUBLISHED_AT: z.string(),
 };

@@ -136,3 +136,13 @@ export async function deleteThrottlesWithPrefix(db: Db, prefix: string): Promise
     .where(sql<string>`substr(key, 1, ${prefix.length})`, '=', prefix)
     .execute();
 }
+
+/** Retention: counters whose window started before `before` and that block nothing now go. */
+export async function deleteStaleThrottles(db: Db, before: number, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('throttles')
+    .where('window_start', '<', before)
+    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -245,3 +245,6 @@ export class Throttle {
     );
   }
 }
+
+/** Retention (maintenance). */
+export { deleteStaleThrottles } from './repository.js';

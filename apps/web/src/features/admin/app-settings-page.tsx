@@ -7,14 +7,15 @@ import { useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
 import { AccessPanel } from './access-panel';
 import { AccountsPanel } from './accounts-panel';
+import { AuditPanel } from './audit-panel';
 import { MessagesPanel } from './messages-panel';
 import { PlatformsPanel } from './platforms-panel';
 import { SettingsPanel } from './settings-panel';
 
-const TABS = ['settings', 'access', 'accounts', 'platforms', 'messages'] as const;
+const TABS = ['settings', 'access', 'accounts', 'platforms', 'messages', 'audit'] as const;
 type TabName = (typeof TABS)[number];
 
-/** Application configuration (admin): settings, platform access, accounts, platforms, messages — one route, 5 tabs. */
+/** Application configuration (admin): settings, platform access, accounts, platforms, messages, audit trail — one route, 6 tabs. */
 export default function AppSettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -55,6 +56,7 @@ export default function AppSettingsPage() {
         {tab === 'accounts' && <AccountsPanel />}
         {tab === 'platforms' && <PlatformsPanel />}
         {tab === 'messages' && <MessagesPanel />}
+        {tab === 'audit' && <AuditPanel />}
       </Box>
     </Page>
   );

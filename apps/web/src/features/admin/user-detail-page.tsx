@@ -347,6 +347,15 @@ export default function UserDetailPage() {
             />
           </Section>
           <Section id="user-events-title" title={t('admin:user.events')}>
+            <Box sx={{ mb: 2 }}>
+              <Link
+                component={RouterLink}
+                to={`/app-settings?tab=audit&user=${encodeURIComponent(user.profile.id)}`}
+                data-testid="user-history"
+              >
+                {t('admin:user.history')}
+              </Link>
+            </Box>
             <SimpleTable
               labelledBy="user-events-title"
               testId="user-event"
