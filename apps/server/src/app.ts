@@ -7,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
@@ -33,6 +32,7 @@ import { errorHandler, sendError, sendFrameworkError } from './plugins/error-han
 import { securityHeaders } from './plugins/security-headers.js';
 import { cookiePolicy } from './plugins/cookies.js';
 import { csrfProtection } from './plugins/csrf.js';
+import { ADMIN_PREFIX, openapiTransform, securitySchemes } from './plugins/openapi.js';
 import { sessionGuard } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
@@ -225,8 +225,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       openapi: {
         info: { title: 'Hygie API', version: RELEASE },
         servers: [{ url: config.publicUrl.origin }],
+        components: { securitySchemes: securitySchemes(cookies) },
       },
-      transform: jsonSchemaTransform,
+      // Each route's operationId, security, error statuses and response descriptions
+      // (docs/api.md "OpenAPI"), on top of the zod schemas' translation.
+      transform: openapiTransform,
       // Schemas with an id (ErrorEnvelope) become components referenced by every route.
       transformObject: jsonSchemaTransformObject,
     });
@@ -242,7 +245,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     // Admin routes refuse non-admins before anything else (even before the body is read).
     // Decided on the route the router matched, never on the raw URL (`/%61pi/admin/…` is routed).
     app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.url?.startsWith('/api/admin/')) {
+      if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) {
         await requireAdmin(requireSession, request);
       }
     });

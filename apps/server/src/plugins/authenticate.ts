@@ -18,6 +18,13 @@ export type RequireSession = (
  */
 export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSession {
   return async (request, allowedStages = [COMPLETE]) => {
+    // The document says which routes need no session (config.auth, plugins/openapi.ts): a route
+    // declared public that requires one is a bug the suites must see, not a silent wrong contract.
+    if (request.routeOptions.config.auth === 'public') {
+      throw new Error(
+        `${request.routeOptions.url ?? '?'} is declared public but requires a session`,
+      );
+    }
     const session = await currentSession(ctx, request, request.cookies[cookies.sessionCookie]);
     if (!session) throw new AppError('not_logged_in');
     if (!allowedStages.includes(session.stage)) {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { errorEnvelopeSchema } from '@hygie/domain';
 import type { Metrics } from '../lib/metrics.js';
 import { hashToken, safeEqual } from '../lib/tokens.js';
 import { sendError } from './error-handler.js';
@@ -21,18 +23,33 @@ export const metricsPlugin = fp(
     if (token === null) return;
     metrics.collectProcessMetrics();
     const expected = hashToken(token);
-    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const header = request.headers.authorization ?? '';
-      const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
-      if (!presented || !safeEqual(hashToken(presented), expected)) {
-        void reply.header('www-authenticate', 'Bearer realm="metrics"');
-        return sendError(request, reply, 'not_logged_in');
-      }
-      const body = await metrics.registry.metrics();
-      return reply
-        .header('cache-control', 'no-store')
-        .type(metrics.registry.contentType)
-        .send(body);
-    });
+    const metricsSchema = {
+      tags: ['ops'],
+      summary: 'Prometheus metrics, for the scraper holding METRICS_TOKEN',
+      response: {
+        200: {
+          description: 'The metrics in the Prometheus text format',
+          content: { 'text/plain': { schema: z.string() } },
+        },
+        401: errorEnvelopeSchema,
+      },
+    };
+    app.get(
+      '/metrics',
+      { config: { auth: 'bearer' }, schema: metricsSchema },
+      async (request, reply) => {
+        const header = request.headers.authorization ?? '';
+        const presented = header.startsWith('Bearer ') ? header.slice(7) : '';
+        if (!presented || !safeEqual(hashToken(presented), expected)) {
+          void reply.header('www-authenticate', 'Bearer realm="metrics"');
+          return sendError(request, reply, 'not_logged_in');
+        }
+        const body = await metrics.registry.metrics();
+        return reply
+          .header('cache-control', 'no-store')
+          .type(metrics.registry.contentType)
+          .send(body);
+      },
+    );
   },
 );

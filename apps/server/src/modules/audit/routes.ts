@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { auditPageSchema, auditQuerySchema, errorEnvelopeSchema } from '@hygie/domain';
+import { z } from 'zod';
 import type { RouteDeps } from '../route-deps.js';
 import { auditCsv, auditPage } from './query.js';
 
@@ -39,7 +40,13 @@ export const auditRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ctx, 
         summary:
           'The filtered audit trail as CSV (text/csv, at most 100,000 events, formulas neutralised); the export is itself audited',
         querystring: auditQuerySchema.omit({ cursor: true, limit: true }),
-        response: errors,
+        response: {
+          200: {
+            description: 'The events as CSV, one line each, newest first',
+            content: { 'text/csv': { schema: z.string() } },
+          },
+          ...errors,
+        },
       },
     },
     async (request, reply) => {

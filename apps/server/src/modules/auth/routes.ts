@@ -26,6 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
   app.post(
     '/api/login',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Password step of sign-in (an e-mail or mobile phone as username)',
@@ -55,6 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
   app.get(
     '/api/me',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user, or the pending sign-in stage',
@@ -73,6 +75,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
   app.post(
     '/api/session/extend',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['auth'],
         summary: 'Stay signed in: slides the idle expiry (never past the absolute one)',
@@ -92,11 +95,17 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
   app.get(
     '/api/logout',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['auth'],
         summary:
           'Browser navigation: ends the session and its OIDC sessions, then redirects (target_uri of the API origin or a registered post-logout URI only)',
         querystring: z.object({ target_uri: z.string().optional() }),
+        response: {
+          303: z
+            .null()
+            .describe('Signed out: the `location` header is where the browser goes next'),
+        },
       },
     },
     async (request, reply) => {

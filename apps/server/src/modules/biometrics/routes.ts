@@ -79,6 +79,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/webauthn/registration/options',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'Options to create a passkey (platform authenticator, user verification required)',
@@ -94,6 +95,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/webauthn/registration/verify',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'Store the new passkey',
@@ -112,6 +114,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/webauthn/authentication/options',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['biometrics'],
         summary: 'Options to sign in with a passkey',
@@ -126,6 +129,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/webauthn/authentication/verify',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['biometrics'],
         summary: 'Sign in with a passkey',
@@ -143,6 +147,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/native/enrol/challenge',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'A challenge the app signs with its new key',
@@ -158,6 +163,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/native/enrol',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'Store the app key (P-256 SPKI) after checking its signature of the challenge',
@@ -176,6 +182,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/native/login/challenge',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['biometrics'],
         summary: 'A sign-in challenge for the app to sign',
@@ -189,6 +196,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/native/login',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['biometrics'],
         summary: 'Sign in with the challenge signed by the app key',
@@ -205,6 +213,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.post(
     '/api/biometrics/native/invalidated',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary:
@@ -224,6 +233,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.get(
     '/api/biometrics/credentials',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'My biometric keys',
@@ -239,6 +249,7 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
   app.delete(
     '/api/biometrics/credentials/:id',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
         summary: 'Revoke one of my biometric keys',

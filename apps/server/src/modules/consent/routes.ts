@@ -20,6 +20,7 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/cgu',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['consent'],
         summary: 'The current terms version, and the one this user accepted',
@@ -39,6 +40,7 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/cgu/accept',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['consent'],
         summary: 'Accept the current terms version',

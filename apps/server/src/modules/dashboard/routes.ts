@@ -11,6 +11,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/dashboard',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['account'],
         summary: 'What needs my attention',
@@ -23,6 +24,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/support',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['account'],
         summary: 'The support contact (public)',

@@ -26,6 +26,7 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.get(
     '/api/dev/outbox',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['dev'],
         summary: 'Messages in the dev outbox, newest first (absent with real transports)',

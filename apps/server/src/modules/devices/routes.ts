@@ -14,6 +14,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/devices',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['devices'],
         summary: 'My trusted devices',
@@ -33,6 +34,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.delete(
     '/api/devices/:id',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['devices'],
         summary: 'Forget one of my trusted devices',

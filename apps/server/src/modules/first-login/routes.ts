@@ -17,6 +17,7 @@ export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
   app.get(
     '/api/first-login',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['first-login'],
         summary: 'Check a first-login link',
@@ -30,6 +31,7 @@ export const firstLoginRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { 
   app.post(
     '/api/first-login',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['first-login'],
         summary: 'Create the first password',

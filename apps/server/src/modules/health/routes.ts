@@ -11,17 +11,24 @@ export const healthRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { database, lifecycle }) => {
   app.get(
     '/api/health',
-    { schema: { tags: ['ops'], summary: 'Liveness', response: { 200: healthSchema } } },
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['ops'], summary: 'Liveness', response: { 200: healthSchema } },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
   app.get(
     '/api/ready',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['ops'],
         summary: 'Readiness: 503 while the database is unreachable',
-        response: { 200: healthSchema, 503: healthSchema },
+        response: {
+          200: healthSchema.describe('Ready: the database answers'),
+          503: healthSchema.describe('Not ready: the database does not answer, or the node drains'),
+        },
       },
     },
     async (request, reply) => {

@@ -16,6 +16,7 @@ export const lockRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/lock-account',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['lock'],
         summary: 'Lock the account from a notice link (signed in or not)',

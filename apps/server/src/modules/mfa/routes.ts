@@ -28,6 +28,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/mfa',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['mfa'],
         summary: 'Providers and masked hints of the pending second factor',
@@ -43,6 +44,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/mfa/send',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['mfa'],
         summary: 'Send a second-factor code by e-mail or SMS',
@@ -66,6 +68,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/mfa/verify',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['mfa'],
         summary: 'Verify the second-factor code; optionally trust this device',

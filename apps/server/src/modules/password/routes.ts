@@ -29,6 +29,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/password/renew',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['password'],
         summary: 'Set a new password when it expired or must be created',
@@ -54,6 +55,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/password/forgot',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['password'],
         summary: 'Send a reset code by e-mail or SMS (same answer for unknown accounts)',
@@ -71,6 +73,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/password/forgot/verify',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['password'],
         summary: 'Check the reset code; returns a short-lived reset token',
@@ -84,6 +87,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/password/reset',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['password'],
         summary: 'Set the new password; ends every session and trusted device',

@@ -154,6 +154,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/platforms/by-client/:clientId',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['platforms'],
         summary: 'The registered name and address of the platform behind an OIDC client',
@@ -167,6 +168,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.get(
     '/api/services',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['account'],
         summary: 'My services: every platform, whether I may use it and what I can do about it',
@@ -182,6 +184,7 @@ export const platformRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/services/:id/enable',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['account'],
         summary: 'Enable a platform (on request) or ask an admin for it (admin policy)',

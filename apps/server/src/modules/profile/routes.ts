@@ -44,6 +44,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.get(
     '/api/profile',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary: 'My profile',
@@ -56,6 +57,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.patch(
     '/api/profile',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary: 'Edit my person fields',
@@ -69,6 +71,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.post(
     '/api/profile/email',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary:
@@ -94,6 +97,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.post(
     '/api/profile/email/verify',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary: 'Confirm the new e-mail with its code',
@@ -118,6 +122,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.post(
     '/api/profile/phone',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary:
@@ -143,6 +148,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.post(
     '/api/profile/phone/verify',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary: 'Confirm the new mobile phone with its SMS code',
@@ -167,6 +173,7 @@ export const profileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps)
   app.post(
     '/api/profile/password',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['profile'],
         summary:

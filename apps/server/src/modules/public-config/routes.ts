@@ -10,6 +10,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
   app.get(
     '/api/config',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['ops'],
         summary: 'Public client configuration',

@@ -14,6 +14,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app.post(
     '/api/register',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['registration'],
         summary: 'Sign up as a patient or a professional',

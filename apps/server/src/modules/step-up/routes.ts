@@ -10,6 +10,7 @@ export const stepUpRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) 
   app.post(
     '/api/session/reauthenticate',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['auth'],
         summary:

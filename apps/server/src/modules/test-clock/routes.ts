@@ -16,6 +16,7 @@ export const testClockRoutes: FastifyPluginAsyncZod<{ clock: MovableClock }> = a
   app.get(
     '/api/test/clock',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['test'],
         summary: 'The server time (test servers only)',
@@ -28,6 +29,7 @@ export const testClockRoutes: FastifyPluginAsyncZod<{ clock: MovableClock }> = a
   app.post(
     '/api/test/clock',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['test'],
         summary: 'Move the server time forward (test servers only)',

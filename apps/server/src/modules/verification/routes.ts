@@ -47,6 +47,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.get(
     '/api/verification',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['verification'],
         summary: 'What is verified for the signed-in user',
@@ -67,6 +68,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.post(
     '/api/verification/email/send',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['verification'],
         summary: 'Send an e-mail verification code (again)',
@@ -90,6 +92,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.post(
     '/api/verification/email/verify',
     {
+      config: { auth: 'optional' },
       schema: {
         tags: ['verification'],
         summary: 'Verify the e-mail address with its code',
@@ -113,6 +116,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.post(
     '/api/verification/mobile-phone/change',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['verification'],
         summary: 'Set the mobile phone number and send it a code',
@@ -136,6 +140,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.post(
     '/api/verification/mobile-phone/send',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['verification'],
         summary: 'Send the phone verification code again',
@@ -158,6 +163,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
   app.post(
     '/api/verification/mobile-phone/verify',
     {
+      config: { auth: 'session' },
       schema: {
         tags: ['verification'],
         summary: 'Verify the mobile phone with its SMS code',
