@@ -20,6 +20,9 @@ function schemaVariables(source: string): string[] {
 }
 
 /** Variables read straight from `process.env` anywhere the server or `npm start` runs. */
+/** Set by npm for the commands it runs (the CLI works where `npm run` was typed), not by operators. */
+const SET_BY_NPM = ['INIT_CWD'];
+
 function directReads(): string[] {
   const files = [
     ...fs
@@ -37,7 +40,7 @@ function directReads(): string[] {
   return files.flatMap((file) =>
     [...read(file).matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g)]
       .map((m) => m[1] ?? m[2] ?? '')
-      .filter(Boolean),
+      .filter((name) => name !== '' && !SET_BY_NPM.includes(name)),
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 const serverEntry = path.join(import.meta.dirname, '..', 'server.ts');
@@ -16,17 +17,52 @@ export interface ServerProcess {
   base: string;
 }
 
-/** Starts `server.ts` as `npm start` would (on 127.0.0.1, a random port); resolves once ready. */
+/** A port free now: the system picks it, then lets it go for the child to take. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Starts `server.ts` as `npm start` would (on 127.0.0.1, a free port); resolves once ready. A port
+ * taken between its choice and the child's listen (another process got it) ends the child at once:
+ * it starts again on another port, up to three times.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startOnce(env, await freePort());
+    if (started !== 'exited' || attempt === 3) {
+      if (started === 'exited') throw new Error('the server exited before it was ready');
+      return started;
+    }
+  }
+}
+
+async function startOnce(
+  env: Record<string, string>,
+  port: number,
+): Promise<ServerProcess | 'exited'> {
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let gone = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      gone = true;
+      resolve(code);
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
+    if (gone) return 'exited';
     try {
       if ((await fetch(`${base}/api/ready`)).ok) return { child, exited, base };
     } catch {
