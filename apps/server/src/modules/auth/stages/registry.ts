@@ -110,6 +110,13 @@ export const secondFactorStage: StageDefinition<
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
+    await recordAudit(trx, ctx.clock, {
+      action: 'second_factor_passed',
+      actorId: actor.userId,
+      targetId: actor.userId,
+      ip: actor.ip,
+      details: { channel: input.provider, trustedDevice: device !== null },
+    });
     return { device: device && { token: device.token, expiresAt: device.expiresAt } };
   },
 };
