@@ -6,8 +6,8 @@ import type { AppContext } from '../../context.js';
 import { recordAudit } from '../audit/service.js';
 import type { AuditEvent } from '../audit/service.js';
 
-/** How the provider says a code or refresh token came back after it was used. */
-const REUSE_DESCRIPTIONS = new Set([
+/** How the provider details a refresh token that came back after it was used (its error_detail). */
+const REUSE_DETAILS = new Set([
   'refresh token already used',
   // The adapter's refusal when a parallel request consumed the token first (adapter.ts).
   'grant already used',
@@ -72,7 +72,7 @@ export function auditProviderEvents(
 
   provider.on('grant.error', (koa, err) => {
     const refreshToken = koa.oidc.entities.RefreshToken;
-    if (!refreshToken || !REUSE_DESCRIPTIONS.has(err.error_description ?? '')) return;
+    if (!refreshToken || !REUSE_DETAILS.has(err.error_detail ?? '')) return;
     record(koa, {
       action: 'refresh_token_reused',
       targetId: refreshToken.accountId,
