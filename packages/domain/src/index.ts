@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './one-of.js';
 export * from './account-state.js';
+export * from './audit.js';
 export * from './errors.js';
 export * from './error-data.js';
 export * from './schemas/api.js';

@@ -55,6 +55,8 @@ export function renderRow(row: OutboxRow) {
 export interface NoticeSender {
   readonly name: string;
   send(row: OutboxRow, signal: AbortSignal): Promise<void>;
+  /** The outbox stopped trying to deliver this notice (the audit trail says so). */
+  gaveUp?(row: OutboxRow, status: 'failed' | 'expired'): Promise<void>;
 }
 
 /** One channel's delivery: how a row is sent, the sends in flight, and whether it is failing. */
@@ -64,6 +66,8 @@ interface Lane {
   /** The row keeps its secrets once settled (the dev outbox only). */
   keepsSecrets: boolean;
   send(row: OutboxRow, signal: AbortSignal): Promise<void>;
+  /** A row the lane stopped trying to deliver (after its settlement). */
+  gaveUp?(row: OutboxRow, status: 'failed' | 'expired'): Promise<void>;
   inFlight: Set<Promise<void>>;
   failing: boolean;
 }
@@ -117,6 +121,7 @@ export class OutboxDispatcher {
         name: logout.name,
         keepsSecrets: false,
         send: (row, signal) => logout.send(row, signal),
+        gaveUp: (row, status) => logout.gaveUp?.(row, status) ?? Promise.resolve(),
         inFlight: new Set(),
         failing: false,
       });
@@ -278,6 +283,13 @@ export class OutboxDispatcher {
       last_error: reason.slice(0, 500),
       ...(status === 'pending' ? {} : { params: this.settledParams(row, lane) }),
     });
+    if (status !== 'pending') {
+      try {
+        await lane.gaveUp?.(row, status);
+      } catch (err) {
+        log.error({ err, id: row.id }, 'outbox: giving up not recorded');
+      }
+    }
   }
 
   /** Writes the outcome under the claim's token, retrying a database failure a few times. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, LANGUAGES, VALIDATION_MESSAGES } from '@hygie/domain';
+import { AUDIT_ACTIONS, ERROR_CODES, LANGUAGES, VALIDATION_MESSAGES } from '@hygie/domain';
 import { NAMESPACES } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
@@ -83,6 +83,11 @@ describe('translations', () => {
     const missing = [...ERROR_CODES, 'generic', 'network'].filter(
       (code) => !has(language, `errors:${code}`),
     );
+    expect(missing).toEqual([]);
+  });
+
+  it.each(LANGUAGES)('every audit action the server records is translated in %s', (language) => {
+    const missing = AUDIT_ACTIONS.filter((action) => !has(language, `admin:events.${action}`));
     expect(missing).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import type {
+  AuditAction,
   AdminUser,
   Brand,
   Setting,
@@ -71,6 +72,12 @@ export async function findUsers(
   return { items: result, page, pageSize, hasMore: rows.length > pageSize };
 }
 
+/** The audit action of each decision on a pending account. */
+const DECISION_ACTIONS = {
+  validate: 'account_validated',
+  reject: 'account_rejected',
+} as const satisfies Record<'validate' | 'reject', AuditAction>;
+
 /**
  * Validates or rejects a pending professional account (its identity is checked by an admin before
  * the first sign-in) and tells the person by e-mail, in one transaction.
@@ -101,7 +108,7 @@ export async function decideAccount(
     // "unlock" could reopen); the e-mail and the audit record remain.
     if (decision === 'reject') await deleteUser(trx, user.id);
     await recordAudit(trx, ctx.clock, {
-      action: `account_${decision}d`,
+      action: DECISION_ACTIONS[decision],
       actorId: actor.userId,
       targetId: user.id,
       ip: actor.ip,

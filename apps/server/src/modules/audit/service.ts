@@ -2,14 +2,21 @@ import type { Db } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { currentRequestScope } from '../../lib/request-scope.js';
-import type { AdminAuditEvent } from '@hygie/domain';
+import type { AdminAuditEvent, AuditAction } from '@hygie/domain';
 import type { AuditEventTable } from '../../db/schema.js';
 import { insertAuditEvent, lastAuditEventAt, listAuditEventsAbout } from './repository.js';
 
 export { anonymiseAuditEventsOf, deleteAuditEventsBefore } from './repository.js';
 
-export interface AuditEvent {
-  action: string;
+/**
+ * The action of an event: one of AUDIT_ACTIONS (@hygie/domain) — an unknown name fails to
+ * type-check. A value typed only `string` still passes: admin/user-actions.ts's helper takes its
+ * action as a string (narrowing it to AuditAction there closes this gap).
+ */
+type KnownAction<A extends string> = A & (string extends A ? string : AuditAction);
+
+export interface AuditEvent<A extends string = AuditAction> {
+  action: KnownAction<A>;
   actorId?: string | null;
   targetId?: string | null;
   ip?: string | null;
@@ -17,7 +24,11 @@ export interface AuditEvent {
 }
 
 /** Appends an audit event (in the caller's transaction when `db` is one). */
-export async function recordAudit(db: Db, clock: Clock, event: AuditEvent): Promise<void> {
+export async function recordAudit<A extends string>(
+  db: Db,
+  clock: Clock,
+  event: AuditEvent<A>,
+): Promise<void> {
   // The request being served names itself: its id (as in its log lines) and user agent.
   const scope = currentRequestScope();
   await insertAuditEvent(db, {
@@ -34,7 +45,7 @@ export async function recordAudit(db: Db, clock: Clock, event: AuditEvent): Prom
 }
 
 /** The actions that mean the person signed in (by password, or with a biometric key). */
-const SIGN_IN_ACTIONS = ['login', 'login_biometric'] as const;
+const SIGN_IN_ACTIONS: readonly AuditAction[] = ['login', 'login_biometric'];
 
 function detailsOf(json: string | null): Record<string, unknown> | null {
   if (json === null) return null;

@@ -1,6 +1,8 @@
-import type { LoginInput } from '@hygie/domain';
+import type { LoginInput, SignInFailureReason } from '@hygie/domain';
 import {
   detectUsernameKind,
+  isOneOf,
+  SIGN_IN_FAILURE_REASONS,
   isValidEmail,
   normalizeEmail,
   normalizeIns,
@@ -12,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
 import { recordAudit } from '../audit/service.js';
 import { recognisedDevice } from '../devices/service.js';
@@ -142,6 +144,31 @@ export async function login(
   }
 }
 
+/** The reason a `login_failed` event gives for a refusal, or null when it is no failed sign-in. */
+export function signInFailureReason(err: unknown): SignInFailureReason | null {
+  if (!isAppError(err)) return null;
+  if (err.code === 'too_many_attempts') return 'throttled';
+  return isOneOf(SIGN_IN_FAILURE_REASONS, err.code) ? err.code : null;
+}
+
+/** Records a refused sign-in with its reason (never the name or password typed). */
+export async function recordSignInFailure(
+  ctx: AppContext,
+  err: unknown,
+  targetId: string | null,
+  ip: string | null,
+  details?: { method: 'biometric' },
+): Promise<void> {
+  const reason = signInFailureReason(err);
+  if (!reason) return;
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'login_failed',
+    targetId,
+    ip,
+    details: { reason, ...details },
+  });
+}
+
 async function checkPassword(
   ctx: AppContext,
   input: LoginInput,
@@ -149,15 +176,37 @@ async function checkPassword(
   deviceToken: string | undefined,
   previousToken?: string,
 ): Promise<LoginResult> {
+  // The account the attempt names, when it names one: the target of a failure's audit event.
+  let target: string | null = null;
+  try {
+    const { user, trustedDeviceId } = await passwordStep(ctx, input, meta, deviceToken, (id) => {
+      target = id;
+    });
+    return await startSession(ctx, user, input, meta, trustedDeviceId, previousToken);
+  } catch (err) {
+    await recordSignInFailure(ctx, err, target, meta.ip);
+    throw err;
+  }
+}
+
+/** The throttles, the password and the account's status: the signed-in user, or a refusal. */
+async function passwordStep(
+  ctx: AppContext,
+  input: LoginInput,
+  meta: SessionMeta,
+  deviceToken: string | undefined,
+  named: (userId: string) => void,
+): Promise<{ user: UserRow; trustedDeviceId: string | null }> {
   const throttle = new Throttle(ctx.db, ctx.clock);
   if (meta.ip) await throttle.check(`ip:${meta.ip}`);
   const accounts = await findSignInAccounts(ctx.db, input.username);
   const shared = accounts.length > 1;
   // A shared number's failures are counted under the number typed, never against one account.
-  const named = shared ? undefined : accounts[0];
-  const subject = subjectOf(named, input.username);
+  const account = shared ? undefined : accounts[0];
+  if (account) named(account.id);
+  const subject = subjectOf(account, input.username);
   // The owner's trusted browser is recognised before the password: others' failures never slow it.
-  const trustedDeviceId = named ? await recognisedDevice(ctx, named.id, deviceToken) : null;
+  const trustedDeviceId = account ? await recognisedDevice(ctx, account.id, deviceToken) : null;
   const client = signInClient(meta.ip, trustedDeviceId);
   await throttle.beginLogin(subject, client);
 
@@ -170,16 +219,22 @@ async function checkPassword(
   if (!user) {
     await throttle.failLogin(subject);
     if (meta.ip) await throttle.failIp(meta.ip);
-    await recordAudit(ctx.db, ctx.clock, {
-      action: 'login_failed',
-      targetId: shared ? null : (accounts[0]?.id ?? null),
-      ip: meta.ip,
-    });
     throw new AppError('bad_credentials');
   }
   await throttle.succeedLogin(subject, client);
   assertMaySignIn(user, ctx.config.contactEmail);
+  return { user, trustedDeviceId };
+}
 
+async function startSession(
+  ctx: AppContext,
+  user: UserRow,
+  input: LoginInput,
+  meta: SessionMeta & ProgressContext,
+  trustedDeviceId: string | null,
+  previousToken: string | undefined,
+): Promise<LoginResult> {
+  const password = normalizePassword(input.password);
   const now = ctx.clock.now();
   if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
     await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);

@@ -206,8 +206,10 @@ export async function nativeKeyInvalidated(
   if (!revoked) return;
   await recordAudit(ctx.db, ctx.clock, {
     action: 'biometric_invalidated',
+    actorId: userId,
     targetId: revoked.user_id,
     ip,
+    details: { credentialId: keyId },
   });
 }
 
@@ -242,8 +244,9 @@ export async function revokeMyKey(
   await recordAudit(ctx.db, ctx.clock, {
     action: 'biometric_revoked',
     actorId: userId,
-    targetId: id,
+    targetId: userId,
     ip,
+    details: { credentialId: id },
   });
 }
 

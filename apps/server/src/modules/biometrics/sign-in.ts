@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { LoginResult, ProgressContext } from '../auth/service.js';
-import { advanceSession } from '../auth/service.js';
+import { advanceSession, recordSignInFailure } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import { assertMaySignIn, findUserById } from '../users/service.js';
@@ -129,7 +129,12 @@ async function signInWithCredential(
   const { meta } = attempt;
   const user = await findUserById(ctx.db, credential.user_id);
   if (!user) throw new AppError('biometric_verification_failed');
-  assertMaySignIn(user, ctx.config.contactEmail);
+  try {
+    assertMaySignIn(user, ctx.config.contactEmail);
+  } catch (err) {
+    await recordSignInFailure(ctx, err, user.id, meta.ip, { method: 'biometric' });
+    throw err;
+  }
   const now = ctx.clock.now();
   await markCredentialUsed(ctx.db, credential.id, now);
   const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);

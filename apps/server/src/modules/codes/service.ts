@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Brand, CodeSent, ErrorCode, Language } from '@hygie/domain';
-import { CODES, maskEmail, maskPhone } from '@hygie/domain';
+import { CODES, isOneOf, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { lockUntilCommit } from '../../db/connection.js';
@@ -216,12 +216,12 @@ export async function verifyCode(
 }
 
 /** What a failed check of a code answers (verifyCode's refusals). */
-const CODE_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+export const CODE_REFUSALS = [
   'code_invalid',
   'code_expired',
   'too_many_trials',
   'wrong_code',
-]);
+] as const satisfies readonly ErrorCode[];
 
 /**
  * verifyCode for a caller who has not signed in (a name or an address typed, a link): every
@@ -239,7 +239,7 @@ export async function verifyCodeAnonymously(
   try {
     return await verifyCode(ctx, userId, purpose, code);
   } catch (err) {
-    if (isAppError(err) && CODE_REFUSALS.has(err.code)) throw new AppError('code_invalid');
+    if (isAppError(err) && isOneOf(CODE_REFUSALS, err.code)) throw new AppError('code_invalid');
     throw err;
   }
 }

@@ -19,7 +19,7 @@ import {
 /**
  * "Don't ask again on this device": a record (userAgent, ip, creationDate, lastUsed, expiry) and a
  * device cookie holding a random token whose hash names the record. Only that browser skips the
- * second factor, only for that user, until expiry or revocation.
+ * second factor, only for that user, until expiry or revocation. Audited in the caller's transaction.
  */
 export async function trustDevice(
   ctx: AppContext,
@@ -41,6 +41,13 @@ export async function trustDevice(
     created_at: now,
     last_used_at: now,
     expires_at: expiresAt,
+  });
+  await recordAudit(db, ctx.clock, {
+    action: 'trusted_device_added',
+    actorId: userId,
+    targetId: userId,
+    ip: meta.ip,
+    details: { deviceId: id, days },
   });
   return { id, token, expiresAt };
 }
@@ -113,8 +120,9 @@ export async function forgetMyDevice(
       await recordAudit(trx, ctx.clock, {
         action: 'trusted_device_revoked',
         actorId: userId,
-        targetId: deviceId,
+        targetId: userId,
         ip,
+        details: { deviceId },
       });
     }
     return count;

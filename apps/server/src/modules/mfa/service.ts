@@ -1,10 +1,12 @@
 import type { CodeSent } from '@hygie/domain';
+import { isOneOf } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
+import { recordAudit } from '../audit/service.js';
 import { Metrics } from '../../lib/metrics.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, secondFactorStage } from '../auth/service.js';
-import { sendCode, verifyCode } from '../codes/service.js';
+import { CODE_REFUSALS, queueCode, verifyCode } from '../codes/service.js';
 import { findUserById } from '../users/service.js';
 
 export type SecondFactorProvider = 'email' | 'sms';
@@ -16,7 +18,7 @@ export async function sendSecondFactorCode(
   ctx: AppContext,
   userId: string,
   provider: SecondFactorProvider,
-  request: Pick<ProgressContext, 'language' | 'brand'>,
+  request: Pick<ProgressContext, 'language' | 'brand' | 'ip'>,
 ): Promise<CodeSent> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_logged_in');
@@ -26,14 +28,24 @@ export async function sendSecondFactorCode(
       fields: [{ path: 'provider', message: 'phone_invalid' }],
     });
   }
-  const sent = await sendCode(ctx, {
-    userId: user.id,
-    purpose: PURPOSE[provider],
-    channel: provider,
-    destination: sms ? (user.phone ?? '') : user.email,
-    template: 'mfa_code',
-    language: request.language,
-    brand: request.brand,
+  const sent = await ctx.db.transaction().execute(async (trx) => {
+    const queued = await queueCode(ctx, trx, {
+      userId: user.id,
+      purpose: PURPOSE[provider],
+      channel: provider,
+      destination: sms ? (user.phone ?? '') : user.email,
+      template: 'mfa_code',
+      language: request.language,
+      brand: request.brand,
+    });
+    await recordAudit(trx, ctx.clock, {
+      action: 'second_factor_sent',
+      actorId: user.id,
+      targetId: user.id,
+      ip: request.ip,
+      details: { channel: provider },
+    });
+    return queued;
   });
   ctx.metrics.secondFactors.inc({ channel: provider, outcome: 'sent' });
   return sent;
@@ -53,6 +65,15 @@ export async function verifySecondFactor(
     await verifyCode(ctx, session.userId, PURPOSE[input.provider], input.code);
   } catch (err) {
     ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: Metrics.outcomeOf(err) });
+    if (isAppError(err) && isOneOf(CODE_REFUSALS, err.code)) {
+      await recordAudit(ctx.db, ctx.clock, {
+        action: 'second_factor_failed',
+        actorId: session.userId,
+        targetId: session.userId,
+        ip: request.ip,
+        details: { channel: input.provider, reason: err.code },
+      });
+    }
     throw err;
   }
   ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: 'passed' });

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connection.js';
 import type { OutboxRow } from '../../db/schema.js';
 import type { NoticeSender } from '../../messaging/dispatcher.js';
 import { enqueuePlatformLogout, parseParams } from '../../messaging/outbox.js';
+import { recordAudit } from '../audit/service.js';
 import { platformOfClient } from '../platforms/service.js';
 import { findArtefactsOfAccount } from './repository.js';
 
@@ -15,7 +16,8 @@ const storedSession = z.object({
 
 /**
  * Queues a back-channel logout notice for each platform the account's provider sessions signed
- * in that takes them — in the caller's transaction, before the sessions are deleted.
+ * in that takes them — in the caller's transaction, before the sessions are deleted. Each is
+ * audited there (no actor: the event that ended the sessions, in the same request, names it).
  */
 export async function queuePlatformLogouts(
   ctx: Pick<AppContext, 'clock'>,
@@ -32,6 +34,11 @@ export async function queuePlatformLogouts(
       if (!platform?.backchannel_logout_uri) continue;
       told.add(`${clientId} ${sid}`);
       await enqueuePlatformLogout(trx, ctx.clock, { clientId, sub: accountId, sid });
+      await recordAudit(trx, ctx.clock, {
+        action: 'backchannel_logout_queued',
+        targetId: accountId,
+        details: { clientId },
+      });
     }
   }
 }
@@ -46,9 +53,11 @@ const noticeParams = z.object({ sub: z.string(), sid: z.string() });
 export class PlatformLogoutSender implements NoticeSender {
   readonly name = 'back-channel logout';
   private provider: Provider | undefined;
+  private ctx: Pick<AppContext, 'db' | 'clock'> | undefined;
 
-  attach(provider: Provider): void {
+  attach(provider: Provider, ctx: Pick<AppContext, 'db' | 'clock'>): void {
     this.provider = provider;
+    this.ctx = ctx;
   }
 
   async send(row: OutboxRow, signal: AbortSignal): Promise<void> {
@@ -57,6 +66,27 @@ export class PlatformLogoutSender implements NoticeSender {
     const client: unknown = await this.provider.Client.find(row.recipient);
     if (!takesLogoutNotices(client) || signal.aborted) return;
     await client.backchannelLogout(sub, sid);
+    await this.audit('backchannel_logout_sent', row, sub);
+  }
+
+  /** The outbox stopped trying (too many failures, or too late): audited with its last state. */
+  async gaveUp(row: OutboxRow, status: 'failed' | 'expired'): Promise<void> {
+    const { sub } = noticeParams.parse(parseParams(row.params));
+    await this.audit('backchannel_logout_failed', row, sub, { status });
+  }
+
+  private async audit(
+    action: 'backchannel_logout_sent' | 'backchannel_logout_failed',
+    row: OutboxRow,
+    accountId: string,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    if (!this.ctx) return;
+    await recordAudit(this.ctx.db, this.ctx.clock, {
+      action,
+      targetId: accountId,
+      details: { clientId: row.recipient, ...details },
+    });
   }
 }
 

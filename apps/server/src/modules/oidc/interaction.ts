@@ -147,13 +147,23 @@ export async function decideInteraction(
     };
   }
   if (!safeEqual(form.token, token)) return { kind: 'forged' };
-  if (form.decision !== 'allow') {
+  const allowed = form.decision === 'allow';
+  // The grant is saved first: the event says what the platform was given.
+  const consent = allowed ? await grant() : undefined;
+  await recordAudit(ctx.db, ctx.clock, {
+    action: allowed ? 'oidc_consent_given' : 'oidc_consent_refused',
+    actorId: session.user_id,
+    targetId: session.user_id,
+    ip: input.ip,
+    details: { platformId: platform.id, scopes: requested },
+  });
+  if (!consent) {
     return {
       kind: 'finish',
       result: { error: 'access_denied', error_description: 'the user refused' },
     };
   }
-  return { kind: 'finish', result: { login, consent: await grant() } };
+  return { kind: 'finish', result: { login, consent } };
 }
 
 /** The grant of this platform for this user, extended with what the request asks for. */

@@ -12,6 +12,7 @@ import type { CookiePolicy } from '../../plugins/cookies.js';
 import { isRegisteredBackchannelUri, platformAccessForClient } from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
 import { adapterFactory } from './adapter.js';
+import { auditProviderEvents } from './audit-events.js';
 import { ACR, amrOf, levelOf, requestedLevel } from './assurance.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
 import { ID_TOKEN_TTL_SECONDS, JWKS_CACHE_SECONDS, loadSigningKeys } from './keys.js';
@@ -331,8 +332,6 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
       koa.body = TEMPORARILY_UNAVAILABLE;
     }
   });
-  provider.on('grant.revoked', (_koa: unknown, grantId: unknown) =>
-    log.info({ grantId }, 'oidc grant revoked'),
-  );
+  auditProviderEvents(ctx, provider, requests, log);
   return { provider, requests };
 }

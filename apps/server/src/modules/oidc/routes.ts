@@ -24,7 +24,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<
     requireSession,
     log: app.log,
   });
-  deps.platformLogout.attach(provider);
+  deps.platformLogout.attach(provider, deps.ctx);
   const callback = provider.callback();
   const publicUrl = ctx.config.publicUrl;
 

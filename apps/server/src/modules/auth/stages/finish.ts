@@ -40,7 +40,18 @@ export async function advanceSession(
   if (!user || !session) throw new Error('session or user vanished during sign-in');
   const pending = pendingStage(user, session, settings, now);
   if (pending) {
-    await setSessionStage(ctx.db, sessionId, pending.code);
+    await ctx.db.transaction().execute(async (trx) => {
+      await setSessionStage(trx, sessionId, pending.code);
+      // The password's age sends the session to its renewal: said once, when the stage starts.
+      if (pending.code === 'password_expired' && session.stage !== pending.code) {
+        await recordAudit(trx, ctx.clock, {
+          action: 'password_expired',
+          actorId: user.id,
+          targetId: user.id,
+          ip: request.ip,
+        });
+      }
+    });
     const data = pending.data?.(user);
     return { complete: false, stage: pending.code, ...(data ? { data } : {}) };
   }

@@ -110,6 +110,13 @@ export const secondFactorStage: StageDefinition<
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
+    await recordAudit(trx, ctx.clock, {
+      action: 'second_factor_passed',
+      actorId: actor.userId,
+      targetId: actor.userId,
+      ip: actor.ip,
+      details: { channel: input.provider, trustedDevice: device !== null },
+    });
     return { device: device && { token: device.token, expiresAt: device.expiresAt } };
   },
 };
@@ -117,8 +124,16 @@ export const secondFactorStage: StageDefinition<
 export const phoneVerificationStage: StageDefinition<{ phone: string }> = {
   code: 'mobile_phone_not_verified',
   applies: (user) => phoneRequired(user) && user.phone_verified_at === null,
-  complete: (ctx, trx, actor, { phone }) =>
-    markPhoneVerified(trx, actor.userId, phone, ctx.clock.now()),
+  async complete(ctx, trx, actor, { phone }) {
+    await markPhoneVerified(trx, actor.userId, phone, ctx.clock.now());
+    await recordAudit(trx, ctx.clock, {
+      action: 'phone_changed',
+      actorId: actor.userId,
+      targetId: actor.userId,
+      ip: actor.ip,
+      details: { via: 'sign_in' },
+    });
+  },
 };
 
 export const termsStage: StageDefinition<{ version: string }> = {
