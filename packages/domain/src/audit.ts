@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = [
   'platform_deleted',
   'oidc_keys_rotated',
   'message_retried',
+  'audit_exported',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,4 +1,4 @@
-import type { Brand, UserAction } from '@hygie/domain';
+import type { AuditAction, Brand, UserAction } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { lockUntilCommit } from '../../db/connection.js';
@@ -56,8 +56,20 @@ const isAdmin = (user: Pick<UserRow, 'roles'>) => parseRoles(user.roles).include
  * an active admin away (lock, disable, demote, delete), another active admin must remain: two
  * admins removing each other at once are judged one after the other.
  */
-async function targetOf(trx: Db, userId: string, removesAdmin: boolean): Promise<UserRow> {
+async function targetOf(
+  trx: Db,
+  userId: string,
+  removesAdmin: boolean,
+  actor: AdminActing,
+): Promise<UserRow> {
   await lockUntilCommit(trx, ADMINS_LOCK);
+  // The acting admin is judged again under the lock: one demoted meanwhile acts no more.
+  if (actor.via === 'admin') {
+    const acting = await findUserForUpdate(trx, actor.userId);
+    if (!acting || acting.status !== 'active' || !isAdmin(acting)) {
+      throw new AppError('forbidden');
+    }
+  }
   const user = await findUserForUpdate(trx, userId);
   if (!user) throw new AppError('not_found');
   if (
@@ -92,7 +104,7 @@ async function tell(
 async function audit(
   ctx: AppContext,
   trx: Db,
-  action: string,
+  action: AuditAction,
   user: Pick<UserRow, 'id'>,
   actor: AdminActing,
   details?: Record<string, unknown>,
@@ -122,7 +134,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   lock: {
     fresh: true,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, true);
+      const user = await targetOf(trx, userId, true, actor);
       assertStatus(user, 'active', 'pending_validation');
       await setUserStatus(trx, user.id, 'locked', ctx.clock.now());
       await endAllAccess(ctx, trx, user.id);
@@ -140,7 +152,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   unlock: {
     fresh: false,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false);
+      const user = await targetOf(trx, userId, false, actor);
       assertStatus(user, 'locked');
       await setUserStatus(trx, user.id, 'active', ctx.clock.now());
       await new Throttle(trx, ctx.clock).resetAccount(user.id);
@@ -151,7 +163,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   disable: {
     fresh: true,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, true);
+      const user = await targetOf(trx, userId, true, actor);
       assertStatus(user, 'active', 'pending_validation', 'locked');
       await setUserStatus(trx, user.id, 'disabled', ctx.clock.now());
       await endAllAccess(ctx, trx, user.id);
@@ -162,7 +174,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   enable: {
     fresh: false,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false);
+      const user = await targetOf(trx, userId, false, actor);
       assertStatus(user, 'disabled');
       await setUserStatus(trx, user.id, 'active', ctx.clock.now());
       await new Throttle(trx, ctx.clock).resetAccount(user.id);
@@ -173,7 +185,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   'end-sessions': {
     fresh: true,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false);
+      const user = await targetOf(trx, userId, false, actor);
       // Portal sessions, trusted browsers and what platforms hold; the password and keys stay.
       await revokeAccess(trx, user.id);
       await endPlatformAccess(ctx, trx, user.id);
@@ -184,7 +196,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   'send-password-reset': {
     fresh: false,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false);
+      const user = await targetOf(trx, userId, false, actor);
       if (isClosed(user) || user.password_hash === null) {
         throw new AppError('account_state_conflict');
       }
@@ -208,7 +220,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   'resend-invitation': {
     fresh: false,
     async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false);
+      const user = await targetOf(trx, userId, false, actor);
       if (user.password_hash !== null || isClosed(user)) {
         throw new AppError('account_state_conflict');
       }
@@ -240,7 +252,7 @@ export async function setRole(
 ): Promise<void> {
   assertFresh(ctx, actor);
   await ctx.db.transaction().execute(async (trx) => {
-    const user = await targetOf(trx, userId, role === 'user');
+    const user = await targetOf(trx, userId, role === 'user', actor);
     const roles = parseRoles(user.roles).filter((r) => r !== 'admin');
     if (role === 'admin') roles.push('admin');
     if (isAdmin(user) === (role === 'admin')) return;
@@ -263,7 +275,7 @@ export async function deleteAccount(
   assertFresh(ctx, actor);
   if (actor.via === 'admin' && userId === actor.userId) throw new AppError('forbidden');
   await ctx.db.transaction().execute(async (trx) => {
-    const user = await targetOf(trx, userId, true);
+    const user = await targetOf(trx, userId, true, actor);
     await endAllAccess(ctx, trx, user.id);
     await tell(ctx, trx, user, 'deleted', actor.brand);
     await anonymiseAuditEventsOf(trx, user.id);

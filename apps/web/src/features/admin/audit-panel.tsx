@@ -11,6 +11,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { AUDIT_ACTIONS } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/error-message';
@@ -19,18 +20,10 @@ import { auditParams, useAudit, type AuditFilter } from './api/audit';
 
 const COLUMNS = ['when', 'event', 'user', 'by', 'ip', 'request'] as const;
 
-/** The actions the interface can name (their translations), for the action filter. */
-function useKnownActions(): string[] {
-  const { t } = useTranslation();
-  const names: unknown = t('admin:events', { returnObjects: true });
-  return typeof names === 'object' && names !== null ? Object.keys(names).sort() : [];
-}
-
 /** The audit trail (admin): filters, newest first, page after page, and the CSV export. */
 export function AuditPanel() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
-  const actions = useKnownActions();
   const [filter, setFilter] = useState<AuditFilter>({ user: params.get('user') ?? '' });
   const list = useAudit(filter);
   const events = list.data?.pages.flatMap((page) => page.items) ?? [];
@@ -75,7 +68,7 @@ export function AuditPanel() {
           slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         >
           <option value="">{t('admin:audit.allTypes')}</option>
-          {actions.map((action) => (
+          {[...AUDIT_ACTIONS].sort().map((action) => (
             <option key={action} value={action}>
               {t(`admin:events.${action}`)}
             </option>
