@@ -16,6 +16,7 @@ export type FieldError = z.infer<typeof fieldErrorSchema>;
  */
 export const ERROR_DATA = {
   two_factor_authentication_required: mfaDataSchema,
+  second_factor_required: mfaDataSchema,
   account_locked: z.object({ contactEmail: z.string() }),
   account_disabled: z.object({ contactEmail: z.string() }),
   too_many_attempts: retryAfterDataSchema.optional(),

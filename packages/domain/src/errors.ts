@@ -44,6 +44,7 @@ export const ERRORS = {
   wrong_current_password: { status: 400 },
   /** A sensitive change needs the password re-entered (or a second factor) in the last 5 minutes. */
   reauthentication_required: { status: 403 },
+  second_factor_required: { status: 403 },
 
   // One-time codes and links.
   wait_before_retry: { status: 429 },

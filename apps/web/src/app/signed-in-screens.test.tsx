@@ -236,6 +236,35 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'user detail, second factor asked before a deletion',
+    path: '/app-settings/users/u-2',
+    at: '/app-settings/users/:userId',
+    admin: true,
+    handlers: {
+      'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()),
+      'DELETE /api/admin/users/u-2': () =>
+        json(403, {
+          code: 'second_factor_required',
+          message: 'server',
+          data: {
+            user_identifier: 'admin-1',
+            two_factor_providers: ['email', 'sms'],
+            email_hint: 'a***@example.fr',
+            sms_hint: '+33 6 ** ** ** 78',
+            sms_enabled: true,
+          },
+        }),
+      'POST /api/session/second-factor/send': () =>
+        json(200, { destination: 'a***@example.fr', retryAfterSeconds: 60 }),
+    },
+    act: async (user) => {
+      await user.click(await screen.findByTestId('user-action-delete'));
+      await user.click(await screen.findByTestId('confirm-yes'));
+      await user.click(await screen.findByTestId('step-up-send'));
+      return screen.findByTestId('code-input');
+    },
+  },
+  {
     name: 'oauth error naming the platform',
     path: '/oauth-error?error=access_denied&client_id=imagerie',
     anonymous: true,

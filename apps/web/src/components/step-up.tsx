@@ -1,12 +1,16 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { okSchema } from '@hygie/domain';
-import { ApiError } from '../lib/api-client';
+import type { MfaProvider } from '@hygie/domain';
+import { codeSentSchema, okSchema } from '@hygie/domain';
+import { ApiError, errorDataOf } from '../lib/api-client';
 import { errorMessage } from '../lib/error-message';
 import { useServices } from '../lib/services';
+import { CodeInput } from './code-input';
 import { PasswordField } from './password-field';
 
 /** The server's answer to a sensitive change on a session not proven in the last 5 minutes. */
@@ -88,6 +92,130 @@ export function StepUpPassword({ stepUp, id }: { stepUp: StepUp; id: string }) {
         helperText={missing ? t('validation:field_required') : undefined}
         onChange={(event) => stepUp.setPassword(event.target.value)}
       />
+    </Box>
+  );
+}
+
+/** The server's answer to an admin act that needs a second factor passed in the last 5 minutes. */
+export function needsSecondFactor(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'second_factor_required';
+}
+
+export interface SecondFactorStepUp {
+  required: boolean;
+  /** The channels and masked destinations the server named. */
+  providers: MfaProvider[];
+  hints: { email: string; sms: string | null };
+  provider: MfaProvider;
+  setProvider: (value: MfaProvider) => void;
+  code: string;
+  setCode: (value: string) => void;
+  /** Sends a code on the chosen channel. */
+  send: () => void;
+  sent: boolean;
+  /** Runs the action, after checking the code first when the server asked for it. */
+  run: (action: () => void) => void;
+  pending: boolean;
+  error: unknown;
+}
+
+/**
+ * The step-up by second factor before an admin act that cuts someone's access: when the action's
+ * last error asks for it, a code is sent by e-mail or SMS (POST /api/session/second-factor/send),
+ * checked (…/verify), then the action runs again.
+ */
+export function useSecondFactorStepUp(actionError: unknown): SecondFactorStepUp {
+  const { api } = useServices();
+  const data = errorDataOf(actionError, 'second_factor_required');
+  const [provider, setProvider] = useState<MfaProvider>('email');
+  const [code, setCode] = useState('');
+  const sendCode = useMutation({
+    mutationFn: (chosen: MfaProvider) =>
+      api.post('/session/second-factor/send', { provider: chosen }, codeSentSchema),
+  });
+  const verify = useMutation({
+    mutationFn: (input: { provider: MfaProvider; code: string }) =>
+      api.post('/session/second-factor/verify', input, okSchema),
+  });
+  const required = needsSecondFactor(actionError);
+  return {
+    required,
+    providers: data?.two_factor_providers ?? ['email'],
+    hints: { email: data?.email_hint ?? '', sms: data?.sms_hint ?? null },
+    provider,
+    setProvider,
+    code,
+    setCode,
+    send: () => sendCode.mutate(provider),
+    sent: sendCode.isSuccess,
+    run: (action) => {
+      if (!required) {
+        action();
+        return;
+      }
+      if (code.length === 0) return;
+      verify.mutate(
+        { provider, code },
+        {
+          onSuccess: () => {
+            setCode('');
+            sendCode.reset();
+            verify.reset();
+            action();
+          },
+        },
+      );
+    },
+    pending: sendCode.isPending || verify.isPending,
+    error: verify.error ?? sendCode.error,
+  };
+}
+
+/** The second factor of a step-up: the channel, "send", then the code — only while asked for. */
+export function StepUpSecondFactor({ stepUp, id }: { stepUp: SecondFactorStepUp; id: string }) {
+  const { t, i18n } = useTranslation();
+  if (!stepUp.required) return null;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="step-up-code">
+      <Alert severity="info" role="status">
+        {t('errors:second_factor_required')}
+      </Alert>
+      {stepUp.error !== null && (
+        <Alert severity="error" role="alert" data-testid="step-up-error">
+          {errorMessage(i18n, stepUp.error)}
+        </Alert>
+      )}
+      {stepUp.providers.length > 1 && (
+        <TextField
+          id={`${id}-provider`}
+          select
+          label={t('security:mfa.providerLabel')}
+          value={stepUp.provider}
+          onChange={(event) => stepUp.setProvider(event.target.value === 'sms' ? 'sms' : 'email')}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="email">{t('security:mfa.byEmail', { hint: stepUp.hints.email })}</option>
+          <option value="sms">{t('security:mfa.bySms', { hint: stepUp.hints.sms ?? '' })}</option>
+        </TextField>
+      )}
+      <Box>
+        <Button
+          variant="outlined"
+          onClick={stepUp.send}
+          loading={stepUp.pending && !stepUp.sent}
+          data-testid="step-up-send"
+        >
+          {t('security:mfa.send')}
+        </Button>
+      </Box>
+      {stepUp.sent && (
+        <CodeInput
+          label={t('security:mfa.codeTitle')}
+          value={stepUp.code}
+          onChange={stepUp.setCode}
+          autoFocus
+        />
+      )}
     </Box>
   );
 }

@@ -128,6 +128,9 @@ export const mfaVerifyInputSchema = z.object({
   trustDevice: z.boolean().optional(),
 });
 
+/** POST /api/session/second-factor/verify: the step-up's code. */
+export const stepUpCodeInputSchema = mfaVerifyInputSchema.omit({ trustDevice: true });
+
 /** GET /api/cgu. */
 export const cguStatusSchema = z.object({
   version: z.string(),

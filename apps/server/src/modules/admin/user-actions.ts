@@ -11,7 +11,7 @@ import { anonymiseAuditEventsOf, recordAudit } from '../audit/service.js';
 import { queueInvitation } from '../first-login/invite.js';
 import { issueLink, voidLinksOfUser } from '../links/service.js';
 import { endPlatformAccess } from '../oidc/service.js';
-import { assertRecentProof } from '../step-up/service.js';
+import { assertRecentSecondFactor } from '../step-up/service.js';
 import { Throttle } from '../throttle/service.js';
 import {
   countOtherActiveAdmins,
@@ -34,13 +34,15 @@ export type AdminActing =
       userId: string;
       ip: string | null;
       brand: Brand;
-      session: Pick<SessionRow, 'created_at' | 'mfa_verified_at' | 'reauthenticated_at'>;
+      session: Pick<SessionRow, 'mfa_verified_at'> & {
+        user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at'>;
+      };
     }
   | { via: 'cli'; brand: Brand };
 
-/** The acts that cut someone's access need an admin's proof under 5 minutes old. */
+/** The acts that cut someone's access need the admin's second factor under 5 minutes old. */
 function assertFresh(ctx: AppContext, actor: AdminActing): void {
-  if (actor.via === 'admin') assertRecentProof(ctx, actor.session);
+  if (actor.via === 'admin') assertRecentSecondFactor(ctx, actor.session, actor.session.user);
 }
 
 /** An admin-sent password link lasts a day: the person may read the e-mail hours later. */
@@ -127,8 +129,8 @@ function assertStatus(user: Pick<UserRow, 'status'>, ...allowed: UserRow['status
 type Handler = (ctx: AppContext, trx: Db, userId: string, actor: AdminActing) => Promise<void>;
 
 /**
- * Each action, in one transaction with its e-mail and audit event. `fresh`: the admin's last proof
- * (sign-in, second factor or step-up) must be under 5 minutes old — these cut someone's access.
+ * Each action, in one transaction with its e-mail and audit event. `fresh`: the admin's second
+ * factor (at sign-in or a step-up) must be under 5 minutes old — these cut someone's access.
  */
 const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
   lock: {

@@ -4,6 +4,7 @@ import type { TestApp } from '../../test/helpers.js';
 import {
   ADMIN,
   createTestApp,
+  lastCode,
   createUser,
   DIALECTS,
   messagesTo,
@@ -39,10 +40,16 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   }
   beforeEach(adminBack);
 
-  /** The admin re-enters the password: destructive actions are allowed for 5 minutes. */
-  async function fresh(client = admin, password = ADMIN.password) {
-    const res = await client.post('/api/session/reauthenticate', { password });
-    expect(res.statusCode).toBe(200);
+  /** The admin passes a second factor again: the acts that cut access are allowed for 5 minutes. */
+  async function fresh(client = admin, email = ADMIN.email) {
+    t.clock.advance(61_000); // past the resend cooldown of the previous code
+    const sent = await client.post('/api/session/second-factor/send', { provider: 'email' });
+    expect(sent.statusCode).toBe(200);
+    const res = await client.post('/api/session/second-factor/verify', {
+      provider: 'email',
+      code: await lastCode(t, email),
+    });
+    expect(res.json()).toEqual({ ok: true });
   }
 
   const detail = async (id: string) =>
@@ -96,16 +103,36 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect((await admin.get('/api/admin/users/no-such-user')).statusCode).toBe(404);
   });
 
-  it('locks an account only with a fresh proof; the owner is signed out everywhere and told', async () => {
+  it('locks an account only with a fresh second factor; the owner is signed out everywhere and told', async () => {
     const person = await patient();
     // The admin's last proof is older than 5 minutes (signIn moved the clock 13 minutes).
     const stale = await admin.post(`/api/admin/users/${person.id}/lock`);
     expect(stale.statusCode).toBe(403);
-    expect(stale.json()).toMatchObject({ code: 'reauthentication_required' });
+    expect(stale.json()).toMatchObject({ code: 'second_factor_required' });
     expect((await person.client.get('/api/me')).statusCode).toBe(200);
+
+    // The password re-entered is one factor: not enough to cut someone else's access.
+    expect(
+      (await admin.post('/api/session/reauthenticate', { password: ADMIN.password })).statusCode,
+    ).toBe(200);
+    const password = await admin.post(`/api/admin/users/${person.id}/lock`);
+    expect(password.statusCode).toBe(403);
+    expect(password.json()).toMatchObject({
+      code: 'second_factor_required',
+      data: { two_factor_providers: ['email'], email_hint: expect.stringContaining('@') },
+    });
+    const wrong = await admin.post('/api/session/second-factor/verify', {
+      provider: 'email',
+      code: '000000',
+    });
+    expect(wrong.statusCode).toBe(400);
 
     await fresh();
     expect((await admin.post(`/api/admin/users/${person.id}/lock`)).json()).toEqual({ ok: true });
+    const stepUp = (await eventsOf(adminId)).find(
+      (e) => e.action === 'second_factor_passed' && e.details?.includes('stepUp'),
+    );
+    expect(stepUp).toBeDefined();
     expect((await person.client.get('/api/me')).statusCode).toBe(401);
     const again = await new TestClient(t.app).login(person.email, person.password);
     expect(again.statusCode).toBe(423);
@@ -260,7 +287,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
   it('two admins demoting each other at once: one of them stays admin', async () => {
     const other = await patient({ roles: ['admin'] });
     await fresh();
-    await fresh(other.client, other.password);
+    await fresh(other.client, other.email);
     const [a, b] = await Promise.all([
       admin.post(`/api/admin/users/${other.id}/set-role`, { role: 'user' }),
       other.client.post(`/api/admin/users/${adminId}/set-role`, { role: 'user' }),
@@ -279,7 +306,7 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect(admins).toHaveLength(1);
     // Put the original admin back in charge for the tests that follow.
     if (admins[0]?.id !== adminId) {
-      await fresh(other.client, other.password);
+      await fresh(other.client, other.email);
       await other.client.post(`/api/admin/users/${adminId}/set-role`, { role: 'admin' });
     }
   });

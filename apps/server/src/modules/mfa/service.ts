@@ -52,6 +52,34 @@ export async function sendSecondFactorCode(
 }
 
 /**
+ * Checks a second-factor code (counted in the metrics; a refusal is audited), at the sign-in stage
+ * or for a step-up. Throws the code's refusal.
+ */
+export async function checkSecondFactorCode(
+  ctx: AppContext,
+  userId: string,
+  input: { provider: SecondFactorProvider; code: string },
+  ip: string | null,
+): Promise<void> {
+  try {
+    await verifyCode(ctx, userId, PURPOSE[input.provider], input.code);
+  } catch (err) {
+    ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: Metrics.outcomeOf(err) });
+    if (isAppError(err) && isOneOf(CODE_REFUSALS, err.code)) {
+      await recordAudit(ctx.db, ctx.clock, {
+        action: 'second_factor_failed',
+        actorId: userId,
+        targetId: userId,
+        ip,
+        details: { channel: input.provider, reason: err.code },
+      });
+    }
+    throw err;
+  }
+  ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: 'passed' });
+}
+
+/**
  * Checks the second-factor code and finishes the stage; when asked, this browser becomes trusted
  * (the device token to set as a cookie comes back).
  */
@@ -61,22 +89,7 @@ export async function verifySecondFactor(
   input: { provider: SecondFactorProvider; code: string; trustDevice?: boolean },
   request: ProgressContext,
 ): Promise<{ progress: Progress; device: { token: string; expiresAt: number } | null }> {
-  try {
-    await verifyCode(ctx, session.userId, PURPOSE[input.provider], input.code);
-  } catch (err) {
-    ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: Metrics.outcomeOf(err) });
-    if (isAppError(err) && isOneOf(CODE_REFUSALS, err.code)) {
-      await recordAudit(ctx.db, ctx.clock, {
-        action: 'second_factor_failed',
-        actorId: session.userId,
-        targetId: session.userId,
-        ip: request.ip,
-        details: { channel: input.provider, reason: err.code },
-      });
-    }
-    throw err;
-  }
-  ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: 'passed' });
+  await checkSecondFactorCode(ctx, session.userId, input, request.ip);
   const { progress, outcome } = await finishStage(
     ctx,
     { ...request, userId: session.userId, sessionId: session.id },

@@ -190,6 +190,11 @@ export async function markSecondFactorPassed(
     .execute();
 }
 
+/** Records a second factor passed again by the signed-in user (a step-up): its time only. */
+export async function markSecondFactorRenewed(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ mfa_verified_at: now }).where('id', '=', id).execute();
+}
+
 /** Records a step-up (the password re-entered) on a session. */
 export async function markReauthenticated(db: Db, id: string, now: number): Promise<void> {
   await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', id).execute();

@@ -13,6 +13,7 @@ import {
   findSessionByTokenHash,
   insertSession,
   markReauthenticated,
+  markSecondFactorRenewed,
   touchSession,
 } from './repository.js';
 
@@ -69,6 +70,10 @@ export async function openSession(
 /** Records on the session that its user just re-entered the password (the step-up). */
 export async function recordReauthentication(ctx: AppContext, sessionId: string): Promise<void> {
   await markReauthenticated(ctx.db, sessionId, ctx.clock.now());
+}
+
+export async function recordSecondFactorStepUp(ctx: AppContext, sessionId: string): Promise<void> {
+  await markSecondFactorRenewed(ctx.db, sessionId, ctx.clock.now());
 }
 
 export async function closeSession(ctx: AppContext, token: string): Promise<void> {

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
-import { recordReauthentication } from '../sessions/service.js';
+import { checkSecondFactorCode, type SecondFactorProvider } from '../mfa/service.js';
+import { mfaData, recordReauthentication, recordSecondFactorStepUp } from '../sessions/service.js';
 import { Throttle } from '../throttle/service.js';
 import { findUserById } from '../users/service.js';
 
@@ -27,6 +28,42 @@ export function lastProofAt(session: ProvenSession): number {
     session.mfa_verified_at ?? 0,
     session.reauthenticated_at ?? 0,
   );
+}
+
+/**
+ * A second factor passed in the window — at sign-in or again as a step-up — for the acts that cut
+ * someone else's access (an admin's lock, disable, demotion, deletion): the password alone is not
+ * enough there (ANS: a second factor for privileged actions). Refused with the user's channels.
+ */
+export function assertRecentSecondFactor(
+  ctx: Pick<AppContext, 'clock'>,
+  session: Pick<SessionRow, 'mfa_verified_at'>,
+  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at'>,
+): void {
+  if (
+    session.mfa_verified_at === null ||
+    ctx.clock.now() - session.mfa_verified_at > STEP_UP_WINDOW_MS
+  ) {
+    throw new AppError('second_factor_required', mfaData(user));
+  }
+}
+
+/** The step-up by second factor: the code checked, the session proven for 5 minutes. */
+export async function stepUpSecondFactor(
+  ctx: AppContext,
+  session: Pick<SessionRow, 'id' | 'user_id'>,
+  input: { provider: SecondFactorProvider; code: string },
+  ip: string | null,
+): Promise<void> {
+  await checkSecondFactorCode(ctx, session.user_id, input, ip);
+  await recordSecondFactorStepUp(ctx, session.id);
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'second_factor_passed',
+    actorId: session.user_id,
+    targetId: session.user_id,
+    ip,
+    details: { channel: input.provider, stepUp: true },
+  });
 }
 
 /** Refuses a sensitive change on a session whose last proof is older than the window (403). */

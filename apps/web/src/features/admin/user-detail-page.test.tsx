@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeAdminUserDetail } from '../../test/account-data';
+import { typeCode } from '../../test/code';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -76,18 +77,30 @@ describe('user detail page', () => {
     );
   });
 
-  it('asks the admin’s password when the server wants a fresh proof, then locks', async () => {
+  it('asks the admin for a second factor when the server wants a fresh one, then locks', async () => {
     const calls: string[] = [];
     let proven = false;
     await open({
       'POST /api/admin/users/u-2/lock': () => {
         calls.push('lock');
-        return proven ? json(200, { ok: true }) : apiError(403, 'reauthentication_required');
+        return proven
+          ? json(200, { ok: true })
+          : apiError(403, 'second_factor_required', {
+              user_identifier: 'admin-1',
+              two_factor_providers: ['email', 'sms'],
+              email_hint: 'a***@example.fr',
+              sms_hint: '+33 6 ** ** ** 78',
+              sms_enabled: true,
+            });
       },
-      'POST /api/session/reauthenticate': (request) => {
-        calls.push('reauthenticate');
-        proven = JSON.stringify(request.body) === JSON.stringify({ password: 'Adm1n-Passw0rd!' });
-        return proven ? json(200, { ok: true }) : apiError(400, 'wrong_current_password');
+      'POST /api/session/second-factor/send': (request) => {
+        calls.push(`send ${JSON.stringify(request.body)}`);
+        return json(200, { destination: '+33 6 ** ** ** 78', retryAfterSeconds: 60 });
+      },
+      'POST /api/session/second-factor/verify': (request) => {
+        calls.push(`verify ${JSON.stringify(request.body)}`);
+        proven = true;
+        return json(200, { ok: true });
       },
     });
     const user = userEvent.setup();
@@ -95,10 +108,19 @@ describe('user detail page', () => {
     const dialog = await screen.findByTestId('confirm-dialog');
     expect(dialog.textContent).toContain('Verrouiller le compte de');
     await user.click(within(dialog).getByTestId('confirm-yes'));
-    const password = await within(dialog).findByLabelText(/Mot de passe/);
-    await user.type(password, 'Adm1n-Passw0rd!');
+    await within(dialog).findByTestId('step-up-code');
+    await user.selectOptions(within(dialog).getByLabelText('Recevoir le code'), 'sms');
+    await user.click(within(dialog).getByTestId('step-up-send'));
+    await typeCode(user, '123456');
     await user.click(within(dialog).getByTestId('confirm-yes'));
-    await waitFor(() => expect(calls).toEqual(['lock', 'reauthenticate', 'lock']));
+    await waitFor(() =>
+      expect(calls).toEqual([
+        'lock',
+        'send {"provider":"sms"}',
+        'verify {"provider":"sms","code":"123456"}',
+        'lock',
+      ]),
+    );
     expect((await screen.findByTestId('notification')).textContent).toContain('est verrouillé');
     await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
   });

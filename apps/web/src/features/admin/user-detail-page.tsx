@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { StepUpPassword, useStepUp } from '../../components/step-up';
+import { StepUpSecondFactor, useSecondFactorStepUp } from '../../components/step-up';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
@@ -178,7 +178,7 @@ function Actions({ user }: { user: AdminUserDetail }) {
   const { notifications } = useServices();
   const navigate = useNavigate();
   const change = useUserChange(user.profile.id);
-  const stepUp = useStepUp(change.error);
+  const stepUp = useSecondFactorStepUp(change.error);
   const [pending, setPending] = useState<UserChange | null>(null);
   const name = isolate(
     [user.profile.firstName, user.profile.lastName].filter(Boolean).join(' ') || user.profile.email,
@@ -235,7 +235,7 @@ function Actions({ user }: { user: AdminUserDetail }) {
                 {failure}
               </Alert>
             )}
-            <StepUpPassword stepUp={stepUp} id="user-action-password" />
+            <StepUpSecondFactor stepUp={stepUp} id="user-action-step-up" />
           </Box>
         )}
       </ConfirmDialog>
