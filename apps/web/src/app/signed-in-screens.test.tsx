@@ -60,7 +60,7 @@ const HANDLERS: Record<string, FakeHandler> = {
     }),
   'GET /api/admin/users': (request) => {
     const { status } = userSearchQuerySchema.parse(Object.fromEntries(request.url.searchParams));
-    return json(200, userPage([makeAdminUser(status ? { status } : {})], !status));
+    return json(200, userPage([makeAdminUser(status ? { status } : {})], status ? null : '1.u-2'));
   },
 };
 

@@ -138,8 +138,8 @@ export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
   };
 }
 
-export function userPage(items: AdminUser[], hasMore = false, page = 1) {
-  return { items, page, pageSize: 20, hasMore };
+export function userPage(items: AdminUser[], nextCursor: string | null = null) {
+  return { items, pageSize: 20, nextCursor };
 }
 
 /** GET /api/admin/users/:id of an active professional with a session, a browser, a key. */

@@ -63,13 +63,19 @@ export function splitDuration(seconds: number): { amount: number; unit: Duration
   return { amount: seconds, unit: 'seconds' };
 }
 
-/** GET /api/admin/users?q=&status=&page=&pageSize= */
+/** GET /api/admin/users?q=&status=&role=&type=&cursor=&pageSize= (keyset pages, newest first). */
 export const userSearchQuerySchema = z.object({
   q: z.string().trim().max(180).default(''),
   status: accountStatusSchema.optional(),
   /** Only admins (`admin`) or only other users (`user`). */
   role: z.enum(['admin', 'user']).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** Patients, professionals, or accounts with no profile yet (`none`). */
+  type: z.enum(['patient', 'professional', 'none']).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}\.[\w-]{1,64}$/)
+    .optional(),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -92,9 +98,9 @@ export const adminUserSchema = z.object({
 });
 export const userSearchResultSchema = z.object({
   items: z.array(adminUserSchema),
-  page: z.number().int(),
   pageSize: z.number().int(),
-  hasMore: z.boolean(),
+  /** The next page's cursor; null on the last page. */
+  nextCursor: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 

@@ -153,8 +153,8 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
     });
     const search = async (q: string, extra = '') =>
       (await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}${extra}`)).json<{
-        items: { email: string; platforms: unknown[] }[];
-        hasMore: boolean;
+        items: { email: string; type: string | null; platforms: unknown[] }[];
+        nextCursor: string | null;
       }>();
     expect((await search('Durand')).items.map((u) => u.email)).toEqual(['zoe.durand@hygie.test']);
     expect((await search('durand zo')).items.map((u) => u.email)).toEqual([
@@ -168,9 +168,25 @@ describe.each(DIALECTS)('administration on %s', (dialect) => {
       'pro.search@hygie.test',
     ]);
     expect((await search('nobody-at-all')).items).toEqual([]);
-    const page1 = await search('', '&pageSize=2&page=1');
-    expect(page1.items).toHaveLength(2);
-    expect(page1.hasMore).toBe(true);
+    // Keyset pages: every account once, newest first, however many were created in one instant.
+    const everyone = (await search('', '&pageSize=100')).items.map((u) => u.email);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const next: Awaited<ReturnType<typeof search>> = await search(
+        '',
+        `&pageSize=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(next.items.length).toBeLessThanOrEqual(2);
+      paged.push(...next.items.map((u) => u.email));
+      cursor = next.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(everyone);
+    expect(everyone.length).toBeGreaterThan(3);
+    const pros = (await search('', '&type=professional')).items;
+    expect(pros.map((u) => u.email)).toContain('pro.search@hygie.test');
+    expect(pros.every((u) => u.type === 'professional')).toBe(true);
+    expect((await admin.get('/api/admin/users?cursor=bad')).statusCode).toBe(400);
     const bad = await admin.get('/api/admin/users?pageSize=1000');
     expect(bad.statusCode).toBe(400);
   });

@@ -38,23 +38,26 @@ type UserSearchResult = z.infer<typeof userSearchResultSchema>;
 
 // ---- users ----
 
-/** Users by name, e-mail or identifier (prefix), a page at a time, with their platform access. */
+/** Users by name, e-mail, phone or identifier, filtered, keyset pages, with their platform access. */
 export async function findUsers(
   ctx: AppContext,
   query: UserSearchQuery,
 ): Promise<UserSearchResult> {
-  const { q, status, role, page, pageSize } = query;
+  const { q, status, role, type, cursor, pageSize } = query;
+  const [createdAt, id] = cursor?.split('.') ?? [];
   const rows = await searchUsers(ctx.db, {
     term: normalizeSearch(q),
     compact: q.replace(/\s+/g, ''),
     phone: /^[+\d][\d\s.]{5,}$/.test(q) ? normalizeMobilePhone(q) : null,
     status,
     role,
+    type,
+    after: createdAt && id ? { createdAt: Number(createdAt), id } : undefined,
     // One more than a page tells whether another page follows.
     limit: pageSize + 1,
-    offset: (page - 1) * pageSize,
   });
   const items = rows.slice(0, pageSize);
+  const last = items.at(-1);
   const platformsOf = await platformStandingOfUsers(
     ctx,
     items.map((r) => r.id),
@@ -69,7 +72,11 @@ export async function findUsers(
     createdAt: new Date(r.created_at).toISOString(),
     platforms: platformsOf(r.id),
   }));
-  return { items: result, page, pageSize, hasMore: rows.length > pageSize };
+  return {
+    items: result,
+    pageSize,
+    nextCursor: rows.length > pageSize && last ? `${last.created_at}.${last.id}` : null,
+  };
 }
 
 /** The audit action of each decision on a pending account. */

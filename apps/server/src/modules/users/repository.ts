@@ -148,8 +148,11 @@ export interface UserSearch {
   phone: string | null;
   status: UserRow['status'] | undefined;
   role: 'admin' | 'user' | undefined;
+  /** Profile; `none` for accounts without one. */
+  type: 'patient' | 'professional' | 'none' | undefined;
+  /** The last account of the previous page (keyset: newest first, then by id). */
+  after: { createdAt: number; id: string } | undefined;
   limit: number;
-  offset: number;
 }
 
 /**
@@ -157,7 +160,7 @@ export interface UserSearch {
  * search_name, ins, (type, id), phone (search-plan.test.ts checks the plans).
  */
 export function searchUsers(db: Db, search: UserSearch) {
-  const { term, compact, phone, status, role } = search;
+  const { term, compact, phone, status, role, type, after } = search;
   return db
     .selectFrom('users')
     .select([
@@ -188,10 +191,21 @@ export function searchUsers(db: Db, search: UserSearch) {
     .$if(status !== undefined, (qb) => qb.where('status', '=', status ?? 'active'))
     .$if(role === 'admin', (qb) => qb.where('roles', 'like', ADMIN_ROLE_PATTERN))
     .$if(role === 'user', (qb) => qb.where('roles', 'not like', ADMIN_ROLE_PATTERN))
+    .$if(type === 'none', (qb) => qb.where('profile', 'is', null))
+    .$if(type === 'patient' || type === 'professional', (qb) =>
+      qb.where('profile', '=', type === 'patient' ? 'patient' : 'professional'),
+    )
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after?.createdAt ?? 0),
+          eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '>', after?.id ?? '')]),
+        ]),
+      ),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(search.limit)
-    .offset(search.offset)
     .execute();
 }
 

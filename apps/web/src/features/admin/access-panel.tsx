@@ -21,10 +21,12 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
+import { useKeysetPages } from '../../lib/keyset-pages';
 import { useServices } from '../../lib/services';
 import { useSetPlatformAccess } from './api/set-platform-access';
 import { useUserSearch } from './api/users';
 import { IdentityDialog } from './identity-dialog';
+import { Pagination } from './pagination';
 import { useDebounced } from './use-debounced';
 
 interface PendingChange {
@@ -37,15 +39,17 @@ export function AccessPanel() {
   const { t, i18n } = useTranslation();
   const { notifications } = useServices();
   const [text, setText] = useState('');
-  const [page, setPage] = useState(1);
+  const pages = useKeysetPages();
   const [status, setStatus] = useState<AccountStatus | ''>('');
   const [role, setRole] = useState<'admin' | 'user' | ''>('');
+  const [type, setType] = useState<'patient' | 'professional' | 'none' | ''>('');
   const q = useDebounced(text.trim());
   const search = useUserSearch({
     q,
-    page,
+    ...(pages.cursor && { cursor: pages.cursor }),
     ...(status && { status }),
     ...(role && { role }),
+    ...(type && { type }),
   });
   const access = useSetPlatformAccess();
   const [change, setChange] = useState<PendingChange | null>(null);
@@ -84,13 +88,34 @@ export function AccessPanel() {
         value={text}
         onChange={(event) => {
           setText(event.target.value);
-          setPage(1);
+          pages.reset();
         }}
         fullWidth
         autoComplete="off"
         slotProps={{ htmlInput: { maxLength: 180, 'data-testid': 'user-search' } }}
       />
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+      <Box
+        sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}
+      >
+        <TextField
+          id="users-type"
+          select
+          label={t('admin:users.type')}
+          value={type}
+          onChange={(event) => {
+            const chosen = event.target.value;
+            setType(
+              chosen === 'patient' || chosen === 'professional' || chosen === 'none' ? chosen : '',
+            );
+            pages.reset();
+          }}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">{t('admin:access.filters.all')}</option>
+          <option value="patient">{t('account:profileType.patient')}</option>
+          <option value="professional">{t('account:profileType.professional')}</option>
+          <option value="none">{t('account:profileType.none')}</option>
+        </TextField>
         <TextField
           id="users-status"
           select
@@ -98,7 +123,7 @@ export function AccessPanel() {
           value={status}
           onChange={(event) => {
             setStatus(accountStatusSchema.options.find((s) => s === event.target.value) ?? '');
-            setPage(1);
+            pages.reset();
           }}
           slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         >
@@ -117,7 +142,7 @@ export function AccessPanel() {
           onChange={(event) => {
             const chosen = event.target.value;
             setRole(chosen === 'admin' || chosen === 'user' ? chosen : '');
-            setPage(1);
+            pages.reset();
           }}
           slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         >
@@ -222,29 +247,7 @@ export function AccessPanel() {
           </Table>
         </TableContainer>
       )}
-      {(page > 1 || search.data?.hasMore) && (
-        <Box
-          component="nav"
-          aria-label={t('admin:pagination.label')}
-          sx={{ display: 'flex', gap: 1, alignItems: 'center', justifyContent: 'flex-end' }}
-        >
-          <Button
-            onClick={() => setPage((current) => Math.max(1, current - 1))}
-            disabled={page <= 1}
-            data-testid="users-previous"
-          >
-            {t('admin:pagination.previous')}
-          </Button>
-          <Typography>{t('admin:pagination.page', { page })}</Typography>
-          <Button
-            onClick={() => setPage((current) => current + 1)}
-            disabled={!search.data?.hasMore}
-            data-testid="users-next"
-          >
-            {t('admin:pagination.next')}
-          </Button>
-        </Box>
-      )}
+      <Pagination pages={pages} nextCursor={search.data?.nextCursor} testId="users" />
       {identityOf && (
         <IdentityDialog
           userId={identityOf.id}

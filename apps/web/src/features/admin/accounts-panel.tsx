@@ -26,9 +26,11 @@ import { applyServerErrors } from '../../lib/form-errors';
 import { emailField } from '../../lib/form-schemas';
 import { formatLongDate } from '../../lib/format-date';
 import { registeredField, voidHandler } from '../../lib/handlers';
+import { useKeysetPages } from '../../lib/keyset-pages';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import { useAccountAction, type AccountAction } from './api/account-action';
+import { Pagination } from './pagination';
 import { useInvite } from './api/invite';
 import { useUserSearch } from './api/users';
 
@@ -49,8 +51,8 @@ function UserTable({
   onAction: (change: PendingAction) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const [page, setPage] = useState(1);
-  const list = useUserSearch({ q: '', status, page });
+  const pages = useKeysetPages();
+  const list = useUserSearch({ q: '', status, ...(pages.cursor && { cursor: pages.cursor }) });
   const items = list.data?.items ?? [];
   const testId = status === 'locked' ? 'locked' : 'pending';
   return (
@@ -125,17 +127,7 @@ function UserTable({
           </Table>
         </TableContainer>
       )}
-      {(page > 1 || list.data?.hasMore) && (
-        <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', alignItems: 'center' }}>
-          <Button onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1}>
-            {t('admin:pagination.previous')}
-          </Button>
-          <Typography>{t('admin:pagination.page', { page })}</Typography>
-          <Button onClick={() => setPage((p) => p + 1)} disabled={!list.data?.hasMore}>
-            {t('admin:pagination.next')}
-          </Button>
-        </Box>
-      )}
+      <Pagination pages={pages} nextCursor={list.data?.nextCursor} testId={testId} />
     </>
   );
 }

@@ -228,18 +228,18 @@ describe('platform access', () => {
     });
   });
 
-  it('says when no user is found, and pages with hasMore', async () => {
+  it('says when no user is found, and pages forwards and back with the cursor', async () => {
     await open({
       'GET /api/admin/users': (request) => {
         const q = request.url.searchParams.get('q');
-        const page = Number(request.url.searchParams.get('page'));
+        const cursor = request.url.searchParams.get('cursor');
         if (q === 'personne') return json(200, userPage([]));
+        const page = cursor === '1740000000000.u-1' ? 2 : 1;
         return json(
           200,
           userPage(
             [makeAdminUser({ id: `u-${page}`, email: `user${page}@example.fr` })],
-            page === 1,
-            page,
+            page === 1 ? '1740000000000.u-1' : null,
           ),
         );
       },
@@ -254,6 +254,13 @@ describe('platform access', () => {
     await waitFor(() =>
       expect(screen.getByTestId('user-row').getAttribute('data-user-email')).toBe(
         'user2@example.fr',
+      ),
+    );
+    expect(screen.getByTestId('users-next').hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByTestId('users-previous'));
+    await waitFor(() =>
+      expect(screen.getByTestId('user-row').getAttribute('data-user-email')).toBe(
+        'user1@example.fr',
       ),
     );
     await user.type(screen.getByTestId('user-search'), 'personne');

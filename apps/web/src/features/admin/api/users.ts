@@ -9,19 +9,22 @@ export interface UserSearch {
   q: string;
   status?: AccountStatus;
   role?: 'admin' | 'user';
-  page: number;
+  type?: 'patient' | 'professional' | 'none';
+  /** The page's cursor (`nextCursor` of the one before); none for the first page. */
+  cursor?: string;
   pageSize?: number;
 }
 
-/** GET /api/admin/users?q=&status=&page=&pageSize=: users with their access per platform. */
+/** GET /api/admin/users?q=&status=&role=&type=&cursor=&pageSize=: users with their access per platform. */
 export function useUserSearch(search: UserSearch, enabled = true) {
   const { api } = useServices();
   const query: Record<string, string> = {
     q: search.q,
-    page: String(search.page),
     pageSize: String(search.pageSize ?? 20),
     ...(search.status && { status: search.status }),
     ...(search.role && { role: search.role }),
+    ...(search.type && { type: search.type }),
+    ...(search.cursor && { cursor: search.cursor }),
   };
   return useQuery({
     queryKey: [...USERS_QUERY_KEY, query],
