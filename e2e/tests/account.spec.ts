@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import {
-  ADMIN,
   advanceServerClock,
   cli,
   expectAccessible,
@@ -12,6 +11,7 @@ import {
   registerPatient,
   screenshot,
   serverNow,
+  signInAdmin,
   signInPatient,
   submitLogin,
   useLanguage,
@@ -64,20 +64,6 @@ async function adminPage(browser: Browser, request: APIRequestContext): Promise<
   if (!(await alreadySignedIn(page))) await signInAdmin(page, request);
   await context.storageState({ path: ADMIN_STATE });
   return page;
-}
-
-async function signInAdmin(page: Page, request: APIRequestContext) {
-  await page.goto('/security/login');
-  await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/security\/mfa/);
-  await passSecondFactor(page, request, ADMIN.email);
-  await page.getByTestId('mfa-submit').click();
-  await expect(page).toHaveURL(/\/security\/accept-cgu|\/$/);
-  if (/accept-cgu/.test(page.url())) {
-    await page.locator('#cgu-accept').check();
-    await page.getByTestId('cgu-submit').click();
-  }
-  await expect(page).toHaveURL(/\/$/);
 }
 
 test('every page of the signed-in area, in French and Arabic, passes axe (screenshots for review)', async ({

@@ -306,3 +306,18 @@ export function withDatabase<T>(work: (db: Database.Database) => T): T {
     db.close();
   }
 }
+
+/** Signs the suite's admin in through the screens: password, second factor by e-mail, terms if asked. */
+export async function signInAdmin(page: Page, request: APIRequestContext) {
+  await page.goto('/security/login');
+  await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/security\/mfa/);
+  await passSecondFactor(page, request, ADMIN.email);
+  await page.getByTestId('mfa-submit').click();
+  await expect(page).toHaveURL(/\/security\/accept-cgu|\/$/);
+  if (/accept-cgu/.test(page.url())) {
+    await page.locator('#cgu-accept').check();
+    await page.getByTestId('cgu-submit').click();
+  }
+  await expect(page).toHaveURL(/\/$/);
+}

@@ -191,6 +191,15 @@ export function makeAdminUserDetail(overrides: Partial<AdminUserDetail> = {}): A
       },
     ],
     platforms: [{ platformId: 'p-1', name: 'Téléconsultation', usable: true, status: 'enabled' }],
+    consents: [
+      {
+        clientId: 'imagerie',
+        platform: 'Imagerie',
+        scopes: ['openid', 'profile', 'health'],
+        grantedAt: '2025-02-10T09:00:00.000Z',
+        expiresAt: '2026-02-10T09:00:00.000Z',
+      },
+    ],
     events: [
       {
         id: 'e-1',

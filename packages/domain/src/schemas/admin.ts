@@ -183,6 +183,16 @@ export const adminUserDetailSchema = z.object({
   ),
   keys: z.array(biometricCredentialSchema),
   platforms: adminUserSchema.shape.platforms,
+  /** What the user granted to platforms through the OpenID Connect provider (live grants). */
+  consents: z.array(
+    z.object({
+      clientId: z.string(),
+      platform: z.string().nullable(),
+      scopes: z.array(z.string()),
+      grantedAt: z.string().nullable(),
+      expiresAt: z.string().nullable(),
+    }),
+  ),
   /** The last events about this user, newest first. */
   events: z.array(adminAuditEventSchema),
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminUserDetail } from '@hygie/domain';
 import type { TestApp } from '../../test/helpers.js';
+import { upsertArtefact } from '../oidc/repository.js';
 import {
   ADMIN,
   createTestApp,
@@ -101,6 +102,45 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect(user.events[0]?.requestId).toEqual(expect.any(String));
     expect(Array.isArray(user.platforms)).toBe(true);
     expect((await admin.get('/api/admin/users/no-such-user')).statusCode).toBe(404);
+
+    // What the person granted platforms: live grants only, named by their platform when known.
+    const nowSeconds = Math.floor(t.clock.now() / 1000);
+    const grant = (clientId: string, exp: number) => ({
+      payload: JSON.stringify({
+        kind: 'Grant',
+        accountId: id,
+        clientId,
+        openid: { scope: 'openid profile' },
+        iat: nowSeconds - 60,
+        exp,
+      }),
+      grant_id: null,
+      user_code: null,
+      uid: null,
+      account_id: id,
+      expires_at: exp * 1000,
+    });
+    await upsertArtefact(
+      t.ctx.db,
+      `grant-live-${seq}`,
+      'Grant',
+      grant('gone-platform', nowSeconds + 3600),
+    );
+    await upsertArtefact(
+      t.ctx.db,
+      `grant-old-${seq}`,
+      'Grant',
+      grant('old-platform', nowSeconds - 1),
+    );
+    expect((await detail(id)).consents).toEqual([
+      {
+        clientId: 'gone-platform',
+        platform: null,
+        scopes: ['openid', 'profile'],
+        grantedAt: new Date((nowSeconds - 60) * 1000).toISOString(),
+        expiresAt: new Date((nowSeconds + 3600) * 1000).toISOString(),
+      },
+    ]);
   });
 
   it('locks an account only with a fresh second factor; the owner is signed out everywhere and told', async () => {

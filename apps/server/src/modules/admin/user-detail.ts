@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { describeUserAgent } from '../../lib/user-agent.js';
 import { auditEventsAbout, lastSignInAt } from '../audit/service.js';
 import { listMyKeys } from '../biometrics/service.js';
+import { consentsOf } from '../oidc/consents.js';
 import { trustedDevicesOf } from '../devices/service.js';
 import { platformStandingOfUsers } from '../platforms/service.js';
 import { identityOf } from '../profile/service.js';
@@ -23,17 +24,17 @@ export async function userDetail(ctx: AppContext, userId: string): Promise<Admin
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_found');
   const now = ctx.clock.now();
-  const [profile, sessions, trustedDevices, keys, standing, events, signedInAt] = await Promise.all(
-    [
+  const [profile, sessions, trustedDevices, keys, standing, consents, events, signedInAt] =
+    await Promise.all([
       identityOf(ctx, user.id),
       listLiveSessionsOfUser(ctx.db, user.id, now),
       trustedDevicesOf(ctx, user.id),
       listMyKeys(ctx, user.id),
       platformStandingOfUsers(ctx, [user.id]),
+      consentsOf(ctx, user.id),
       auditEventsAbout(ctx.db, user.id, RECENT_EVENTS),
       lastSignInAt(ctx.db, user.id),
-    ],
-  );
+    ]);
   return {
     profile,
     roles: parseRoles(user.roles),
@@ -53,6 +54,7 @@ export async function userDetail(ctx: AppContext, userId: string): Promise<Admin
     trustedDevices,
     keys,
     platforms: standing(user.id),
+    consents,
     events,
   };
 }

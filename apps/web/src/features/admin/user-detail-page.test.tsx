@@ -40,6 +40,7 @@ describe('user detail page', () => {
     expect(screen.getByTestId('user-key-row').textContent).toContain('Clé de Paul');
     expect(screen.getByTestId('user-platform-row').textContent).toContain('Autorisé');
     expect(screen.getByTestId('user-event-row').textContent).toContain('Connexion');
+    expect(screen.getByTestId('user-consent-row').textContent).toContain('openid profile health');
     expect(actionIds()).toEqual([
       'user-action-lock',
       'user-action-disable',

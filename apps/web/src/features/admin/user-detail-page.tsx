@@ -346,6 +346,19 @@ export default function UserDetailPage() {
               empty={t('admin:access.noPlatform')}
             />
           </Section>
+          <Section id="user-consents-title" title={t('admin:user.consents')}>
+            <SimpleTable
+              labelledBy="user-consents-title"
+              testId="user-consent"
+              columns={[t('admin:platforms.name'), t('admin:user.scopes'), t('admin:user.granted')]}
+              rows={user.consents.map((c) => [
+                c.platform ?? <bdi key="c">{c.clientId}</bdi>,
+                <bdi key="s">{c.scopes.join(' ')}</bdi>,
+                at(c.grantedAt),
+              ])}
+              empty={t('admin:user.noConsent')}
+            />
+          </Section>
           <Section id="user-events-title" title={t('admin:user.events')}>
             <Box sx={{ mb: 2 }}>
               <Link
