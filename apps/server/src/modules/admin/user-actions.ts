@@ -128,6 +128,24 @@ function assertStatus(user: Pick<UserRow, 'status'>, ...allowed: UserRow['status
 
 type Handler = (ctx: AppContext, trx: Db, userId: string, actor: AdminActing) => Promise<void>;
 
+/** Reopens a closed account (locked or disabled): its sign-in throttle cleared, the owner told. */
+function reopen(
+  from: 'locked' | 'disabled',
+  action: 'account_unlocked' | 'account_enabled',
+): { fresh: boolean; run: Handler } {
+  return {
+    fresh: false,
+    async run(ctx, trx, userId, actor) {
+      const user = await targetOf(trx, userId, false, actor);
+      assertStatus(user, from);
+      await setUserStatus(trx, user.id, 'active', ctx.clock.now());
+      await new Throttle(trx, ctx.clock).resetAccount(user.id);
+      await tell(ctx, trx, user, 'reopened', actor.brand);
+      await audit(ctx, trx, action, user, actor);
+    },
+  };
+}
+
 /**
  * Each action, in one transaction with its e-mail and audit event. `fresh`: the admin's second
  * factor (at sign-in or a step-up) must be under 5 minutes old — these cut someone's access.
@@ -151,17 +169,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
       await audit(ctx, trx, 'account_locked', user, actor);
     },
   },
-  unlock: {
-    fresh: false,
-    async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false, actor);
-      assertStatus(user, 'locked');
-      await setUserStatus(trx, user.id, 'active', ctx.clock.now());
-      await new Throttle(trx, ctx.clock).resetAccount(user.id);
-      await tell(ctx, trx, user, 'reopened', actor.brand);
-      await audit(ctx, trx, 'account_unlocked', user, actor);
-    },
-  },
+  unlock: reopen('locked', 'account_unlocked'),
   disable: {
     fresh: true,
     async run(ctx, trx, userId, actor) {
@@ -173,17 +181,7 @@ const ACTIONS: Record<UserAction, { fresh: boolean; run: Handler }> = {
       await audit(ctx, trx, 'account_disabled', user, actor);
     },
   },
-  enable: {
-    fresh: false,
-    async run(ctx, trx, userId, actor) {
-      const user = await targetOf(trx, userId, false, actor);
-      assertStatus(user, 'disabled');
-      await setUserStatus(trx, user.id, 'active', ctx.clock.now());
-      await new Throttle(trx, ctx.clock).resetAccount(user.id);
-      await tell(ctx, trx, user, 'reopened', actor.brand);
-      await audit(ctx, trx, 'account_enabled', user, actor);
-    },
-  },
+  enable: reopen('disabled', 'account_enabled'),
   'end-sessions': {
     fresh: true,
     async run(ctx, trx, userId, actor) {

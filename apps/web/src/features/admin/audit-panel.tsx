@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { AUDIT_ACTIONS } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ShowMore } from './show-more';
 import { errorMessage } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { auditParams, useAudit, type AuditFilter } from './api/audit';
@@ -143,17 +144,7 @@ export function AuditPanel() {
           </Table>
         </TableContainer>
       )}
-      {list.hasNextPage && (
-        <Box>
-          <Button
-            onClick={() => void list.fetchNextPage()}
-            loading={list.isFetchingNextPage}
-            data-testid="audit-more"
-          >
-            {t('admin:audit.more')}
-          </Button>
-        </Box>
-      )}
+      <ShowMore list={list} label={t('admin:audit.more')} testId="audit-more" />
     </Box>
   );
 }

@@ -14,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import type { AdminMessage, MessageStatus } from '@hygie/domain';
 import { messageStatusSchema } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
+import { ShowMore } from './show-more';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
@@ -187,17 +188,7 @@ export function MessagesPanel() {
           </Table>
         </TableContainer>
       )}
-      {list.hasNextPage && (
-        <Box>
-          <Button
-            onClick={() => void list.fetchNextPage()}
-            loading={list.isFetchingNextPage}
-            data-testid="messages-more"
-          >
-            {t('admin:messages.more')}
-          </Button>
-        </Box>
-      )}
+      <ShowMore list={list} label={t('admin:messages.more')} testId="messages-more" />
     </Box>
   );
 }
