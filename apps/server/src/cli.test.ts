@@ -464,6 +464,8 @@ describe('the command registry', () => {
     }
   }, 30_000);
 
+  // PostgreSQL only, like the suite's other PostgreSQL tests: CI (.ci/run) sets REQUIRE_POSTGRES=1,
+  // which refuses to run without TEST_DATABASE_URL, so CI never skips it.
   it.skipIf(!TEST_DATABASE_URL)(
     'config:check on PostgreSQL: pending migrations, then none',
     async () => {
