@@ -24,6 +24,7 @@ export const MAIN_NAV: readonly NavItem[] = [
   { to: '/services', labelKey: 'common:nav.services' },
   { to: '/profile', labelKey: 'common:nav.profile', end: true },
   { to: '/devices', labelKey: 'common:nav.devices' },
+  { to: '/sessions', labelKey: 'self-service:nav.main' },
   { to: '/app-settings', labelKey: 'common:nav.appSettings', admin: true },
 ];
 
