@@ -147,16 +147,18 @@ export async function setArtefactPayload(db: Db, id: string, payload: string): P
   await db.updateTable('oidc_store').set({ payload }).where('id', '=', id).execute();
 }
 
-/** Deletes a grant (its row, by key) and every artefact issued under it: codes and tokens. */
+/**
+ * Deletes a grant (its row, by key) and every artefact issued under it: codes and tokens. True
+ * when this call deleted the grant itself (of two concurrent calls, one).
+ */
 export async function deleteGrantAndArtefacts(
   db: Db,
   grantKey: string,
   grantId: string,
-): Promise<void> {
-  await db
-    .deleteFrom('oidc_store')
-    .where((eb) => eb.or([eb('id', '=', grantKey), eb('grant_id', '=', grantId)]))
-    .execute();
+): Promise<boolean> {
+  const grant = await db.deleteFrom('oidc_store').where('id', '=', grantKey).executeTakeFirst();
+  await db.deleteFrom('oidc_store').where('grant_id', '=', grantId).execute();
+  return Number(grant.numDeletedRows) === 1;
 }
 
 /** Deletes the artefacts that expired before `at`; returns how many. */

@@ -74,11 +74,14 @@ export async function endPlatformAccessOfClient(
     const parsed = storedGrant.safeParse(JSON.parse(row.payload));
     return parsed.success && parsed.data.clientId === clientId;
   });
-  if (grants.length === 0) return false;
-  await queuePlatformLogouts(ctx, trx, accountId, clientId);
+  let ended = false;
   for (const grant of grants) {
-    await deleteGrantAndArtefacts(trx, grant.id, grant.id.slice('Grant:'.length));
+    const deleted = await deleteGrantAndArtefacts(trx, grant.id, grant.id.slice('Grant:'.length));
+    ended ||= deleted;
   }
+  // A concurrent removal deleted them first: it tells the platform, once.
+  if (!ended) return false;
+  await queuePlatformLogouts(ctx, trx, accountId, clientId);
   for (const row of await findArtefactEntriesOfAccount(trx, accountId, 'Session')) {
     const parsed = storedSession.safeParse(JSON.parse(row.payload));
     const authorizations = parsed.success ? parsed.data.authorizations : undefined;

@@ -415,5 +415,24 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
       await tokensFor(browser, rpPartner, partner, true);
       await tokensFor(browser, rpOther, other, false);
     });
+
+    it('removes access once when two requests race: one 200, one 404, one event, one notice', async () => {
+      const me = await person(WINDOWS_CHROME);
+      const [mine] = me.clients;
+      if (!mine) throw new Error('client');
+      const browser = new Browser(mine.cookies);
+      const tokens = await tokensFor(browser, rpPartner, partner, true);
+      const answers = await Promise.all(
+        [1, 2].map(() =>
+          mine.request({ method: 'DELETE', url: `/api/me/consents/${partner.clientId}` }),
+        ),
+      );
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 404]);
+      expect(await eventsAbout(me.id, 'oidc_grant_revoked')).toHaveLength(1);
+      expect(await eventsAbout(me.id, 'backchannel_logout_queued')).toHaveLength(1);
+      await expect(
+        client.refreshTokenGrant(rpPartner, tokens.refresh_token ?? ''),
+      ).rejects.toMatchObject({ error: 'invalid_grant' });
+    });
   });
 });
