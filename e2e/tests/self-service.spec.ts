@@ -60,4 +60,21 @@ test('sessions: two browsers listed, "sign out everywhere else" ends the other; 
   ).toHaveCount(1);
   await expect(first.getByTestId('activity-row').first()).toContainText('Sessions déconnectées');
   await expectAccessible(first, 'activity');
+
+  // No platform was given access yet; the three pages in Arabic, right to left.
+  await first.goto('/platform-access');
+  await expect(first.getByTestId('consents-empty')).toBeVisible();
+  await expectAccessible(first, "platforms' access");
+  await first.getByTestId('language-switcher').click();
+  await first.getByRole('menuitem', { name: 'العربية' }).click();
+  await expect(first.locator('html')).toHaveAttribute('dir', 'rtl');
+  for (const [path, ready] of [
+    ['/sessions', 'session-row'],
+    ['/activity', 'activity-row'],
+    ['/platform-access', 'consents-empty'],
+  ] as const) {
+    await first.goto(path);
+    await expect(first.getByTestId(ready).first()).toBeVisible();
+    await expectAccessible(first, `${path} ar`);
+  }
 });

@@ -124,7 +124,7 @@ export default function SessionsPage() {
                       {!session.complete && (
                         <Chip
                           size="small"
-                          color="warning"
+                          variant="outlined"
                           label={t('self-service:sessions.pending')}
                           sx={{ ml: 1 }}
                         />

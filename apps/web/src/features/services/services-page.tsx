@@ -36,7 +36,7 @@ const STATUS = {
   open: { key: 'self-service:services.status.open', color: 'success' },
   enable: { key: 'self-service:services.status.enable', color: 'default' },
   request: { key: 'self-service:services.status.request', color: 'default' },
-  pending: { key: 'account:services.pending', color: 'warning' },
+  pending: { key: 'account:services.pending', color: 'default' },
   none: { key: 'account:services.unavailable', color: 'default' },
 } as const;
 
