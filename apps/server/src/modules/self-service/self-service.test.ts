@@ -123,6 +123,18 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
     expect(JSON.parse(events[0]?.details ?? '{}')).toEqual({ scope: 'one', current: false });
   });
 
+  it('ends the current session too when asked: that is a sign-out', async () => {
+    const me = await person(WINDOWS_CHROME);
+    const [mine] = me.clients;
+    if (!mine) throw new Error('client');
+    const [current] = await sessionsOf(mine);
+    const res = await mine.request({ method: 'DELETE', url: `/api/me/sessions/${current?.id}` });
+    expect(res.json()).toEqual({ ok: true });
+    expect((await mine.get('/api/me')).statusCode).toBe(401);
+    const [event] = await eventsAbout(me.id, 'sessions_ended');
+    expect(JSON.parse(event?.details ?? '{}')).toEqual({ scope: 'one', current: true });
+  });
+
   it("answers 404 for another person's session or an unknown id, and ends nothing", async () => {
     const me = await person(WINDOWS_CHROME);
     const them = await person(ANDROID_FIREFOX);
