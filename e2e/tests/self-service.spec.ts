@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible, registerPatient, signInPatient } from './support.js';
+import { expectAccessible, registerPatient, screenshot, signInPatient } from './support.js';
 
 // The account's self-service (issue #15): one person signed in in two browsers; from the first,
 // "sign out everywhere else" ends the second at once, and the activity shows both sign-ins.
@@ -35,6 +35,7 @@ test('sessions: two browsers listed, "sign out everywhere else" ends the other; 
   await expect(first.locator('[data-testid="session-row"][data-current="true"]')).toHaveCount(1);
   await expect(rows.first()).toContainText(/sur/);
   await expectAccessible(first, 'sessions');
+  await screenshot(first, 'sessions-fr-hygie');
 
   await first.getByTestId('sessions-end-others').click();
   await first.getByTestId('confirm-yes').click();
@@ -60,6 +61,7 @@ test('sessions: two browsers listed, "sign out everywhere else" ends the other; 
   ).toHaveCount(1);
   await expect(first.getByTestId('activity-row').first()).toContainText('Sessions déconnectées');
   await expectAccessible(first, 'activity');
+  await screenshot(first, 'activity-fr-hygie');
 
   // No platform was given access yet; the three pages in Arabic, right to left.
   await first.goto('/platform-access');
@@ -76,5 +78,6 @@ test('sessions: two browsers listed, "sign out everywhere else" ends the other; 
     await first.goto(path);
     await expect(first.getByTestId(ready).first()).toBeVisible();
     await expectAccessible(first, `${path} ar`);
+    await screenshot(first, `${path.slice(1)}-ar-hygie`);
   }
 });

@@ -88,6 +88,7 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
     if (!first || !second) throw new Error('two clients');
     const sessions = await sessionsOf(first);
     expect(sessions).toHaveLength(2);
+    expect(sessions.map((s) => s.current)).toEqual([true, false]);
     const current = sessions.find((s) => s.current);
     const other = sessions.find((s) => !s.current);
     expect(current).toMatchObject({

@@ -31,10 +31,14 @@ export interface Me {
 
 const iso = (at: number) => new Date(Number(at)).toISOString();
 
-/** My live portal sessions, newest first; `current` marks the one asking. */
+/** My live portal sessions: the one asking first (`current`), then the newest first. */
 export async function mySessions(ctx: AppContext, me: Me): Promise<MySession[]> {
   const rows = await listLiveSessionsOfUser(ctx.db, me.userId, ctx.clock.now());
-  return rows.map((s) => ({
+  const ordered = [
+    ...rows.filter((s) => s.id === me.sessionId),
+    ...rows.filter((s) => s.id !== me.sessionId),
+  ];
+  return ordered.map((s) => ({
     id: s.id,
     device: parseUserAgent(s.user_agent),
     ip: s.ip,

@@ -210,6 +210,26 @@ describe('my activity', () => {
     expect(calls.filter((c) => c.url.pathname === '/api/me/activity')).toHaveLength(2);
   });
 
+  it('is reached from the main navigation, its "Security" item marked as the current area', async () => {
+    await renderScreen(ActivityPage, {
+      path: '/activity',
+      user: makeUser(),
+      handlers: { 'GET /api/me/activity': () => json(200, { items: [], nextCursor: null }) },
+    });
+    await screen.findByTestId('activity-empty');
+    const main = screen.getByRole('navigation', { name: 'Navigation principale' });
+    expect(within(main).getByRole('link', { name: 'Sécurité' }).getAttribute('aria-current')).toBe(
+      'true',
+    );
+    expect(within(main).getByRole('link', { name: 'Sécurité' }).getAttribute('href')).toBe(
+      '/sessions',
+    );
+    const area = screen.getByRole('navigation', { name: 'Sécurité du compte' });
+    expect(within(area).getByRole('link', { name: 'Activité' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+  });
+
   it('says when there is nothing yet', async () => {
     await renderScreen(ActivityPage, {
       path: '/activity',
