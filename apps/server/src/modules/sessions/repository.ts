@@ -213,6 +213,45 @@ export function listLiveSessionsOfUser(db: Db, userId: string, now: number) {
     .execute();
 }
 
+/** Whether this account signed in from the browser before; refreshes its last sighting if so. */
+export async function touchKnownBrowser(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('known_browsers')
+    .set({ last_seen_at: now })
+    .where('user_id', '=', userId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Remembers a browser for an account (idempotent: two sign-ins at once store it once). */
+export async function rememberBrowser(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('known_browsers')
+    .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'token_hash']).doNothing())
+    .execute();
+}
+
+/** Forgets browsers not seen since `before`. */
+export async function deleteBrowsersUnseenSince(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('known_browsers')
+    .where('last_seen_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Deletes one session if it is this user's; how many rows went (0 or 1). */
 export async function deleteSessionOfUser(db: Db, userId: string, id: string): Promise<number> {
   const result = await db
