@@ -18,7 +18,7 @@ import { errorMessage } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useMyActivity } from './api/activity';
 import { SelfServiceNav } from './self-service-nav';
-import { deviceInWords, scopeInWords } from './words';
+import { deviceInWords, listInWords, scopeInWords } from './words';
 
 const COLUMNS = ['when', 'event', 'by', 'where'] as const;
 
@@ -46,14 +46,18 @@ const BY = {
 } as const;
 
 /** What the event adds in words: the platform, why, by which channel, which data. */
-function detailsInWords(t: TFunction, { details }: MyActivityEvent): string[] {
+function detailsInWords(t: TFunction, language: string, { details }: MyActivityEvent): string[] {
   return [
     details.platform,
     known(REASONS, details.reason) ? t(`self-service:activity.reasons.${details.reason}`) : null,
     known(CHANNELS, details.channel)
       ? t(`self-service:activity.channels.${details.channel}`)
       : null,
-    details.scopes?.map((scope) => scopeInWords(t, scope)).join(', '),
+    details.scopes &&
+      listInWords(
+        language,
+        details.scopes.map((scope) => scopeInWords(t, scope)),
+      ),
   ].flatMap((part) => (part ? [part] : []));
 }
 
@@ -96,7 +100,7 @@ export default function ActivityPage() {
             </TableHead>
             <TableBody>
               {events.map((event) => {
-                const details = detailsInWords(t, event);
+                const details = detailsInWords(t, i18n.language, event);
                 return (
                   <TableRow key={event.id} data-testid="activity-row" data-action={event.action}>
                     <TableCell>{formatDateTime(event.at, i18n.language)}</TableCell>

@@ -71,13 +71,26 @@ describe('my sessions', () => {
     expect(rows.map((row) => row.getAttribute('data-current'))).toEqual(['true', 'false', 'false']);
     expect(within(rows[0]!).getByText('Chrome sur Windows')).toBeTruthy();
     expect(within(rows[0]!).getByText('Cette session')).toBeTruthy();
-    expect(within(rows[0]!).getByText('mot de passe, code par e-mail')).toBeTruthy();
+    expect(within(rows[0]!).getByText('mot de passe et code par e-mail')).toBeTruthy();
     expect(within(rows[0]!).queryByTestId('session-end')).toBeNull();
     expect(within(rows[1]!).getByText('Safari sur iOS')).toBeTruthy();
     expect(within(rows[1]!).getByText('Inconnu')).toBeTruthy();
     expect(within(rows[2]!).getByText('Appareil inconnu')).toBeTruthy();
     expect(within(rows[2]!).getByText('Connexion inachevée')).toBeTruthy();
     expect(document.title).toBe('Mes sessions · Hygie');
+  });
+
+  it('writes the device and the methods in Arabic words, right to left', async () => {
+    await renderScreen(SessionsPage, {
+      path: '/sessions',
+      user: makeUser(),
+      language: 'ar',
+      handlers: { 'GET /api/me/sessions': () => json(200, SESSIONS) },
+    });
+    const [row] = await screen.findAllByTestId('session-row');
+    expect(within(row!).getByText('Chrome على Windows')).toBeTruthy();
+    expect(within(row!).getByText('كلمة المرور ورمز عبر البريد الإلكتروني')).toBeTruthy();
+    expect(document.documentElement.dir).toBe('rtl');
   });
 
   it('signs one session out after confirmation; the list updates', async () => {

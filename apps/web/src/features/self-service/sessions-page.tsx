@@ -135,7 +135,7 @@ export default function SessionsPage() {
                     </TableCell>
                     <TableCell>{date(session.createdAt)}</TableCell>
                     <TableCell>{date(session.lastSeenAt)}</TableCell>
-                    <TableCell>{methodsInWords(t, session.methods)}</TableCell>
+                    <TableCell>{methodsInWords(t, i18n.language, session.methods)}</TableCell>
                     <TableCell>
                       {!session.current && (
                         <Button

@@ -18,9 +18,17 @@ function known<T extends string>(list: readonly T[], value: string): value is T 
   return list.some((item) => item === value);
 }
 
-/** How a session was proven, in words ("password, code by e-mail"); unknown methods as they are. */
-export function methodsInWords(t: TFunction, methods: string[]): string {
-  return methods.map((m) => (known(METHODS, m) ? t(`self-service:methods.${m}`) : m)).join(', ');
+/** Items as a list of the language ("a, b and c"; Arabic commas and "و"). */
+export function listInWords(language: string, items: string[]): string {
+  return new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+}
+
+/** How a session was proven, in words ("password and code by e-mail"); unknown ones as they are. */
+export function methodsInWords(t: TFunction, language: string, methods: string[]): string {
+  return listInWords(
+    language,
+    methods.map((m) => (known(METHODS, m) ? t(`self-service:methods.${m}`) : m)),
+  );
 }
 
 /** A scope in words ("your e-mail address"); an unknown one as it is. */
