@@ -167,6 +167,15 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
     expect(await eventsAbout(me.id, 'sessions_ended')).toHaveLength(1);
   });
 
+  it('records nothing when there is no other session to end', async () => {
+    const me = await person(WINDOWS_CHROME);
+    const [mine] = me.clients;
+    if (!mine) throw new Error('client');
+    expect((await mine.post('/api/me/sessions/end-others')).json()).toEqual({ ended: 0 });
+    expect((await mine.get('/api/me')).statusCode).toBe(200);
+    expect(await eventsAbout(me.id, 'sessions_ended')).toHaveLength(0);
+  });
+
   it('signs out everywhere else: every other session ends, this one stays', async () => {
     const me = await person(WINDOWS_CHROME, ANDROID_FIREFOX, ANDROID_FIREFOX);
     const them = await person(WINDOWS_CHROME);
@@ -219,17 +228,18 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
   }
 
   it("shows my security events newest first, never another person's, every event once across pages", async () => {
-    const me = await person(WINDOWS_CHROME);
-    const them = await person(ANDROID_FIREFOX);
-    const [mine] = me.clients;
-    const [theirs] = them.clients;
+    const me = await person(ANDROID_FIREFOX, WINDOWS_CHROME);
+    const them = await person(ANDROID_FIREFOX, ANDROID_FIREFOX);
+    const [, mine] = me.clients;
+    const [, theirs] = them.clients;
     if (!mine || !theirs) throw new Error('clients');
+    await touch([mine]);
     // A failed sign-in on my account (someone else's browser), and activity of theirs.
     t.clock.advance(1000);
     expect((await new TestClient(t.app).login(me.email, 'Wrong-Passw0rd-1')).statusCode).toBe(401);
     await new TestClient(t.app).login(them.email, 'Wrong-Passw0rd-1');
-    await theirs.post('/api/me/sessions/end-others');
-    await mine.post('/api/me/sessions/end-others');
+    expect((await theirs.post('/api/me/sessions/end-others')).json()).toEqual({ ended: 1 });
+    expect((await mine.post('/api/me/sessions/end-others')).json()).toEqual({ ended: 1 });
 
     const whole = await allActivity(mine, 100);
     const paged = await allActivity(mine, 2);
@@ -254,11 +264,10 @@ describe.each(DIALECTS)('self-service on %s', (dialect) => {
     );
     // Noise and internals stay out: no code sent, no actor or request id.
     expect(actions).not.toContain('second_factor_sent');
-    expect(whole.find((e) => e.action === 'login')).toMatchObject({
-      by: 'me',
-      ip: '127.0.0.1',
-      device: { browser: 'Chrome', os: 'Windows' },
-    });
+    expect(whole.filter((e) => e.action === 'login')).toMatchObject([
+      { by: 'me', ip: '127.0.0.1', device: { browser: 'Chrome', os: 'Windows' } },
+      { by: 'me', ip: '127.0.0.1', device: { browser: 'Firefox', os: 'Android' } },
+    ]);
     expect(whole.find((e) => e.action === 'login_failed')).toMatchObject({
       by: 'nobody',
       details: { reason: 'bad_credentials' },

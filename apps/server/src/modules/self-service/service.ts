@@ -71,10 +71,11 @@ export async function endMySession(ctx: AppContext, me: Me, sessionId: string): 
   if (ended !== 1) throw new AppError('not_found');
 }
 
-/** "Sign out everywhere else": every session of mine but this one; how many ended. */
+/** "Sign out everywhere else": every session of mine but this one; how many ended (audited if any). */
 export async function endMyOtherSessions(ctx: AppContext, me: Me): Promise<number> {
   return ctx.db.transaction().execute(async (trx) => {
     const count = await endOtherSessionsOfUser(trx, me.userId, me.sessionId);
+    if (count === 0) return 0;
     await recordAudit(trx, ctx.clock, {
       action: 'sessions_ended',
       actorId: me.userId,
