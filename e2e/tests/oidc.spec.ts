@@ -159,6 +159,24 @@ test('a third-party platform asks for consent; once allowed, the user is back on
   await expect(page.locator('#result')).toHaveText(`Signed in as ${ADMIN.email}`);
 });
 
+test('the user removes the platform’s access from the account; the platform asks for consent again', async () => {
+  await page.goto('/platform-access');
+  const row = page.getByTestId('consent-row').filter({ hasText: 'Plateforme partenaire' });
+  await expect(row).toContainText('votre adresse e-mail');
+  await row.getByTestId('consent-remove').click();
+  await expect(page.getByTestId('confirm-dialog')).toContainText('Plateforme partenaire');
+  await page.getByTestId('confirm-yes').click();
+  await expect(page.getByTestId('notification')).toContainText(
+    'L’accès de la plateforme a été retiré.',
+  );
+  await expect(row).toHaveCount(0);
+
+  await page.goto(`${rpBase}/partner/login`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Plateforme partenaire');
+  await page.getByRole('button', { name: 'Autoriser' }).click();
+  await expect(page.locator('#result')).toHaveText(`Signed in as ${ADMIN.email}`);
+});
+
 test('a platform the user may not use ends on the portal’s oauth-error page', async () => {
   await page.goto(`${rpBase}/restricted/login`);
   await expect(page).toHaveURL(/\/oauth-error\?error=access_denied/);

@@ -60,6 +60,7 @@ import { scheduleMaintenance } from './modules/maintenance/job.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
+import { selfServiceRoutes } from './modules/self-service/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
 import { Metrics } from './lib/metrics.js';
@@ -290,6 +291,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       messageQueueRoutes,
       profileRoutes,
       deviceRoutes,
+      selfServiceRoutes,
       dashboardRoutes,
       biometricsRoutes,
       stepUpRoutes,

@@ -1,6 +1,9 @@
-/** A short, readable device description for notices and the device list ("Chrome / Windows"). */
-export function describeUserAgent(ua: string | null): string {
-  if (!ua) return '?';
+/** The browser and system a user agent names, null where not recognised (no database needed). */
+export function parseUserAgent(ua: string | null): {
+  browser: string | null;
+  os: string | null;
+} {
+  if (!ua) return { browser: null, os: null };
   const browser = /Edg\//.test(ua)
     ? 'Edge'
     : /Firefox\//.test(ua)
@@ -9,7 +12,7 @@ export function describeUserAgent(ua: string | null): string {
         ? 'Chrome'
         : /Safari\//.test(ua)
           ? 'Safari'
-          : 'Browser';
+          : null;
   const os = /Android/.test(ua)
     ? 'Android'
     : /iPhone|iPad|iPod/.test(ua)
@@ -20,6 +23,13 @@ export function describeUserAgent(ua: string | null): string {
           ? 'macOS'
           : /Linux/.test(ua)
             ? 'Linux'
-            : '?';
-  return `${browser} / ${os}`;
+            : null;
+  return { browser, os };
+}
+
+/** A short, readable device description for notices and the device list ("Chrome / Windows"). */
+export function describeUserAgent(ua: string | null): string {
+  if (!ua) return '?';
+  const { browser, os } = parseUserAgent(ua);
+  return `${browser ?? 'Browser'} / ${os ?? '?'}`;
 }

@@ -15,6 +15,7 @@ export const NAMESPACES = [
   'oauth',
   'biometrics',
   'admin',
+  'self-service',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS, ERROR_CODES, LANGUAGES, VALIDATION_MESSAGES } from '@hygie/domain';
+import {
+  AUDIT_ACTIONS,
+  ERROR_CODES,
+  LANGUAGES,
+  MY_ACTIVITY_ACTIONS,
+  VALIDATION_MESSAGES,
+} from '@hygie/domain';
 import { NAMESPACES } from './i18n';
 
 type Tree = { [key: string]: string | Tree };
@@ -57,7 +63,7 @@ const usedKeys = [
     Object.entries(sources).flatMap(([file, text]) =>
       [
         ...text.matchAll(
-          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin):[\w.]+)['"`]/g,
+          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin|self-service):[\w.]+)['"`]/g,
         ),
       ].map((match) => `${match[1]}|${file}`),
     ),
@@ -88,6 +94,13 @@ describe('translations', () => {
 
   it.each(LANGUAGES)('every audit action the server records is translated in %s', (language) => {
     const missing = AUDIT_ACTIONS.filter((action) => !has(language, `admin:events.${action}`));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(LANGUAGES)('every action of my activity is translated in %s', (language) => {
+    const missing = MY_ACTIVITY_ACTIONS.filter(
+      (action) => !has(language, `self-service:activity.events.${action}`),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -70,6 +70,21 @@ export const routes: RouteObject[] = [
             handle: handle('trusted-devices', SIGNED_IN),
             lazy: lazyComponent(() => import('../features/devices/devices-page')),
           },
+          {
+            path: 'sessions',
+            handle: handle('sessions', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/self-service/sessions-page')),
+          },
+          {
+            path: 'activity',
+            handle: handle('activity', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/self-service/activity-page')),
+          },
+          {
+            path: 'platform-access',
+            handle: handle('platform-access', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/self-service/platform-access-page')),
+          },
         ],
       },
       {

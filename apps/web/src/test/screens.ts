@@ -7,6 +7,9 @@ import BiometricsPage from '../features/biometrics/biometrics-page';
 import AcceptCguPage from '../features/consent/accept-cgu-page';
 import DashboardPage from '../features/dashboard/dashboard-page';
 import DevicesPage from '../features/devices/devices-page';
+import ActivityPage from '../features/self-service/activity-page';
+import PlatformAccessPage from '../features/self-service/platform-access-page';
+import SessionsPage from '../features/self-service/sessions-page';
 import AccountLockedPage from '../features/lock/account-locked-page';
 import LockAccountPage from '../features/lock/lock-account-page';
 import MfaPage from '../features/mfa/mfa-page';
@@ -38,6 +41,9 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/services': ServicesPage,
   '/profile': ProfilePage,
   '/devices': DevicesPage,
+  '/sessions': SessionsPage,
+  '/activity': ActivityPage,
+  '/platform-access': PlatformAccessPage,
   '/profile/update': ProfileUpdatePage,
   '/security/login': LoginPage,
   '/security/register': RegisterPage,

@@ -53,6 +53,8 @@ export async function anonymiseAuditEventsOf(db: Db, userId: string): Promise<vo
 export interface AuditFilter {
   targetId?: string;
   action?: string;
+  /** Only these actions (a person's own activity). */
+  actions?: readonly string[];
   /** Epoch ms, included. */
   from?: number;
   /** Epoch ms, excluded. */
@@ -63,12 +65,13 @@ export interface AuditFilter {
 
 /** Events newest first, filtered; keyset pages on (at, id). */
 export function listAuditEvents(db: Db, filter: AuditFilter, limit: number) {
-  const { targetId, action, from, before, after } = filter;
+  const { targetId, action, actions, from, before, after } = filter;
   return db
     .selectFrom('audit_events')
     .selectAll()
     .$if(targetId !== undefined, (qb) => qb.where('target_id', '=', targetId ?? ''))
     .$if(action !== undefined, (qb) => qb.where('action', '=', action ?? ''))
+    .$if(actions !== undefined, (qb) => qb.where('action', 'in', actions ?? []))
     .$if(from !== undefined, (qb) => qb.where('at', '>=', from ?? 0))
     .$if(before !== undefined, (qb) => qb.where('at', '<', before ?? 0))
     .$if(after !== undefined, (qb) =>

@@ -4,7 +4,12 @@ import { newId } from '../../lib/ids.js';
 import { currentRequestScope } from '../../lib/request-scope.js';
 import type { AdminAuditEvent, AuditAction } from '@hygie/domain';
 import type { AuditEventTable } from '../../db/schema.js';
-import { insertAuditEvent, lastAuditEventAt, listAuditEventsAbout } from './repository.js';
+import {
+  insertAuditEvent,
+  lastAuditEventAt,
+  listAuditEvents,
+  listAuditEventsAbout,
+} from './repository.js';
 
 export { anonymiseAuditEventsOf, deleteAuditEventsBefore } from './repository.js';
 
@@ -82,4 +87,19 @@ export async function auditEventsAbout(
 /** When the user last signed in, if ever. */
 export function lastSignInAt(db: Db, userId: string): Promise<number | null> {
   return lastAuditEventAt(db, userId, SIGN_IN_ACTIONS);
+}
+
+/**
+ * A page of the events about one user among these actions, newest first: keyset on (at, id), the
+ * page after `after` (the last event of the previous one). One more row than `limit` says whether
+ * another page follows.
+ */
+export function auditEventsAboutPage(
+  db: Db,
+  userId: string,
+  actions: readonly string[],
+  after: { at: number; id: string } | undefined,
+  limit: number,
+): Promise<AuditEventTable[]> {
+  return listAuditEvents(db, { targetId: userId, actions, ...(after && { after }) }, limit);
 }

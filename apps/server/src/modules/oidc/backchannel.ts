@@ -23,12 +23,15 @@ export async function queuePlatformLogouts(
   ctx: Pick<AppContext, 'clock'>,
   trx: Db,
   accountId: string,
+  /** Only this platform's sessions (a person removing one platform's access). */
+  onlyClientId?: string,
 ): Promise<void> {
   const told = new Set<string>();
   for (const payload of await findArtefactsOfAccount(trx, accountId, 'Session')) {
     const parsed = storedSession.safeParse(JSON.parse(payload));
     const authorizations = parsed.success ? (parsed.data.authorizations ?? {}) : {};
     for (const [clientId, { sid }] of Object.entries(authorizations)) {
+      if (onlyClientId !== undefined && clientId !== onlyClientId) continue;
       if (!sid || told.has(`${clientId} ${sid}`)) continue;
       const platform = await platformOfClient({ db: trx }, clientId);
       if (!platform?.backchannel_logout_uri) continue;

@@ -128,6 +128,39 @@ export async function findArtefactsOfAccount(
   return rows.map((r) => r.payload);
 }
 
+/** An account's artefacts of one model with their keys (`Model:id`). */
+export function findArtefactEntriesOfAccount(
+  db: Db,
+  accountId: string,
+  model: string,
+): Promise<{ id: string; payload: string }[]> {
+  return db
+    .selectFrom('oidc_store')
+    .select(['id', 'payload'])
+    .where('account_id', '=', accountId)
+    .where('model', '=', model)
+    .execute();
+}
+
+/** Rewrites an artefact's payload only (its expiry, keys and consumed mark stay). */
+export async function setArtefactPayload(db: Db, id: string, payload: string): Promise<void> {
+  await db.updateTable('oidc_store').set({ payload }).where('id', '=', id).execute();
+}
+
+/**
+ * Deletes a grant (its row, by key) and every artefact issued under it: codes and tokens. True
+ * when this call deleted the grant itself (of two concurrent calls, one).
+ */
+export async function deleteGrantAndArtefacts(
+  db: Db,
+  grantKey: string,
+  grantId: string,
+): Promise<boolean> {
+  const grant = await db.deleteFrom('oidc_store').where('id', '=', grantKey).executeTakeFirst();
+  await db.deleteFrom('oidc_store').where('grant_id', '=', grantId).execute();
+  return Number(grant.numDeletedRows) === 1;
+}
+
 /** Deletes the artefacts that expired before `at`; returns how many. */
 export async function deleteExpiredArtefacts(db: Db, at: number): Promise<number> {
   const result = await db.deleteFrom('oidc_store').where('expires_at', '<', at).executeTakeFirst();

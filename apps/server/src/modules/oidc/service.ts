@@ -1,10 +1,16 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { recordAudit } from '../audit/service.js';
 import type { Db } from '../../db/connection.js';
 import { purgeExpired } from './adapter.js';
 import { queuePlatformLogouts } from './backchannel.js';
 import { describeKeys, loadSigningKeys, rotateSigningKeys } from './keys.js';
-import { deleteAllArtefactsOfAccount } from './repository.js';
+import {
+  deleteAllArtefactsOfAccount,
+  deleteGrantAndArtefacts,
+  findArtefactEntriesOfAccount,
+  setArtefactPayload,
+} from './repository.js';
 
 /** The provider's signing keys as an admin sees them (ids only); the first one signs. */
 export async function signingKeyList(ctx: AppContext) {
@@ -44,4 +50,48 @@ export async function endPlatformAccess(
 ): Promise<void> {
   await queuePlatformLogouts(ctx, trx, accountId);
   await deleteAllArtefactsOfAccount(trx, accountId);
+}
+
+/** What this module reads of stored grants and provider sessions (the rest is kept as it is). */
+const storedGrant = z.object({ clientId: z.string() });
+const storedSession = z.looseObject({
+  authorizations: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * Ends what one platform holds for an account (the person's "remove access"): its grants with
+ * their codes and tokens, and its place in the provider sessions — the platform is told by a
+ * back-channel logout notice if it takes them, and must ask for consent again. The other
+ * platforms keep theirs. In the caller's transaction; false when the platform held no grant.
+ */
+export async function endPlatformAccessOfClient(
+  ctx: Pick<AppContext, 'clock'>,
+  trx: Db,
+  accountId: string,
+  clientId: string,
+): Promise<boolean> {
+  const grants = (await findArtefactEntriesOfAccount(trx, accountId, 'Grant')).filter((row) => {
+    const parsed = storedGrant.safeParse(JSON.parse(row.payload));
+    return parsed.success && parsed.data.clientId === clientId;
+  });
+  let ended = false;
+  for (const grant of grants) {
+    const deleted = await deleteGrantAndArtefacts(trx, grant.id, grant.id.slice('Grant:'.length));
+    ended ||= deleted;
+  }
+  // A concurrent removal deleted them first: it tells the platform, once.
+  if (!ended) return false;
+  await queuePlatformLogouts(ctx, trx, accountId, clientId);
+  for (const row of await findArtefactEntriesOfAccount(trx, accountId, 'Session')) {
+    const parsed = storedSession.safeParse(JSON.parse(row.payload));
+    const authorizations = parsed.success ? parsed.data.authorizations : undefined;
+    if (!parsed.success || !authorizations || !(clientId in authorizations)) continue;
+    const { [clientId]: _ended, ...others } = authorizations;
+    await setArtefactPayload(
+      trx,
+      row.id,
+      JSON.stringify({ ...parsed.data, authorizations: others }),
+    );
+  }
+  return true;
 }

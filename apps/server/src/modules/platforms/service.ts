@@ -302,3 +302,14 @@ export async function isRegisteredPostLogoutUri(
   const platforms = await listPlatforms(ctx.db);
   return platforms.some((p) => parseUriList(p.post_logout_redirect_uris).includes(uri));
 }
+
+/** Every platform's name by its id and by its OIDC client id (a person's activity names them). */
+export async function platformNames(
+  ctx: Pick<AppContext, 'db'>,
+): Promise<{ byId: Map<string, string>; byClientId: Map<string, string> }> {
+  const platforms = await listPlatforms(ctx.db);
+  return {
+    byId: new Map(platforms.map((p) => [p.id, p.name])),
+    byClientId: new Map(platforms.map((p) => [p.client_id, p.name])),
+  };
+}

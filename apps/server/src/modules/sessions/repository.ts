@@ -251,3 +251,27 @@ export async function deleteBrowsersUnseenSince(db: Db, before: number): Promise
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Deletes one session if it is this user's; how many rows went (0 or 1). */
+export async function deleteSessionOfUser(db: Db, userId: string, id: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Deletes every session of a user but one (the kept one is left as it is); how many went. */
+export async function deleteOtherSessionsOfUser(
+  db: Db,
+  userId: string,
+  keptId: string,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '!=', keptId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -178,6 +178,8 @@ export function forgetUnseenBrowsers(db: Db, now: number): Promise<number> {
 // What the sign-in stages record on a session, for the auth module (it reaches sessions only here).
 export {
   deleteExpiredSessions,
+  deleteOtherSessionsOfUser as endOtherSessionsOfUser,
+  deleteSessionOfUser as endSessionOfUser,
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
   listLiveSessionsOfUser,

@@ -42,7 +42,13 @@ describe('main layout and dashboard', () => {
     const links = within(nav)
       .getAllByRole('link')
       .map((link) => link.textContent);
-    expect(links).toEqual(['Tableau de bord', 'Mes services', 'Mon profil', 'Mes appareils']);
+    expect(links).toEqual([
+      'Tableau de bord',
+      'Mes services',
+      'Mon profil',
+      'Mes appareils',
+      'Sécurité',
+    ]);
     expect(
       within(nav).getByRole('link', { name: 'Tableau de bord' }).getAttribute('aria-current'),
     ).toBe('page');

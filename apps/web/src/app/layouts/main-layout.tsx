@@ -5,7 +5,7 @@ import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Link as RouterLink, Outlet } from 'react-router';
+import { NavLink, Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { SkipLink } from '../../components/skip-link';
@@ -17,6 +17,8 @@ interface NavItem {
   labelKey: string;
   end?: boolean;
   admin?: boolean;
+  /** Other pages of the same area: the item is marked current on them too. */
+  section?: readonly string[];
 }
 
 export const MAIN_NAV: readonly NavItem[] = [
@@ -24,13 +26,30 @@ export const MAIN_NAV: readonly NavItem[] = [
   { to: '/services', labelKey: 'common:nav.services' },
   { to: '/profile', labelKey: 'common:nav.profile', end: true },
   { to: '/devices', labelKey: 'common:nav.devices' },
+  {
+    to: '/sessions',
+    labelKey: 'self-service:nav.main',
+    section: ['/activity', '/platform-access'],
+  },
   { to: '/app-settings', labelKey: 'common:nav.appSettings', admin: true },
 ];
+
+/** A main navigation item; the current page's (or section's) is underlined and bold. */
+const NAV_ITEM_SX = {
+  borderBottom: 3,
+  borderColor: 'transparent',
+  borderRadius: 0,
+  '&[aria-current="page"], &[aria-current="true"]': {
+    borderColor: 'primary.contrastText',
+    fontWeight: 700,
+  },
+} as const;
 
 /** The signed-in area: app bar, main navigation (primary colour) and the page. */
 export default function MainLayout() {
   const { t } = useTranslation();
   const { user, admin } = useSession();
+  const { pathname } = useLocation();
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -62,23 +81,28 @@ export default function MainLayout() {
           >
             {MAIN_NAV.filter((item) => !item.admin || admin).map((item) => (
               <li key={item.to}>
-                <Button
-                  component={NavLink}
-                  to={item.to}
-                  end={item.end}
-                  color="inherit"
-                  sx={{
-                    borderBottom: 3,
-                    borderColor: 'transparent',
-                    borderRadius: 0,
-                    '&[aria-current="page"]': {
-                      borderColor: 'primary.contrastText',
-                      fontWeight: 700,
-                    },
-                  }}
-                >
-                  {t(item.labelKey)}
-                </Button>
+                {item.section?.includes(pathname) ? (
+                  // Another page of the item's area: the item is the current section.
+                  <Button
+                    component={RouterLink}
+                    to={item.to}
+                    aria-current="true"
+                    color="inherit"
+                    sx={NAV_ITEM_SX}
+                  >
+                    {t(item.labelKey)}
+                  </Button>
+                ) : (
+                  <Button
+                    component={NavLink}
+                    to={item.to}
+                    end={item.end}
+                    color="inherit"
+                    sx={NAV_ITEM_SX}
+                  >
+                    {t(item.labelKey)}
+                  </Button>
+                )}
               </li>
             ))}
           </Container>

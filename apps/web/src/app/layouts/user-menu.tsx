@@ -9,7 +9,14 @@ import type { CurrentUser } from '@hygie/domain';
 import { displayName } from '../../lib/current-user';
 import { logout } from '../../lib/logout';
 
-/** The account menu of the app bar: profile and sign out. */
+/** The account's security pages the menu leads to (features/self-service). */
+const ACCOUNT_SECURITY = [
+  { to: '/sessions', labelKey: 'self-service:nav.sessions' },
+  { to: '/activity', labelKey: 'self-service:nav.activity' },
+  { to: '/platform-access', labelKey: 'self-service:nav.platforms' },
+] as const;
+
+/** The account menu of the app bar: profile, the security pages, and sign out. */
 export function UserMenu({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -51,6 +58,17 @@ export function UserMenu({ user }: { user: CurrentUser }) {
         >
           {t('common:nav.profile')}
         </MenuItem>
+        {ACCOUNT_SECURITY.map((item) => (
+          <MenuItem
+            key={item.to}
+            onClick={() => {
+              setAnchor(null);
+              void navigate(item.to);
+            }}
+          >
+            {t(item.labelKey)}
+          </MenuItem>
+        ))}
         <MenuItem data-testid="logout" onClick={() => logout()}>
           {t('common:userMenu.signOut')}
         </MenuItem>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -23,6 +24,37 @@ import { SupportDialog } from './support-dialog';
 
 function isWebUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
+}
+
+/** The first letter of a name, for a platform without a logo. */
+function initialOf(name: string): string {
+  return Array.from(name.trim())[0]?.toLocaleUpperCase() ?? '?';
+}
+
+/** Where the user stands with a platform, in words (and a colour for the open ones). */
+const STATUS = {
+  open: { key: 'self-service:services.status.open', color: 'success' },
+  enable: { key: 'self-service:services.status.enable', color: 'default' },
+  request: { key: 'self-service:services.status.request', color: 'default' },
+  pending: { key: 'account:services.pending', color: 'default' },
+  none: { key: 'account:services.unavailable', color: 'default' },
+} as const;
+
+/** The platform's logo, or its initial when it has none (decorative: the name follows). */
+function ServiceLogo({ service }: { service: Service }) {
+  const logo = service.logoUrl && isWebUrl(service.logoUrl) ? service.logoUrl : undefined;
+  return (
+    <Avatar
+      variant="rounded"
+      src={logo}
+      alt=""
+      aria-hidden="true"
+      sx={{ width: 40, height: 40, bgcolor: 'primary.main', color: 'primary.contrastText' }}
+      data-testid="service-logo"
+    >
+      {initialOf(service.name)}
+    </Avatar>
+  );
 }
 
 function ServiceCard({ service }: { service: Service }) {
@@ -54,9 +86,7 @@ function ServiceCard({ service }: { service: Service }) {
     >
       <CardContent sx={{ flex: 1 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1 }}>
-          {service.logoUrl && isWebUrl(service.logoUrl) && (
-            <img src={service.logoUrl} alt="" width={40} height={40} />
-          )}
+          <ServiceLogo service={service} />
           <Typography id={headingId} variant="h6" component="h3">
             {service.name}
           </Typography>
@@ -66,12 +96,14 @@ function ServiceCard({ service }: { service: Service }) {
             {service.description}
           </Typography>
         )}
-        {service.action === 'pending' && (
-          <Chip sx={{ mt: 1 }} label={t('account:services.pending')} />
-        )}
-        {service.action === 'none' && (
-          <Chip sx={{ mt: 1 }} label={t('account:services.unavailable')} />
-        )}
+        <Chip
+          size="small"
+          variant="outlined"
+          sx={{ mt: 1 }}
+          color={STATUS[service.action].color}
+          label={t(STATUS[service.action].key)}
+          data-testid="service-status"
+        />
       </CardContent>
       <CardActions>
         {service.usable && isWebUrl(service.url) && (

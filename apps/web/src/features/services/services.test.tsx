@@ -34,6 +34,40 @@ describe('my services', () => {
     );
   });
 
+  it('shows each platform with its logo or its initial, its description and its standing', async () => {
+    const withLogo = {
+      ...SERVICES.services[0]!,
+      id: 'p-9',
+      name: 'Kiné',
+      logoUrl: 'https://kine.example.fr/logo.png',
+      description: 'Rééducation',
+    };
+    await renderScreen(ServicesPage, {
+      path: '/services',
+      user: makeUser(),
+      handlers: {
+        ...HANDLERS,
+        'GET /api/services': () => json(200, { services: [...SERVICES.services, withLogo] }),
+      },
+    });
+    const cards = await screen.findAllByTestId('service-card');
+    const byName = (name: string) =>
+      cards.find((card) => card.getAttribute('data-service-name') === name)!;
+    const tele = byName('Téléconsultation');
+    expect(within(tele).getByTestId('service-logo').textContent).toBe('T');
+    expect(within(tele).getByText('Consultations vidéo')).toBeTruthy();
+    expect(within(tele).getByTestId('service-status').textContent).toBe('Disponible');
+    expect(within(byName('Dossier partagé')).getByTestId('service-status').textContent).toBe(
+      'Prêt à activer',
+    );
+    expect(within(byName('Imagerie')).getByTestId('service-status').textContent).toBe(
+      'Demande en attente',
+    );
+    const logo = within(byName('Kiné')).getByTestId('service-logo');
+    expect(logo.querySelector('img')?.getAttribute('src')).toBe('https://kine.example.fr/logo.png');
+    expect(logo.getAttribute('aria-hidden')).toBe('true');
+  });
+
   it('enables a service on request', async () => {
     const { calls } = await renderScreen(ServicesPage, {
       path: '/services',
