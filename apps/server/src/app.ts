@@ -59,6 +59,7 @@ import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { legalRoutes } from './modules/legal/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
 import { Metrics } from './lib/metrics.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -284,6 +285,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       profileRoutes,
       deviceRoutes,
       dashboardRoutes,
+      legalRoutes,
       biometricsRoutes,
       stepUpRoutes,
       platformRoutes,
