@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectNoAxeViolations } from '../test/a11y';
@@ -59,21 +59,21 @@ describe('success pages', () => {
 
   it('announces the countdown politely once, not every second', async () => {
     await successPage();
-    const status = screen
-      .getAllByRole('status')
-      .find(
-        (region) =>
-          region.getAttribute('aria-live') === 'polite' && !region.className.includes('Alert'),
-      );
-    expect(status?.textContent).toBe(
-      'Vous serez redirigé vers la page de connexion dans 5 secondes.',
+    const status = screen.getByTestId('redirect-announcement');
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.getAttribute('aria-live')).toBe('polite');
+    // Filled once the region is in the page, so that it is announced.
+    await waitFor(() =>
+      expect(status.textContent).toBe(
+        'Vous serez redirigé vers la page de connexion dans 5 secondes.',
+      ),
     );
     await act(() => vi.advanceTimersByTimeAsync(2100));
     // The visible text counts down; the announcement does not change.
     expect(screen.getByTestId('redirect-countdown').textContent).toBe(
       'Vous serez redirigé vers la page de connexion dans 3 secondes.',
     );
-    expect(status?.textContent).toBe(
+    expect(status.textContent).toBe(
       'Vous serez redirigé vers la page de connexion dans 5 secondes.',
     );
   });
@@ -87,7 +87,9 @@ describe('success pages', () => {
     // The same button, still focused, now resumes.
     expect(document.activeElement).toBe(pause);
     expect(pause.textContent).toBe('Reprendre la redirection');
-    expect(screen.getByText(/^Redirection en pause/, { selector: '[role="status"]' })).toBeTruthy();
+    expect(screen.getByTestId('redirect-announcement').textContent).toMatch(
+      /^Redirection en pause/,
+    );
     await act(() => vi.advanceTimersByTimeAsync(30_000));
     expect(router.state.location.pathname).toBe('/security/register/success');
     await user.keyboard(' ');

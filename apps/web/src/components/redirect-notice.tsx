@@ -57,7 +57,12 @@ export function RedirectNotice({ to, delayMs = SUCCESS_REDIRECT_MS }: RedirectNo
 
   // Filled after the first render: a live region announces changes, not what it starts with.
   useEffect(() => {
-    setAnnouncement(t('common:redirect.toLogin', { count: Math.ceil(delayMs / 1000) }));
+    const timer = setTimeout(() =>
+      setAnnouncement(
+        (current) => current || t('common:redirect.toLogin', { count: Math.ceil(delayMs / 1000) }),
+      ),
+    );
+    return () => clearTimeout(timer);
   }, [t, delayMs]);
 
   const pause = () => {
@@ -77,7 +82,12 @@ export function RedirectNotice({ to, delayMs = SUCCESS_REDIRECT_MS }: RedirectNo
 
   return (
     <Box data-testid="redirect-notice" data-countdown={countdown}>
-      <Box role="status" aria-live="polite" sx={VISUALLY_HIDDEN}>
+      <Box
+        role="status"
+        aria-live="polite"
+        data-testid="redirect-announcement"
+        sx={VISUALLY_HIDDEN}
+      >
         {announcement}
       </Box>
       <Typography sx={{ mb: 2 }} data-testid="redirect-countdown">
