@@ -15,6 +15,7 @@ export const NAMESPACES = [
   'oauth',
   'biometrics',
   'admin',
+  'legal',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -7,6 +7,10 @@ import BiometricsPage from '../features/biometrics/biometrics-page';
 import AcceptCguPage from '../features/consent/accept-cgu-page';
 import DashboardPage from '../features/dashboard/dashboard-page';
 import DevicesPage from '../features/devices/devices-page';
+import AccessibilityPage from '../features/legal/accessibility-page';
+import ContactPage from '../features/legal/contact-page';
+import LegalNoticePage from '../features/legal/legal-notice-page';
+import PrivacyPage from '../features/legal/privacy-page';
 import AccountLockedPage from '../features/lock/account-locked-page';
 import LockAccountPage from '../features/lock/lock-account-page';
 import MfaPage from '../features/mfa/mfa-page';
@@ -56,6 +60,10 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/security/biometrics': BiometricsPage,
   '/security/lock-account': LockAccountPage,
   '/security/account-locked': AccountLockedPage,
+  '/legal-notice': LegalNoticePage,
+  '/privacy': PrivacyPage,
+  '/accessibility': AccessibilityPage,
+  '/contact': ContactPage,
   '/oauth-error': OAuthErrorPage,
 };
 

@@ -4,9 +4,9 @@ import { consentPage, logoutPage } from './pages.js';
 // The provider's own pages end, like every page of the portal, with the legal links.
 describe('the provider’s pages', () => {
   it.each([
-    ['fr', 'ltr', 'Mentions légales', 'Accessibilité : partiellement conforme'],
-    ['en', 'ltr', 'Legal notice', 'Accessibility: partially compliant'],
-    ['ar', 'rtl', 'الإشعار القانوني', 'إمكانية الوصول: مطابقة جزئياً'],
+    ['fr', 'ltr', 'Mentions légales', 'Accessibilité : non conforme'],
+    ['en', 'ltr', 'Legal notice', 'Accessibility: not compliant'],
+    ['ar', 'rtl', 'الإشعار القانوني', 'إمكانية الوصول: غير مطابق'],
   ] as const)(
     'in %s (%s) end with a footer linking to the legal pages',
     (language, dir, legal, accessibility) => {

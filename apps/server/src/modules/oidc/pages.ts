@@ -22,8 +22,8 @@ const TEXT = {
     scope_offline_access: 'un accès qui se poursuit après votre déconnexion',
     footerLabel: 'Informations légales',
     footerLegalNotice: 'Mentions légales',
-    footerPrivacy: 'Protection des données personnelles',
-    footerAccessibility: 'Accessibilité : partiellement conforme',
+    footerPrivacy: 'Données personnelles',
+    footerAccessibility: 'Accessibilité : non conforme',
     footerContact: 'Contact',
   },
   en: {
@@ -43,8 +43,8 @@ const TEXT = {
     scope_offline_access: 'access that continues after you sign out',
     footerLabel: 'Legal information',
     footerLegalNotice: 'Legal notice',
-    footerPrivacy: 'Personal data protection',
-    footerAccessibility: 'Accessibility: partially compliant',
+    footerPrivacy: 'Personal data',
+    footerAccessibility: 'Accessibility: not compliant',
     footerContact: 'Contact',
   },
   ar: {
@@ -64,8 +64,8 @@ const TEXT = {
     scope_offline_access: 'وصول يستمر بعد تسجيل خروجك',
     footerLabel: 'معلومات قانونية',
     footerLegalNotice: 'الإشعار القانوني',
-    footerPrivacy: 'حماية البيانات الشخصية',
-    footerAccessibility: 'إمكانية الوصول: مطابقة جزئياً',
+    footerPrivacy: 'البيانات الشخصية',
+    footerAccessibility: 'إمكانية الوصول: غير مطابق',
     footerContact: 'اتصل بنا',
   },
 } as const;

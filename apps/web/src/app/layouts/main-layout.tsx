@@ -9,6 +9,7 @@ import { NavLink, Link as RouterLink, Outlet } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { SkipLink } from '../../components/skip-link';
+import { SiteFooter } from '../../features/legal/site-footer';
 import { useSession } from '../../lib/current-user';
 import { UserMenu } from './user-menu';
 
@@ -93,6 +94,7 @@ export default function MainLayout() {
       >
         <Outlet />
       </Container>
+      <SiteFooter />
     </Box>
   );
 }

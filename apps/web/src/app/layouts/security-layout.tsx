@@ -9,6 +9,7 @@ import { PENDING_STATES } from '@hygie/domain';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { SkipLink } from '../../components/skip-link';
+import { SiteFooter } from '../../features/legal/site-footer';
 import { useSession } from '../../lib/current-user';
 import { logout } from '../../lib/logout';
 import { LOGIN_PATH } from '../guard';
@@ -47,20 +48,22 @@ export default function SecurityLayout() {
         >
           <Outlet />
         </Paper>
-        <Box component="footer" sx={{ mt: 3, textAlign: 'center' }}>
-          {pending || user ? (
-            // A half-open session can only finish its step or be abandoned.
-            <Button onClick={() => logout()}>
-              {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
-            </Button>
-          ) : (
-            pathname !== LOGIN_PATH && (
-              <Link component={RouterLink} to={LOGIN_PATH}>
-                {t('common:actions.backToLogin')}
-              </Link>
-            )
-          )}
-        </Box>
+        <SiteFooter>
+          <Box sx={{ mb: 2 }}>
+            {pending || user ? (
+              // A half-open session can only finish its step or be abandoned.
+              <Button onClick={() => logout()}>
+                {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
+              </Button>
+            ) : (
+              pathname !== LOGIN_PATH && (
+                <Link component={RouterLink} to={LOGIN_PATH}>
+                  {t('common:actions.backToLogin')}
+                </Link>
+              )
+            )}
+          </Box>
+        </SiteFooter>
       </Container>
     </Box>
   );

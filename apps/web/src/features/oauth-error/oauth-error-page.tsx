@@ -8,6 +8,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { useDocumentTitle } from '../../lib/document-title';
+import { SiteFooter } from '../legal/site-footer';
 import { usePlatformName } from './api/platform-name';
 
 const MAX_DESCRIPTION_LENGTH = 200;
@@ -103,6 +104,7 @@ export default function OAuthErrorPage() {
             </Button>
           </Box>
         </Paper>
+        <SiteFooter />
       </Container>
     </Box>
   );
