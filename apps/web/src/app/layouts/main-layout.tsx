@@ -13,8 +13,8 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Link as RouterLink, Outlet } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
-import { SiteFooter } from '../../features/legal/site-footer';
 import { useSession } from '../../lib/current-user';
 import { UserMenu } from './user-menu';
 

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
-import { SiteFooter } from '../../features/legal/site-footer';
 
 /** The profile editor's own layout: a slim bar with a way back to the profile. */
 export default function ProfileEditLayout() {

@@ -6,8 +6,8 @@ import Toolbar from '@mui/material/Toolbar';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
-import { SiteFooter } from '../../features/legal/site-footer';
 
 /**
  * The legal pages' layout, open to everyone in every state: the brand (a way back to the portal),

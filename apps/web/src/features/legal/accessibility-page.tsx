@@ -6,7 +6,7 @@ import { useBrand } from '../../lib/brand';
 import { formatLongDate } from '../../lib/format-date';
 import { useLegalInformation } from './api/legal-information';
 import { Bullets, LegalLoading, LegalSection, MailLink, Paragraph } from './legal-parts';
-import { ACCESSIBILITY_STATEMENT_DATE } from './legal-links';
+import { ACCESSIBILITY_STATEMENT_DATE } from './statement';
 
 const DEFENSEUR_FORM_URL = 'https://formulaire.defenseurdesdroits.fr/';
 const DEFENSEUR_DELEGATES_URL = 'https://www.defenseurdesdroits.fr/saisir/delegues';

@@ -3,7 +3,7 @@ import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/page';
-import { useSupport } from '../services/api/support';
+import { useSupportContact } from './api/support';
 import { Fact, Facts, LegalLoading, LegalSection, MailLink, Paragraph } from './legal-parts';
 
 function isWebUrl(value: string): boolean {
@@ -13,7 +13,7 @@ function isWebUrl(value: string): boolean {
 /** The operator's support contact (GET /api/support, from configuration), open to everyone. */
 export default function ContactPage() {
   const { t } = useTranslation();
-  const support = useSupport(true);
+  const support = useSupportContact();
   const data = support.data;
   const links = data?.usefulLinks.filter((link) => isWebUrl(link.url)) ?? [];
 

@@ -75,7 +75,14 @@ export function Fact({
       <Typography
         component="dd"
         data-testid={testId}
-        sx={{ m: 0, whiteSpace: 'pre-line', ...(missing && { fontStyle: 'italic' }) }}
+        sx={{
+          m: 0,
+          minWidth: 0,
+          whiteSpace: 'pre-line',
+          // Addresses and e-mails wrap rather than widening a phone's screen (reflow at 320 px).
+          overflowWrap: 'anywhere',
+          ...(missing && { fontStyle: 'italic' }),
+        }}
       >
         {missing ? t('legal:notConfigured') : value}
       </Typography>

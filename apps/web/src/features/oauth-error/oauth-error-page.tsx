@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { useDocumentTitle } from '../../lib/document-title';
-import { SiteFooter } from '../legal/site-footer';
 import { usePlatformName } from './api/platform-name';
 
 const MAX_DESCRIPTION_LENGTH = 200;

@@ -3,7 +3,14 @@ import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { LEGAL_LINKS } from './legal-links';
+
+/** The legal pages every page links to from its footer, in this order. */
+export const LEGAL_LINKS = [
+  { to: '/legal-notice', labelKey: 'legal:footer.legalNotice' },
+  { to: '/privacy', labelKey: 'legal:footer.privacy' },
+  { to: '/accessibility', labelKey: 'legal:footer.accessibility' },
+  { to: '/contact', labelKey: 'legal:footer.contact' },
+] as const;
 
 /**
  * The footer of every page (the contentinfo landmark): the legal notice, the personal-data policy,
