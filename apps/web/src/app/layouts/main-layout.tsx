@@ -88,7 +88,8 @@ function NavLinks({ vertical, onFollow }: { vertical: boolean; onFollow?: () => 
 export default function MainLayout() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const narrow = useMediaQuery(narrowQuery);
+  // Read at the first render (no server rendering here): a phone never flashes the wide bar.
+  const narrow = useMediaQuery(narrowQuery, { noSsr: true });
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
