@@ -62,6 +62,7 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { selfServiceRoutes } from './modules/self-service/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { legalRoutes } from './modules/legal/routes.js';
 import { platformRoutes } from './modules/platforms/routes.js';
 import { Metrics } from './lib/metrics.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -293,6 +294,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       deviceRoutes,
       selfServiceRoutes,
       dashboardRoutes,
+      legalRoutes,
       biometricsRoutes,
       stepUpRoutes,
       platformRoutes,

@@ -106,6 +106,14 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  LEGAL_PUBLISHER_NAME: z.string().optional(),
+  LEGAL_PUBLISHER_ADDRESS: z.string().optional(),
+  LEGAL_PUBLISHER_REGISTRATION: z.string().optional(),
+  LEGAL_PUBLICATION_DIRECTOR: z.string().optional(),
+  LEGAL_HOST_NAME: z.string().optional(),
+  LEGAL_HOST_ADDRESS: z.string().optional(),
+  LEGAL_HOST_HDS_CERTIFICATE: z.string().optional(),
+  LEGAL_DPO_CONTACT: z.string().optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -174,6 +182,17 @@ export interface Config {
     website: string | null;
     headOffice: string | null;
     links: { label: string; url: string }[];
+  };
+  /** The operator's legal information (legal notice, personal-data policy); null: unset. */
+  legal: {
+    publisherName: string | null;
+    publisherAddress: string | null;
+    publisherRegistration: string | null;
+    publicationDirector: string | null;
+    hostName: string | null;
+    hostAddress: string | null;
+    hostHdsCertificate: string | null;
+    dpoContact: string | null;
   };
   smtp: { url: string; from: string; timeoutMs: number } | undefined;
   sms: { url: string; token: string | undefined; sender: string; timeoutMs: number } | undefined;
@@ -283,6 +302,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       website: e.SUPPORT_WEBSITE ?? null,
       headOffice: e.SUPPORT_HEAD_OFFICE ?? null,
       links: e.SUPPORT_LINKS ?? [],
+    },
+    legal: {
+      publisherName: e.LEGAL_PUBLISHER_NAME ?? null,
+      publisherAddress: e.LEGAL_PUBLISHER_ADDRESS ?? null,
+      publisherRegistration: e.LEGAL_PUBLISHER_REGISTRATION ?? null,
+      publicationDirector: e.LEGAL_PUBLICATION_DIRECTOR ?? null,
+      hostName: e.LEGAL_HOST_NAME ?? null,
+      hostAddress: e.LEGAL_HOST_ADDRESS ?? null,
+      hostHdsCertificate: e.LEGAL_HOST_HDS_CERTIFICATE ?? null,
+      dpoContact: e.LEGAL_DPO_CONTACT ?? null,
     },
     smtp: e.SMTP_URL
       ? { url: e.SMTP_URL, from: e.SMTP_FROM, timeoutMs: e.SMTP_TIMEOUT_MS }

@@ -11,6 +11,7 @@ export * from './schemas/admin.js';
 export * from './schemas/biometrics.js';
 export * from './schemas/fields.js';
 export * from './schemas/platforms.js';
+export * from './schemas/legal.js';
 export * from './redirects.js';
 export * from './validation/index.js';
 export * from './schemas/self-service.js';

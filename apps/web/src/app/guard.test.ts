@@ -8,6 +8,7 @@ const SIGNED_IN: RouteMeta = {};
 const ANONYMOUS_ONLY: RouteMeta = { anonymousOnly: true };
 const OPEN: RouteMeta = { anonymous: true };
 const ADMIN_ROUTE: RouteMeta = { admin: true };
+const LEGAL: RouteMeta = { anonymous: true, alwaysOpen: true };
 
 function at(url: string) {
   const [pathname = '/', query] = url.split('?');
@@ -52,6 +53,34 @@ const cases: Case[] = [
     name: '1 before 7: waits on an admin route',
     given: input({ loading: true, route: ADMIN_ROUTE, to: '/app-settings' }),
     expected: wait,
+  },
+
+  // Rule 1b: the legal pages are open in every state.
+  {
+    name: '1b: a legal page waits while loading',
+    given: input({ loading: true, route: LEGAL, to: '/privacy' }),
+    expected: wait,
+  },
+  {
+    name: '1b before 2: a pending state does not take the visitor away from a legal page',
+    given: input({ state: AccountState.CGU_CONSENT_REQUIRED, route: LEGAL, to: '/privacy' }),
+    expected: allow,
+  },
+  {
+    name: '1b before 4: neither does a biometric enrolment',
+    given: input({
+      state: AccountState.LOGGED_IN,
+      user: PATIENT,
+      biometricEnrolment: true,
+      route: LEGAL,
+      to: '/accessibility',
+    }),
+    expected: allow,
+  },
+  {
+    name: '1b: a visitor and a signed-in user read them',
+    given: input({ route: LEGAL, to: '/legal-notice', from: '/security/login?client_id=x' }),
+    expected: allow,
   },
 
   // Rule 2: each pending state forces its screen.

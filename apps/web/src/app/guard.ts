@@ -11,6 +11,11 @@ export interface RouteMeta {
   anonymousOnly?: boolean;
   /** Only for admins. */
   admin?: boolean;
+  /**
+   * Open to everyone in every state (the legal pages): a half-open sign-in or a biometric
+   * enrolment does not take the visitor away from them.
+   */
+  alwaysOpen?: boolean;
 }
 
 export interface GuardLocation {
@@ -82,6 +87,10 @@ export function guard(input: GuardInput): GuardDecision {
 
   // 1. Wait while loading.
   if (loading) return WAIT;
+
+  // 1b. The legal pages (legal notice, personal-data policy, accessibility, contact) are open to
+  // everyone, whatever the state of their sign-in: every page links to them.
+  if (route.alwaysOpen) return ALLOW;
 
   // 2. A pending state forces its screen, keeping where the visitor was heading.
   const forced = PENDING_STATE_SCREENS[state];

@@ -16,6 +16,7 @@ export const NAMESPACES = [
   'biometrics',
   'admin',
   'self-service',
+  'legal',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -14,7 +14,12 @@ export interface RouteHandle {
   meta?: RouteMeta;
 }
 
-const META_FLAGS = ['anonymous', 'anonymousOnly', 'admin'] as const satisfies (keyof RouteMeta)[];
+const META_FLAGS = [
+  'anonymous',
+  'anonymousOnly',
+  'admin',
+  'alwaysOpen',
+] as const satisfies (keyof RouteMeta)[];
 
 function isRouteMeta(value: unknown): value is RouteMeta {
   return (

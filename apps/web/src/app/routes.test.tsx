@@ -56,6 +56,10 @@ describe('route table (spec §2)', () => {
         '/security/biometrics',
         '/security/lock-account',
         '/security/account-locked',
+        '/legal-notice',
+        '/privacy',
+        '/accessibility',
+        '/contact',
         '/oauth-error',
         '/*',
       ].sort(),
@@ -75,6 +79,9 @@ describe('route table (spec §2)', () => {
     expect(table['/security/lock-account']?.meta).toEqual({ anonymous: true });
     expect(table['/security/account-locked']?.meta).toEqual({ anonymous: true });
     expect(table['/oauth-error']?.meta).toEqual({ anonymous: true });
+    for (const path of ['/legal-notice', '/privacy', '/accessibility', '/contact']) {
+      expect(table[path]?.meta).toEqual({ anonymous: true, alwaysOpen: true });
+    }
   });
 
   it('loads, for each screen, the page its screen tests render', async () => {

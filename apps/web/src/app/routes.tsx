@@ -23,6 +23,7 @@ export function lazyComponent(load: () => Promise<ComponentModule>) {
 const ANONYMOUS_ONLY: RouteMeta = { anonymousOnly: true };
 const OPEN_TO_ALL: RouteMeta = { anonymous: true };
 const SIGNED_IN: RouteMeta = {};
+const LEGAL: RouteMeta = { anonymous: true, alwaysOpen: true };
 
 function handle(name: string, meta: RouteMeta): RouteHandle {
   return { name, meta };
@@ -194,6 +195,32 @@ export const routes: RouteObject[] = [
             path: 'account-locked',
             handle: handle('account-locked', OPEN_TO_ALL),
             lazy: lazyComponent(() => import('../features/lock/account-locked-page')),
+          },
+        ],
+      },
+      {
+        // The legal pages: open to everyone in every state, linked from every page's footer.
+        lazy: lazyComponent(() => import('./layouts/public-layout')),
+        children: [
+          {
+            path: '/legal-notice',
+            handle: handle('legal-notice', LEGAL),
+            lazy: lazyComponent(() => import('../features/legal/legal-notice-page')),
+          },
+          {
+            path: '/privacy',
+            handle: handle('privacy', LEGAL),
+            lazy: lazyComponent(() => import('../features/legal/privacy-page')),
+          },
+          {
+            path: '/accessibility',
+            handle: handle('accessibility', LEGAL),
+            lazy: lazyComponent(() => import('../features/legal/accessibility-page')),
+          },
+          {
+            path: '/contact',
+            handle: handle('contact', LEGAL),
+            lazy: lazyComponent(() => import('../features/legal/contact-page')),
           },
         ],
       },

@@ -7,6 +7,7 @@ import { routes } from '../app/routes';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from './factories';
+import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
 import './emotion-styles';
 // The modules behind the lazy routes are imported with the test file (as a browser with the chunks
@@ -32,6 +33,9 @@ export async function renderApp(options: RenderAppOptions = {}) {
   const { path = '/', language = 'fr', brand = 'hygie', user = null } = options;
   const api = fakeFetch({
     'GET /api/config': () => json(200, PUBLIC_CONFIG),
+    // The legal pages' facts, open to everyone (each page's own tests vary them).
+    'GET /api/legal': () => json(200, LEGAL_INFORMATION),
+    'GET /api/support': () => json(200, SUPPORT),
     'GET /api/me': options.me ?? (() => (user ? json(200, user) : apiError(401, 'not_logged_in'))),
     ...options.handlers,
   });

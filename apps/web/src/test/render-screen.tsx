@@ -6,13 +6,16 @@ import { App } from '../app/app';
 import { createI18n } from '../app/i18n';
 import MainLayout from '../app/layouts/main-layout';
 import ProfileEditLayout from '../app/layouts/profile-edit-layout';
+import PublicLayout from '../app/layouts/public-layout';
 import SecurityLayout from '../app/layouts/security-layout';
 import { RootLayout, type RouteHandle } from '../app/root-layout';
 import { RouteError } from '../app/route-error';
+import { LEGAL_LINKS } from '../components/site-footer';
 import { routeEntries } from '../app/routes';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from './factories';
+import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
 import './emotion-styles';
 
@@ -32,10 +35,13 @@ export interface RenderScreenOptions {
   also?: Record<string, ComponentType>;
 }
 
+const LEGAL_PATHS = new Set<string>(LEGAL_LINKS.map((link) => link.to));
+
 /** The layout a screen sits in, as in the route table (the OAuth error page has its own). */
 function layoutOf(path: string): ComponentType | null {
   if (path === '/oauth-error') return null;
   if (path === '/profile/update') return ProfileEditLayout;
+  if (LEGAL_PATHS.has(path)) return PublicLayout;
   if (path.startsWith('/security')) return SecurityLayout;
   return MainLayout;
 }
@@ -87,6 +93,9 @@ export async function renderScreen(Screen: ComponentType, options: RenderScreenO
   const { path, language = 'fr', brand = 'hygie', user = null } = options;
   const api = fakeFetch({
     'GET /api/config': () => json(200, PUBLIC_CONFIG),
+    // The legal pages' facts, open to everyone (each page's own tests vary them).
+    'GET /api/legal': () => json(200, LEGAL_INFORMATION),
+    'GET /api/support': () => json(200, SUPPORT),
     'GET /api/me': options.me ?? (() => (user ? json(200, user) : apiError(401, 'not_logged_in'))),
     ...options.handlers,
   });

@@ -10,6 +10,10 @@ import DevicesPage from '../features/devices/devices-page';
 import ActivityPage from '../features/self-service/activity-page';
 import PlatformAccessPage from '../features/self-service/platform-access-page';
 import SessionsPage from '../features/self-service/sessions-page';
+import AccessibilityPage from '../features/legal/accessibility-page';
+import ContactPage from '../features/legal/contact-page';
+import LegalNoticePage from '../features/legal/legal-notice-page';
+import PrivacyPage from '../features/legal/privacy-page';
 import AccountLockedPage from '../features/lock/account-locked-page';
 import LockAccountPage from '../features/lock/lock-account-page';
 import MfaPage from '../features/mfa/mfa-page';
@@ -62,6 +66,10 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/security/biometrics': BiometricsPage,
   '/security/lock-account': LockAccountPage,
   '/security/account-locked': AccountLockedPage,
+  '/legal-notice': LegalNoticePage,
+  '/privacy': PrivacyPage,
+  '/accessibility': AccessibilityPage,
+  '/contact': ContactPage,
   '/oauth-error': OAuthErrorPage,
 };
 

@@ -20,6 +20,11 @@ const TEXT = {
     scope_profile: 'vos nom, prénom, date de naissance, sexe et type de profil',
     scope_health: 'votre identifiant de santé (INS ou identifiant professionnel)',
     scope_offline_access: 'un accès qui se poursuit après votre déconnexion',
+    footerLabel: 'Informations légales',
+    footerLegalNotice: 'Mentions légales',
+    footerPrivacy: 'Données personnelles',
+    footerAccessibility: 'Accessibilité : non conforme',
+    footerContact: 'Contact',
   },
   en: {
     logoutTitle: 'Sign out?',
@@ -36,6 +41,11 @@ const TEXT = {
     scope_profile: 'your names, date of birth, sex and profile type',
     scope_health: 'your health identifier (INS or professional identifier)',
     scope_offline_access: 'access that continues after you sign out',
+    footerLabel: 'Legal information',
+    footerLegalNotice: 'Legal notice',
+    footerPrivacy: 'Personal data',
+    footerAccessibility: 'Accessibility: not compliant',
+    footerContact: 'Contact',
   },
   ar: {
     logoutTitle: 'تسجيل الخروج؟',
@@ -52,6 +62,11 @@ const TEXT = {
     scope_profile: 'اسمك وتاريخ ميلادك وجنسك ونوع ملفك',
     scope_health: 'معرّفك الصحي (INS أو المعرّف المهني)',
     scope_offline_access: 'وصول يستمر بعد تسجيل خروجك',
+    footerLabel: 'معلومات قانونية',
+    footerLegalNotice: 'الإشعار القانوني',
+    footerPrivacy: 'البيانات الشخصية',
+    footerAccessibility: 'إمكانية الوصول: غير مطابق',
+    footerContact: 'اتصل بنا',
   },
 } as const;
 
@@ -100,7 +115,24 @@ main{max-width:28rem;margin:3rem auto;padding:2rem;background:#fff;border-radius
 h1{font-size:1.5rem;margin-top:0}.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}
 button{font:inherit;padding:.6rem 1.2rem;border-radius:4px;border:1px solid #1565c0;cursor:pointer}
 .primary{background:#1565c0;color:#fff}.secondary{background:#fff;color:#1565c0}
-button:focus-visible{outline:3px solid #ff9800;outline-offset:2px}`;
+button:focus-visible,a:focus-visible{outline:3px solid #ff9800;outline-offset:2px}
+footer{max-width:28rem;margin:0 auto 2rem;padding:0 2rem}footer ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;justify-content:center}
+footer a{color:#0d47a1}`;
+
+/** The links every page of the portal ends with (as the web client's footer). */
+export const FOOTER_LINKS = [
+  ['/legal-notice', 'footerLegalNotice'],
+  ['/privacy', 'footerPrivacy'],
+  ['/accessibility', 'footerAccessibility'],
+  ['/contact', 'footerContact'],
+] as const satisfies readonly (readonly [string, Key])[];
+
+function footer(language: Language): string {
+  const items = FOOTER_LINKS.map(
+    ([href, key]) => `<li><a href="${href}">${t(language, key)}</a></li>`,
+  ).join('');
+  return `<footer><nav aria-label="${t(language, 'footerLabel')}"><ul>${items}</ul></nav></footer>`;
+}
 
 function page(language: Language, title: string, body: string): string {
   const dir = RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
@@ -118,6 +150,7 @@ function page(language: Language, title: string, body: string): string {
 <h1>${title}</h1>
 ${body}
 </main>
+${footer(language)}
 </body>
 </html>`;
 }

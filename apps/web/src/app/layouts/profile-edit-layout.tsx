@@ -8,13 +8,14 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
 
 /** The profile editor's own layout: a slim bar with a way back to the profile. */
 export default function ProfileEditLayout() {
   const { t } = useTranslation();
   return (
-    <Box sx={{ minHeight: '100vh' }}>
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
       <AppBar position="static" color="inherit" elevation={1}>
         <Toolbar sx={{ gap: 1, flexWrap: 'wrap' }}>
@@ -41,10 +42,11 @@ export default function ProfileEditLayout() {
         id="main-content"
         tabIndex={-1}
         maxWidth="md"
-        sx={{ py: 4, outline: 'none' }}
+        sx={{ flex: 1, py: 4, outline: 'none' }}
       >
         <Outlet />
       </Container>
+      <SiteFooter />
     </Box>
   );
 }

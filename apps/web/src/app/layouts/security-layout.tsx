@@ -8,6 +8,7 @@ import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { PENDING_STATES } from '@hygie/domain';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
 import { useSession } from '../../lib/current-user';
 import { logout } from '../../lib/logout';
@@ -47,20 +48,22 @@ export default function SecurityLayout() {
         >
           <Outlet />
         </Paper>
-        <Box component="footer" sx={{ mt: 3, textAlign: 'center' }}>
-          {pending || user ? (
-            // A half-open session can only finish its step or be abandoned.
-            <Button onClick={() => logout()}>
-              {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
-            </Button>
-          ) : (
-            pathname !== LOGIN_PATH && (
-              <Link component={RouterLink} to={LOGIN_PATH}>
-                {t('common:actions.backToLogin')}
-              </Link>
-            )
-          )}
-        </Box>
+        <SiteFooter>
+          <Box sx={{ mb: 2 }}>
+            {pending || user ? (
+              // A half-open session can only finish its step or be abandoned.
+              <Button onClick={() => logout()}>
+                {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
+              </Button>
+            ) : (
+              pathname !== LOGIN_PATH && (
+                <Link component={RouterLink} to={LOGIN_PATH}>
+                  {t('common:actions.backToLogin')}
+                </Link>
+              )
+            )}
+          </Box>
+        </SiteFooter>
       </Container>
     </Box>
   );

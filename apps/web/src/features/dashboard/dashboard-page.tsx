@@ -105,7 +105,8 @@ export default function DashboardPage() {
           <Typography component="dt" sx={{ fontWeight: 500 }}>
             {t('account:dashboard.email')}
           </Typography>
-          <Typography component="dd" sx={{ m: 0 }}>
+          {/* A long address wraps rather than widening a phone's screen (reflow at 320 px). */}
+          <Typography component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
             <bdi>{user.email}</bdi>
           </Typography>
         </Box>

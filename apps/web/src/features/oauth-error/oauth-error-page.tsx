@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { SiteFooter } from '../../components/site-footer';
 import { useDocumentTitle } from '../../lib/document-title';
 import { usePlatformName } from './api/platform-name';
 
@@ -103,6 +104,7 @@ export default function OAuthErrorPage() {
             </Button>
           </Box>
         </Paper>
+        <SiteFooter />
       </Container>
     </Box>
   );
