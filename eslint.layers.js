@@ -96,6 +96,7 @@ const transactionSelector = {
 const TABLE_OWNERS = {
   [`${SERVER}/modules/users/repository.ts`]: ['users', 'consents'],
   [`${SERVER}/modules/sessions/repository.ts`]: ['sessions', 'known_browsers'],
+  [`${SERVER}/modules/consent/repository.ts`]: ['terms_texts'],
   [`${SERVER}/modules/devices/repository.ts`]: ['trusted_devices'],
   [`${SERVER}/modules/throttle/repository.ts`]: ['throttles'],
   [`${SERVER}/modules/settings/repository.ts`]: ['settings'],

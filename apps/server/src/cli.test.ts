@@ -13,6 +13,14 @@ import { randomToken } from './lib/tokens.js';
 import { TEST_DATABASE_URL } from './test/helpers.js';
 
 const cli = path.join(import.meta.dirname, 'cli.ts');
+
+/** A terms text in every language, as `cgu:publish --file` reads it. */
+const TERMS_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-terms-')), 'terms.json');
+const SECTION = (text: string) => [{ title: text, body: `${text}…` }];
+fs.writeFileSync(
+  TERMS_FILE,
+  JSON.stringify({ fr: SECTION('Objet'), en: SECTION('Purpose'), ar: SECTION('الغرض') }),
+);
 function run(dataDir: string, ...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
     env: {
@@ -41,7 +49,16 @@ describe('operator commands', () => {
       expect(usage.status).toBe(2);
       expect(usage.stderr).toBe('--email is required; run cli invite --help\n');
       expect(
-        run(dataDir, 'cgu:publish', '--version', '2027-01', '--date', '2027-01-01').status,
+        run(
+          dataDir,
+          'cgu:publish',
+          '--version',
+          '2027-01',
+          '--date',
+          '2027-01-01',
+          '--file',
+          TERMS_FILE,
+        ).status,
       ).toBe(0);
 
       const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') });
@@ -210,10 +227,19 @@ describe('the command registry', () => {
       ],
       [['invite', '--email', 'a@example.fr', '--language', 'de'], '--language "de": '],
       [
-        ['cgu:publish', '--version', '2026-03', '--date', '2026-02-30'],
+        ['cgu:publish', '--version', '2026-03', '--date', '2026-02-30', '--file', TERMS_FILE],
         '--date "2026-02-30": expected a real calendar date, YYYY-MM-DD; run cli cgu:publish --help',
       ],
-      [['cgu:publish', '--date', '2026-03-01'], '--version is required'],
+      [['cgu:publish', '--date', '2026-03-01', '--file', TERMS_FILE], '--version is required'],
+      [['cgu:publish', '--version', '2026-03'], '--file is required'],
+      [
+        ['cgu:publish', '--version', '2026-03', '--file', cli],
+        `--file ${JSON.stringify(cli)}: not JSON`,
+      ],
+      [
+        ['cgu:publish', '--version', '2026-03', '--file', `${TERMS_FILE}.missing`],
+        'cannot be read',
+      ],
       [
         ['platform:add', '--name', 'Agenda', '--url', 'https://agenda.example.fr'],
         '--redirect-uri is required',
@@ -250,6 +276,8 @@ describe('the command registry', () => {
       '1',
       '--date',
       '2026-02-30',
+      '--file',
+      TERMS_FILE,
       '--json',
     );
     expect(json.status).toBe(2);
@@ -375,11 +403,36 @@ describe('the command registry', () => {
         error: 'refused: email_already_used',
         code: 'email_already_used',
       });
-      const published = await runHere(env, 'cgu:publish', '--version', '2027-01', '--json');
+      const published = await runHere(
+        env,
+        'cgu:publish',
+        '--version',
+        '2027-01',
+        '--file',
+        TERMS_FILE,
+        '--json',
+      );
       expect(JSON.parse(published.stdout)).toEqual({
         version: '2027-01',
         publishedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+        hashes: {
+          fr: expect.stringMatching(/^[0-9a-f]{64}$/),
+          en: expect.stringMatching(/^[0-9a-f]{64}$/),
+          ar: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
       });
+      // Published once: the same version again is refused (exit 1), in words and as a code.
+      const republished = await runHere(
+        env,
+        'cgu:publish',
+        '--version',
+        '2027-01',
+        '--file',
+        TERMS_FILE,
+        '--json',
+      );
+      expect(republished.status).toBe(1);
+      expect(JSON.parse(republished.stderr)).toMatchObject({ code: 'terms_version_exists' });
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS = [
   'admin_bootstrapped',
   'setting_changed',
   'setting_reset',
+  'terms_published',
   'platform_created',
   'platform_updated',
   'platform_deleted',

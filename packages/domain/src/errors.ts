@@ -75,6 +75,10 @@ export const ERRORS = {
   // Messages (admin).
   message_not_retryable: { status: 409 },
   last_admin: { status: 409 },
+  /** A terms version is published once; its text never changes. */
+  terms_version_exists: { status: 409 },
+  /** The terms text the user read is not the one in force (a new version, or another text). */
+  terms_changed: { status: 409 },
   account_state_conflict: { status: 409 },
 
   // Requests.

@@ -9,6 +9,7 @@ const UNIQUE_INDEXES = {
   link_tokens_token_uq: ['link_tokens.token_hash'],
   platforms_client_id_uq: ['platforms.client_id'],
   credentials_credential_id_uq: ['credentials.kind', 'credentials.credential_id'],
+  terms_texts_pk: ['terms_texts.version', 'terms_texts.language'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type UniqueIndex = keyof typeof UNIQUE_INDEXES;

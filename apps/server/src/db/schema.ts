@@ -106,6 +106,24 @@ export interface ConsentTable {
   version: string;
   accepted_at: number;
   ip: string | null;
+  /** The SHA-256 of the exact text accepted (terms_texts.hash); null before texts were stored. */
+  text_hash: string | null;
+  /** The language of that text. */
+  language: string | null;
+}
+
+/** The terms of use of one version in one language: published once, never changed. */
+export interface TermsTextTable {
+  version: string;
+  language: string;
+  /** JSON: `[{ title, body }]`, in order. */
+  sections: string;
+  /** SHA-256 (hex) of the canonical form of version, language and sections. */
+  hash: string;
+  /** The date the version takes effect, YYYY-MM-DD. */
+  effective_date: string;
+  published_at: number;
+  published_by: string | null;
 }
 
 export interface ThrottleTable {
@@ -229,6 +247,7 @@ export interface Database {
   outbox: OutboxTable;
   trusted_devices: TrustedDeviceTable;
   known_browsers: KnownBrowserTable;
+  terms_texts: TermsTextTable;
   one_time_codes: OneTimeCodeTable;
   link_tokens: LinkTokenTable;
   consents: ConsentTable;

@@ -51,6 +51,10 @@ const fr: Catalogue = {
   message_not_retryable:
     'Ce message portait un code ou un lien, ou n’a pas échoué : il ne peut pas être renvoyé. La personne en demande un nouveau.',
   last_admin: 'C’est le dernier administrateur actif : nommez d’abord un autre administrateur.',
+  terms_version_exists:
+    'Cette version des conditions existe déjà : une version publiée ne change plus, publiez-en une nouvelle.',
+  terms_changed:
+    'Les conditions ont changé pendant votre lecture : lisez la version en vigueur, puis acceptez-la.',
   account_state_conflict: 'Le compte n’est pas dans un état qui permet cette action.',
   validation_error: 'Certaines données sont invalides.',
   invalid_json: 'Le corps de la requête n’est pas un JSON valide.',
@@ -110,6 +114,10 @@ const en: Catalogue = {
   message_not_retryable:
     'This message carried a code or a link, or has not failed: it cannot be sent again. The person asks for a new one.',
   last_admin: 'This is the last active administrator: make someone else an administrator first.',
+  terms_version_exists:
+    'This terms version already exists: a published version never changes, publish a new one.',
+  terms_changed:
+    'The terms changed while you were reading: read the version in force, then accept it.',
   account_state_conflict: 'The account is not in a state that allows this action.',
   validation_error: 'Some data is invalid.',
   invalid_json: 'The request body is not valid JSON.',
@@ -169,6 +177,9 @@ const ar: Catalogue = {
   message_not_retryable:
     'كانت هذه الرسالة تحمل رمزًا أو رابطًا، أو لم تفشل: لا يمكن إرسالها مجددًا. يطلب الشخص رسالة جديدة.',
   last_admin: 'هذا آخر مسؤول نشط: عيّن مسؤولًا آخر أولًا.',
+  terms_version_exists:
+    'هذا الإصدار من الشروط موجود بالفعل: لا يتغيّر الإصدار المنشور، انشر إصدارًا جديدًا.',
+  terms_changed: 'تغيّرت الشروط أثناء قراءتك: اقرأ الإصدار الساري ثم وافق عليه.',
   account_state_conflict: 'الحساب ليس في حالة تسمح بهذا الإجراء.',
   validation_error: 'بعض البيانات غير صالحة.',
   invalid_json: 'محتوى الطلب ليس JSON صالحًا.',

@@ -17,6 +17,7 @@ import { randomToken } from '../lib/tokens.js';
 import { parseParams } from '../messaging/outbox.js';
 import { QueryLog } from './query-log.js';
 import { findByUsername } from '../modules/auth/service.js';
+import { publishTerms } from '../modules/consent/service.js';
 import { createUser as createAccount } from '../modules/users/service.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -246,8 +247,11 @@ export async function signIn(
         trustDevice: options.trustDevice ?? false,
       });
     } else if (code === 'cgu_not_accepted') {
-      const { version } = (await client.get('/api/cgu')).json<{ version: string }>();
-      res = await client.post('/api/cgu/accept', { version });
+      const { version, hash } = (await client.get('/api/cgu')).json<{
+        version: string;
+        hash: string;
+      }>();
+      res = await client.post('/api/cgu/accept', { version, hash });
     } else {
       break;
     }
@@ -306,4 +310,14 @@ export async function messagesTo(t: TestApp, recipient: string) {
     .orderBy('id', 'desc')
     .execute();
   return rows.map((r) => ({ ...r, params: parseParams(r.params) }));
+}
+
+/** Puts a terms version in force with a short text in every language (as `cgu:publish` does). */
+export async function publishTestTerms(t: TestApp, version: string): Promise<void> {
+  const text = (language: string) => [{ title: `Terms ${version}`, body: `In ${language}.` }];
+  await publishTerms(
+    t.ctx,
+    { version, texts: { fr: text('fr'), en: text('en'), ar: text('ar') } },
+    null,
+  );
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { CodeSent, MfaData } from '@hygie/domain';
+import { LANGUAGES, type CodeSent, type MfaData } from '@hygie/domain';
 import type {
   cguStatusSchema,
+  cguTextSchema,
   firstLoginInfoSchema,
   lockAccountResultSchema,
   verificationStatusSchema,
@@ -40,11 +41,22 @@ export const mfaDataAnswer: z.ZodType<MfaData> = z.object({
 });
 
 /** GET /api/cgu. */
-export const cguStatusAnswer: z.ZodType<z.infer<typeof cguStatusSchema>> = z.object({
-  version: z.string(),
-  publishedAt: z.string(),
+export const cguStatusAnswer: z.ZodType<z.infer<typeof cguStatusSchema>> = cguTextShape().extend({
   acceptedVersion: z.string().nullable(),
 });
+
+/** GET /api/cgu/versions/:version. */
+export const cguTextAnswer: z.ZodType<z.infer<typeof cguTextSchema>> = cguTextShape();
+
+function cguTextShape() {
+  return z.object({
+    version: z.string(),
+    publishedAt: z.string(),
+    language: z.enum(LANGUAGES),
+    sections: z.array(z.object({ title: z.string(), body: z.string() })),
+    hash: z.string(),
+  });
+}
 
 /** GET /api/first-login. */
 export const firstLoginInfoAnswer: z.ZodType<z.infer<typeof firstLoginInfoSchema>> = z.object({

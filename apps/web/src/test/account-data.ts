@@ -1,3 +1,4 @@
+import { makeCguStatus } from './factories';
 import type { AdminUser, AdminUserDetail, Profile, Setting, TrustedDevice } from '@hygie/domain';
 
 /** Answers of the signed-in area's calls (dashboard, profile, devices, services, admin). */
@@ -89,7 +90,7 @@ export const SUPPORT = {
   usefulLinks: [{ label: 'FAQ', url: 'https://hygie.example/faq' }],
 };
 
-export const CGU = { version: '2025-03', publishedAt: '2025-03-01', acceptedVersion: '2025-03' };
+export const CGU = makeCguStatus({ acceptedVersion: '2025-03' });
 
 export function makeSetting(overrides: Partial<Setting> = {}): Setting {
   return {

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '@hygie/domain';
+import type { CguStatus, CurrentUser } from '@hygie/domain';
 
 /** A signed-in patient whose session ends in an hour. */
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
@@ -32,3 +32,19 @@ export const PUBLIC_CONFIG = {
   contactEmail: 'support@hygie.example',
   sessionWarningSeconds: 300,
 };
+
+/** The terms in force as GET /api/cgu answers them: two sections, in French. */
+export function makeCguStatus(overrides: Partial<CguStatus> = {}): CguStatus {
+  return {
+    version: '2025-03',
+    publishedAt: '2025-03-01',
+    language: 'fr',
+    sections: [
+      { title: 'Objet', body: 'Le portail vous permet de vous connecter aux services de santé.' },
+      { title: 'Votre compte', body: 'Votre compte est strictement personnel.' },
+    ],
+    hash: 'a'.repeat(64),
+    acceptedVersion: null,
+    ...overrides,
+  };
+}

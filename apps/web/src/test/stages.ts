@@ -1,5 +1,6 @@
 import type { MfaData } from '@hygie/domain';
 import { apiError, json, type FakeHandler } from './fake-api';
+import { makeCguStatus } from './factories';
 
 export const MFA_DATA: MfaData = {
   user_identifier: 'user-1',
@@ -26,8 +27,7 @@ export const CODE_ERRORS: [string, Record<string, unknown> | undefined, string][
 
 /** Answers of the calls the security screens make when they open or move to a later step. */
 export const SECURITY_SCREEN_HANDLERS: Record<string, FakeHandler> = {
-  'GET /api/cgu': () =>
-    json(200, { version: '2025-03', publishedAt: '2025-03-01', acceptedVersion: null }),
+  'GET /api/cgu': () => json(200, makeCguStatus()),
   'GET /api/mfa': () => json(200, MFA_DATA),
   'POST /api/mfa/send': () => json(200, { destination: 'm•••e@example.fr', retryAfterSeconds: 60 }),
   'GET /api/verification': () =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODES, LIMITS } from '../constants.js';
+import { CODES, LANGUAGES, LIMITS } from '../constants.js';
 import {
   birthDateSchema,
   checkPasswordsMatch,
@@ -131,21 +131,47 @@ export const mfaVerifyInputSchema = z.object({
 /** POST /api/session/second-factor/verify: the step-up's code. */
 export const stepUpCodeInputSchema = mfaVerifyInputSchema.omit({ trustDevice: true });
 
-/** GET /api/cgu. */
-export const cguStatusSchema = z.object({
+/** One section of the terms of use. */
+export const cguSectionSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  body: z.string().trim().min(1).max(10_000),
+});
+/** The terms of a version in one language, as published (never changed afterwards). */
+export const cguTextSchema = z.object({
   version: z.string(),
+  /** The date the version took effect, YYYY-MM-DD. */
   publishedAt: z.string(),
+  language: z.enum(LANGUAGES),
+  sections: z.array(cguSectionSchema),
+  /** SHA-256 (hex) of the text: an acceptance names it. */
+  hash: z.string(),
+});
+/** GET /api/cgu: the terms in force in the asked language, and the version this user accepted. */
+export const cguStatusSchema = cguTextSchema.extend({
   acceptedVersion: z.string().nullable(),
 });
-/** POST /api/cgu/accept. */
-export const cguAcceptInputSchema = z.object({ version: z.string().min(1).max(40) });
+export type CguText = z.infer<typeof cguTextSchema>;
+export type CguStatus = z.infer<typeof cguStatusSchema>;
+/** POST /api/cgu/accept: the version and the hash of the exact text the user read. */
+export const cguAcceptInputSchema = z.object({
+  version: z.string().min(1).max(40),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+/** The texts of a new version, in every language. */
+export const cguTextsSchema = z.object({
+  fr: z.array(cguSectionSchema).min(1).max(50),
+  en: z.array(cguSectionSchema).min(1).max(50),
+  ar: z.array(cguSectionSchema).min(1).max(50),
+});
 /**
- * A terms version put in force (`cgu:publish`): the version every user then accepts, and its
- * publication date, a real calendar date (YYYY-MM-DD; today when omitted).
+ * A terms version put in force (`cgu:publish`, the admin area): the version every user then
+ * accepts, its date (a real calendar date, YYYY-MM-DD; today when omitted) and its text in every
+ * language.
  */
 export const cguPublishInputSchema = z.object({
   version: z.string().trim().min(1).max(40),
   publishedAt: z.iso.date({ error: 'expected a real calendar date, YYYY-MM-DD' }).optional(),
+  texts: cguTextsSchema,
 });
 export type CguPublishInput = z.infer<typeof cguPublishInputSchema>;
 

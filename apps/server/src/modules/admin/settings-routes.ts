@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  cguPublishInputSchema,
   errorEnvelopeSchema,
   SETTING_KEYS,
   settingListSchema,
@@ -8,6 +9,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import type { RouteDeps } from '../route-deps.js';
+import { publishTerms } from '../consent/service.js';
 import { listSettings } from '../settings/service.js';
 import { changeSetting, resetSettingToDefault } from './service.js';
 
@@ -75,6 +77,35 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         userId: admin.user_id,
         ip: request.ip,
       });
+    },
+  );
+
+  app.post(
+    '/api/admin/cgu',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Publish a new terms version with its text in every language: every user accepts it at the next sign-in',
+        body: cguPublishInputSchema,
+        response: {
+          201: z.object({
+            version: z.string(),
+            publishedAt: z.string(),
+            hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
+          }),
+          ...errors,
+          409: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const published = await publishTerms(ctx, request.body, {
+        userId: admin.user_id,
+        ip: request.ip,
+      });
+      return reply.status(201).send(published);
     },
   );
 };

@@ -234,13 +234,16 @@ describe.each(DIALECTS)('audit trail coverage on %s', (dialect) => {
       details: { deviceId: expect.any(String), days: expect.any(Number) },
     });
 
-    const { version } = (await session.get('/api/cgu')).json<{ version: string }>();
-    const accepted = await session.post('/api/cgu/accept', { version });
+    const { version, hash } = (await session.get('/api/cgu')).json<{
+      version: string;
+      hash: string;
+    }>();
+    const accepted = await session.post('/api/cgu/accept', { version, hash });
     expect(accepted.statusCode).toBe(200);
     expect(await eventOf(userId, 'cgu_accepted', accepted)).toMatchObject({
       actor_id: userId,
       ip: IP,
-      details: { version },
+      details: { version, language: 'fr' },
     });
     expect(await eventOf(userId, 'sign_in_completed', accepted)).toMatchObject({ ip: IP });
 

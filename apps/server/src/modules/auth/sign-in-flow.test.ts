@@ -6,6 +6,7 @@ import {
   DIALECTS,
   lastCode,
   messagesTo,
+  publishTestTerms,
   signIn,
   TestClient,
 } from '../../test/helpers.js';
@@ -61,7 +62,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     });
     for (const [method, url, body] of [
       ['POST', '/api/session/extend', {}],
-      ['POST', '/api/cgu/accept', { version: '2026-01' }],
+      ['POST', '/api/cgu/accept', { version: '2026-01', hash: 'f'.repeat(64) }],
       [
         'POST',
         '/api/password/renew',
@@ -116,10 +117,11 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
 
     const cgu = (await client.get('/api/cgu')).json<{
       version: string;
+      hash: string;
       acceptedVersion: string | null;
     }>();
     expect(cgu).toMatchObject({ version: '2026-01', acceptedVersion: null });
-    res = await client.post('/api/cgu/accept', { version: cgu.version });
+    res = await client.post('/api/cgu/accept', { version: cgu.version, hash: cgu.hash });
     expect(res.json()).toMatchObject({ code: 'password_expired' });
 
     res = await client.post('/api/password/renew', {
@@ -163,7 +165,8 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     expect(
       (await signIn(t, new TestClient(t.app), 'terms@hygie.test', 'Stage-Passw0rd')).statusCode,
     ).toBe(200);
-    await saveSetting(t.ctx.db, 'CGU_VERSION', '2026-06', null, t.clock.now());
+    const old = (await new TestClient(t.app).get('/api/cgu')).json<{ hash: string }>();
+    await publishTestTerms(t, '2026-06');
     try {
       const client = new TestClient(t.app);
       t.clock.advance(13 * 60_000);
@@ -174,9 +177,18 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
         code: await lastCode(t, 'terms@hygie.test'),
       });
       expect(res.json()).toMatchObject({ code: 'cgu_not_accepted' });
-      const stale = await client.post('/api/cgu/accept', { version: '2026-01' });
-      expect(stale.statusCode).toBe(400);
-      expect((await client.post('/api/cgu/accept', { version: '2026-06' })).statusCode).toBe(200);
+      // The text read before the new version: refused, the page shows the version in force.
+      const stale = await client.post('/api/cgu/accept', { version: '2026-01', hash: old.hash });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json()).toMatchObject({ code: 'terms_changed' });
+      const current = (await client.get('/api/cgu?l=en')).json<{ hash: string }>();
+      const forged = await client.post('/api/cgu/accept', { version: '2026-06', hash: old.hash });
+      expect(forged.json()).toMatchObject({ code: 'terms_changed' });
+      const accepted = await client.post('/api/cgu/accept', {
+        version: '2026-06',
+        hash: current.hash,
+      });
+      expect(accepted.statusCode).toBe(200);
     } finally {
       await saveSetting(t.ctx.db, 'CGU_VERSION', '2026-01', null, t.clock.now());
     }

@@ -2,17 +2,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   cguAcceptInputSchema,
   cguStatusSchema,
+  cguTextSchema,
   currentUserSchema,
   errorEnvelopeSchema,
 } from '@hygie/domain';
+import { z } from 'zod';
 import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { RouteDeps } from '../route-deps.js';
 import { COMPLETE, currentSession } from '../sessions/service.js';
-import { acceptTerms, termsStatus } from './service.js';
+import { acceptTerms, termsOfVersion, termsStatus } from './service.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
-/** Versioned terms of use: who accepted which version when is kept in `consents`. */
+/**
+ * Versioned terms of use, their text stored per version and language: who accepted which text
+ * (version, language, hash) when is kept in `consents`.
+ */
 export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
   { ctx, cookies, requireSession },
@@ -23,7 +28,8 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       config: { auth: 'optional' },
       schema: {
         tags: ['consent'],
-        summary: 'The current terms version, and the one this user accepted',
+        summary:
+          'The terms in force in the asked language (?l=), with their hash, and the version this user accepted',
         response: { 200: cguStatusSchema, ...errors },
       },
     },
@@ -33,7 +39,7 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         request,
         request.cookies[cookies.sessionCookie],
       ).catch(() => null);
-      return termsStatus(ctx, session?.user_id ?? null);
+      return termsStatus(ctx, session?.user_id ?? null, request.language);
     },
   );
 
@@ -43,9 +49,9 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       config: { auth: 'session' },
       schema: {
         tags: ['consent'],
-        summary: 'Accept the current terms version',
+        summary: 'Accept the terms in force: their version and the hash of the text read',
         body: cguAcceptInputSchema,
-        response: { 200: currentUserSchema, ...errors },
+        response: { 200: currentUserSchema, ...errors, 409: errorEnvelopeSchema },
       },
     },
     async (request, reply) => {
@@ -53,10 +59,24 @@ export const consentRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       const progress = await acceptTerms(
         ctx,
         { id: session.id, userId: session.user_id },
-        request.body.version,
+        request.body,
         requestMeta(request),
       );
       return replyWithProgress(ctx, cookies, request, reply, progress);
     },
+  );
+
+  app.get(
+    '/api/cgu/versions/:version',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['consent'],
+        summary: 'The text of a published terms version in the asked language (?l=), as published',
+        params: z.object({ version: z.string().min(1).max(40) }),
+        response: { 200: cguTextSchema, 404: errorEnvelopeSchema, ...errors },
+      },
+    },
+    async (request) => termsOfVersion(ctx, request.params.version, request.language),
   );
 };

@@ -1,44 +1,138 @@
-import type { cguStatusSchema } from '@hygie/domain';
-import type { z } from 'zod';
+import { createHash } from 'node:crypto';
+import type { cguStatusSchema, cguTextSchema, CguPublishInput, Language } from '@hygie/domain';
+import { asLanguage, DEFAULT_LANGUAGE, LANGUAGES } from '@hygie/domain';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import type { TermsTextTable } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordAudit } from '../audit/service.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, termsStage } from '../auth/service.js';
-import { loadSettings } from '../settings/service.js';
+import { loadSettings, saveSetting } from '../settings/service.js';
 import { findUserById } from '../users/service.js';
+import { findTermsText, findTermsTexts, insertTermsTexts } from './repository.js';
 
+type CguText = z.infer<typeof cguTextSchema>;
 type CguStatus = z.infer<typeof cguStatusSchema>;
+type Section = CguText['sections'][number];
 
-/** The terms version in force, and the one this user accepted (null when anonymous). */
-export async function termsStatus(ctx: AppContext, userId: string | null): Promise<CguStatus> {
-  const settings = await loadSettings(ctx);
-  const user = userId ? await findUserById(ctx.db, userId) : undefined;
+/**
+ * The SHA-256 of a version's text in a language (its canonical JSON form): what an acceptance
+ * names, so the text a user accepted can be shown again and proved unchanged.
+ */
+export function termsHash(version: string, language: string, sections: Section[]): string {
+  return createHash('sha256').update(JSON.stringify({ version, language, sections })).digest('hex');
+}
+
+const storedSections = z.array(z.object({ title: z.string(), body: z.string() }));
+
+function present(row: TermsTextTable): CguText {
   return {
-    version: settings.CGU_VERSION,
-    publishedAt: settings.CGU_PUBLISHED_AT,
-    acceptedVersion: user?.cgu_version ?? null,
+    version: row.version,
+    publishedAt: row.effective_date,
+    language: asLanguage(row.language) ?? DEFAULT_LANGUAGE,
+    sections: storedSections.parse(JSON.parse(row.sections)),
+    hash: row.hash,
   };
 }
 
-/** Accepts the terms version in force (who, which version, when is kept) and moves the session on. */
+/** The text of a version in a language; 404 for a version never published. */
+export async function termsOfVersion(
+  ctx: AppContext,
+  version: string,
+  language: Language,
+): Promise<CguText> {
+  const row = await findTermsText(ctx.db, version, language);
+  if (!row) throw new AppError('not_found');
+  return present(row);
+}
+
+/** The terms in force, in a language (every version is published in every language). */
+export async function termsInForce(ctx: AppContext, db: Db, language: Language): Promise<CguText> {
+  const { CGU_VERSION } = await loadSettings(ctx, db);
+  const row = await findTermsText(db, CGU_VERSION, language);
+  if (!row) throw new Error(`terms version ${CGU_VERSION} has no ${language} text`);
+  return present(row);
+}
+
+/** The terms in force in a language, and the version this user accepted (null when anonymous). */
+export async function termsStatus(
+  ctx: AppContext,
+  userId: string | null,
+  language: Language,
+): Promise<CguStatus> {
+  const [terms, user] = await Promise.all([
+    termsInForce(ctx, ctx.db, language),
+    userId ? findUserById(ctx.db, userId) : undefined,
+  ]);
+  return { ...terms, acceptedVersion: user?.cgu_version ?? null };
+}
+
+/**
+ * Accepts the terms in force: the version and the hash of the exact text the user read (in any
+ * language it is published in). Kept with when, from where and which language; moves the session on.
+ */
 export async function acceptTerms(
   ctx: AppContext,
   session: { id: string; userId: string },
-  version: string,
+  accepted: { version: string; hash: string },
   request: ProgressContext,
 ): Promise<Progress> {
-  const settings = await loadSettings(ctx);
-  if (version !== settings.CGU_VERSION) {
-    // The page showed an older version than the one in force: show the new one.
-    throw new AppError('validation_error', {
-      fields: [{ path: 'version', message: 'cgu_must_be_accepted' }],
-    });
-  }
+  const { CGU_VERSION } = await loadSettings(ctx);
+  const texts = accepted.version === CGU_VERSION ? await findTermsTexts(ctx.db, CGU_VERSION) : [];
+  const read = texts.find((text) => text.hash === accepted.hash);
+  // The page showed another version, or another text, than the one in force: show it again.
+  if (!read) throw new AppError('terms_changed');
   const { progress } = await finishStage(
     ctx,
     { ...request, userId: session.userId, sessionId: session.id },
     termsStage,
-    { version: settings.CGU_VERSION },
+    { version: read.version, hash: read.hash, language: read.language },
   );
   return progress;
+}
+
+/**
+ * Puts a new terms version in force with its text in every language (every user accepts it at
+ * the next sign-in), dated `publishedAt` (today on the context's clock unless given), in one
+ * transaction. A version is published once: publishing it again is `terms_version_exists`.
+ */
+export async function publishTerms(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  terms: CguPublishInput,
+  /** The admin who publishes, and from where (null for the command line). */
+  by: { userId: string; ip: string | null } | null,
+): Promise<{ version: string; publishedAt: string; hashes: Record<Language, string> }> {
+  const now = ctx.clock.now();
+  const publishedAt = terms.publishedAt ?? new Date(now).toISOString().slice(0, 10);
+  const hashOf = (language: Language) => termsHash(terms.version, language, terms.texts[language]);
+  const hashes = { fr: hashOf('fr'), en: hashOf('en'), ar: hashOf('ar') };
+  const rows = LANGUAGES.map((language) => ({
+    version: terms.version,
+    language,
+    sections: JSON.stringify(terms.texts[language]),
+    hash: hashes[language],
+    effective_date: publishedAt,
+    published_at: now,
+    published_by: by?.userId ?? null,
+  }));
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertTermsTexts(trx, rows);
+      await saveSetting(trx, 'CGU_VERSION', terms.version, by?.userId ?? null, now);
+      await saveSetting(trx, 'CGU_PUBLISHED_AT', publishedAt, by?.userId ?? null, now);
+      await recordAudit(trx, ctx.clock, {
+        action: 'terms_published',
+        actorId: by?.userId ?? null,
+        ip: by?.ip ?? null,
+        details: { version: terms.version, publishedAt },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'terms_texts_pk')) throw new AppError('terms_version_exists');
+    throw err;
+  }
+  return { version: terms.version, publishedAt, hashes };
 }

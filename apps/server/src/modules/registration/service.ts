@@ -7,7 +7,6 @@ import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { assertAcceptablePassword } from '../password/service.js';
-import { loadSettings } from '../settings/service.js';
 import { queueEmailVerificationCode } from '../verification/service.js';
 import { Throttle } from '../throttle/service.js';
 import { queueIdentifierClaimedNotice } from '../users/notices.js';
@@ -18,6 +17,7 @@ import {
   findUserByProfessionalId,
   recordConsent,
 } from '../users/service.js';
+import { termsInForce } from '../consent/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
@@ -50,7 +50,6 @@ export async function register(
   await assertEmailAvailable(ctx, input.email);
 
   const hash = await ctx.passwords.hash(normalizePassword(input.password));
-  const settings = await loadSettings(ctx);
   const status = input.type === 'professional' ? 'pending_validation' : 'active';
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -79,7 +78,15 @@ export async function register(
               specialty: input.specialty ?? null,
             }),
       });
-      await recordConsent(ctx, trx, { userId: id, version: settings.CGU_VERSION, ip: meta.ip });
+      // The terms in force, in the language the form was shown in (its link opens that text).
+      const terms = await termsInForce(ctx, trx, meta.language);
+      await recordConsent(ctx, trx, {
+        userId: id,
+        version: terms.version,
+        hash: terms.hash,
+        language: terms.language,
+        ip: meta.ip,
+      });
       await queueEmailVerificationCode(ctx, trx, { id, email: input.email }, meta);
       await recordAudit(trx, ctx.clock, {
         action: 'registered',

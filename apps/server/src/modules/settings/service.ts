@@ -23,7 +23,7 @@ export interface AppSettings {
   CODE_TTL: number;
   /** Seconds an audit event is kept; the maintenance job deletes older ones. */
   AUDIT_RETENTION: number;
-  /** The terms version users must have accepted (published with `npm run cgu:publish`). */
+  /** The terms version users must have accepted (published with `npm run cgu:publish` or the admin area). */
   CGU_VERSION: string;
   CGU_PUBLISHED_AT: string;
 }
@@ -114,24 +114,6 @@ export async function saveSetting<K extends keyof AppSettings>(
   now: number,
 ): Promise<void> {
   await upsertSetting(db, { key, value: JSON.stringify(value), updated_by: by, updated_at: now });
-}
-
-/**
- * Puts a terms version in force (every user accepts it at the next sign-in), with its publication
- * date (today on the context's clock unless given), in one transaction; returns both.
- */
-export async function publishTerms(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
-  terms: { version: string; publishedAt?: string },
-  by: string | null,
-): Promise<{ version: string; publishedAt: string }> {
-  const now = ctx.clock.now();
-  const publishedAt = terms.publishedAt ?? new Date(now).toISOString().slice(0, 10);
-  await ctx.db.transaction().execute(async (trx) => {
-    await saveSetting(trx, 'CGU_VERSION', terms.version, by, now);
-    await saveSetting(trx, 'CGU_PUBLISHED_AT', publishedAt, by, now);
-  });
-  return { version: terms.version, publishedAt };
 }
 
 export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void> {

@@ -163,13 +163,14 @@ export async function createUser(
 }
 
 /**
- * Records that the user accepted a terms version (when, from where) and makes it the version in
+ * Records that the user accepted a terms version (which text — its hash and language —, when,
+ * from where) and makes it the version in
  * force for the account, in the caller's transaction.
  */
 export async function recordConsent(
   ctx: Pick<AppContext, 'clock'>,
   db: Db,
-  consent: { userId: string; version: string; ip: string | null },
+  consent: { userId: string; version: string; hash: string; language: string; ip: string | null },
 ): Promise<void> {
   await insertConsent(db, {
     id: newId(),
@@ -177,6 +178,8 @@ export async function recordConsent(
     version: consent.version,
     accepted_at: ctx.clock.now(),
     ip: consent.ip,
+    text_hash: consent.hash,
+    language: consent.language,
   });
   await setCguVersion(db, consent.userId, consent.version, ctx.clock.now());
 }

@@ -13,7 +13,7 @@ import {
   useUserAgent,
   withWebAuthn,
 } from '../../test/biometrics';
-import { makeUser } from '../../test/factories';
+import { makeUser, makeCguStatus } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
 import LoginPage from './login-page';
@@ -117,8 +117,7 @@ describe('passkey sign-in (browsers)', () => {
       path: '/security/login',
       handlers: {
         ...passkeyHandlers(() => apiError(401, 'cgu_not_accepted')),
-        'GET /api/cgu': () =>
-          json(200, { version: '2', publishedAt: '2025-01-01', acceptedVersion: null }),
+        'GET /api/cgu': () => json(200, makeCguStatus({ version: '2' })),
       },
     });
     await userEvent.setup().click(await screen.findByTestId('passkey-login'));

@@ -1,23 +1,20 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { i18n as I18n } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { cguAcceptInputSchema, LANGUAGES } from '@hygie/domain';
-import { createI18n } from '../../app/i18n';
+import { cguAcceptInputSchema } from '@hygie/domain';
 import { elementById } from '../../test/dom';
-import { makeUser } from '../../test/factories';
+import { makeCguStatus, makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
 import AcceptCguPage from './accept-cgu-page';
 import { pendingMe } from '../../test/stages';
-import { CGU_SECTIONS } from './cgu-sections';
 import DashboardPage from '../dashboard/dashboard-page';
 
 /** The screens this one hands over to, rendered for real when the test follows it there. */
 const NEXT_SCREENS = { '/': DashboardPage };
 
 const ACCEPT = /^J’ai lu et j’accepte les conditions générales d’utilisation/;
-const STATUS = { version: '2025-03', publishedAt: '2025-03-01', acceptedVersion: '2024-01' };
+const STATUS = makeCguStatus({ acceptedVersion: '2024-01' });
 
 function openCgu(handlers: Record<string, FakeHandler> = {}, pending = true) {
   return renderScreen(AcceptCguPage, {
@@ -38,15 +35,12 @@ describe('terms of use', () => {
     expect((await screen.findByRole('heading', { level: 2 })).textContent).toBe(
       'Conditions générales d’utilisation — version \u20682025-03\u2069 du 1 mars 2025',
     );
+    // The text the server holds for this version, section by section.
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       '1. Objet',
       '2. Votre compte',
-      '3. Sécurité de l’accès',
-      '4. Données personnelles',
-      '5. Urgences et avis médical',
-      '6. Disponibilité',
-      '7. Évolution des conditions',
     ]);
+    expect(screen.getByText('Votre compte est strictement personnel.')).toBeTruthy();
   });
 
   it('requires the box to be ticked', async () => {
@@ -68,24 +62,23 @@ describe('terms of use', () => {
     await user.click(screen.getByTestId('cgu-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(calls.filter((c) => c.url.pathname === '/api/cgu/accept').map((c) => c.body)).toEqual([
-      { version: '2025-03' },
+      { version: '2025-03', hash: STATUS.hash },
     ]);
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('shows a version published meanwhile, to be accepted again', async () => {
     // A new version is published just before the first acceptance arrives.
-    let version = STATUS.version;
+    let status = STATUS;
+    const newer = makeCguStatus({ version: '2025-04', hash: 'b'.repeat(64) });
     const { calls } = await openCgu({
-      'GET /api/cgu': () => json(200, { ...STATUS, version }),
+      'GET /api/cgu': () => json(200, status),
       'POST /api/cgu/accept': (request) => {
-        if (cguAcceptInputSchema.parse(request.body).version === '2025-04') {
+        if (cguAcceptInputSchema.parse(request.body).hash === newer.hash) {
           return json(200, makeUser());
         }
-        version = '2025-04';
-        return apiError(400, 'validation_error', {
-          fields: [{ path: 'version', message: 'cgu_must_be_accepted' }],
-        });
+        status = newer;
+        return apiError(409, 'terms_changed');
       },
     });
     const user = userEvent.setup();
@@ -100,8 +93,8 @@ describe('terms of use', () => {
     await user.click(screen.getByTestId('cgu-submit'));
     await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' });
     expect(calls.filter((c) => c.url.pathname === '/api/cgu/accept').map((c) => c.body)).toEqual([
-      { version: '2025-03' },
-      { version: '2025-04' },
+      { version: '2025-03', hash: STATUS.hash },
+      { version: '2025-04', hash: newer.hash },
     ]);
   });
 
@@ -124,12 +117,22 @@ describe('terms of use', () => {
     expect(screen.queryByTestId('cgu-submit')).toBeNull();
   });
 
-  it.each(LANGUAGES)('has every section of the terms in %s', async (language) => {
-    const i18n: I18n = await createI18n(language);
-    for (const id of CGU_SECTIONS) {
-      for (const part of ['title', 'body']) {
-        expect(i18n.exists(`security:cgu.terms.${id}.${part}`), `${id}.${part}`).toBe(true);
-      }
-    }
+  it('lets a signed-in user read the version they accepted when a newer one is in force', async () => {
+    const accepted = makeCguStatus({
+      version: '2024-01',
+      publishedAt: '2024-01-01',
+      sections: [{ title: 'Ancien objet', body: 'L’ancien texte.' }],
+    });
+    const { router } = await openCgu(
+      { 'GET /api/cgu/versions/2024-01': () => json(200, accepted) },
+      false,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('cgu-accepted-version'));
+    await screen.findByText('L’ancien texte.');
+    expect(router.state.location.search).toBe('?version=2024-01');
+    expect((await screen.findByRole('heading', { level: 2 })).textContent).toContain(
+      '1 janvier 2024',
+    );
   });
 });

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import Link from '@mui/material/Link';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -15,20 +17,19 @@ import { FormError } from '../../components/form-error';
 import { Page } from '../../components/page';
 import { useSession } from '../../lib/current-user';
 import { errorMessage, isolate } from '../../lib/error-message';
-import { fieldProblems } from '../../lib/form-errors';
+import { ApiError } from '../../lib/api-client';
 import { formatLongDate } from '../../lib/format-date';
 import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
-import { CGU_SECTIONS } from './cgu-sections';
-import { CGU_QUERY_KEY, useCguStatus, type CguStatus } from './api/get-cgu';
+import { CGU_QUERY_KEY, useCguStatus, useCguVersion, type CguText } from './api/get-cgu';
 import { useAcceptCgu } from './api/accept-cgu';
 
 const acceptSchema = z.object({
   accepted: z.boolean().refine((value) => value, { error: 'cgu_must_be_accepted' }),
 });
 
-function Terms({ status }: { status: CguStatus }) {
+function Terms({ status }: { status: CguText }) {
   const { t, i18n } = useTranslation();
   return (
     <Box
@@ -51,19 +52,21 @@ function Terms({ status }: { status: CguStatus }) {
           date: formatLongDate(status.publishedAt, i18n.language),
         })}
       </Typography>
-      {CGU_SECTIONS.map((id, index) => (
-        <Box key={id} component="section" sx={{ mb: 2 }}>
+      {status.sections.map((section, index) => (
+        <Box key={index} component="section" sx={{ mb: 2 }}>
           <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 500 }}>
-            {`${index + 1}. ${t(`security:cgu.terms.${id}.title`)}`}
+            {`${index + 1}. ${section.title}`}
           </Typography>
-          <Typography variant="body2">{t(`security:cgu.terms.${id}.body`)}</Typography>
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-line' }}>
+            {section.body}
+          </Typography>
         </Box>
       ))}
     </Box>
   );
 }
 
-function AcceptForm({ status }: { status: CguStatus }) {
+function AcceptForm({ status }: { status: CguText }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const accept = useAcceptCgu();
@@ -77,19 +80,22 @@ function AcceptForm({ status }: { status: CguStatus }) {
   const onSubmit = handleSubmit(() => {
     setFailure(null);
     setNewVersion(false);
-    accept.mutate(status.version, {
-      onError: (error) => {
-        if (isPendingStage(error)) return;
-        if (fieldProblems(error).some((problem) => problem.path === 'version')) {
-          // A newer version was published meanwhile: show it, to be read and accepted.
-          setNewVersion(true);
-          reset({ accepted: false });
-          void queryClient.invalidateQueries({ queryKey: CGU_QUERY_KEY });
-          return;
-        }
-        setFailure(error);
+    accept.mutate(
+      { version: status.version, hash: status.hash },
+      {
+        onError: (error) => {
+          if (isPendingStage(error)) return;
+          if (error instanceof ApiError && error.code === 'terms_changed') {
+            // A newer version was published meanwhile: show it, to be read and accepted.
+            setNewVersion(true);
+            reset({ accepted: false });
+            void queryClient.invalidateQueries({ queryKey: CGU_QUERY_KEY });
+            return;
+          }
+          setFailure(error);
+        },
       },
-    });
+    );
   });
 
   return (
@@ -151,25 +157,55 @@ function AcceptForm({ status }: { status: CguStatus }) {
   );
 }
 
+/** A published version the user asks for (`?version=`): the one they accepted, say. */
+function PublishedVersion({ version }: { version: string }) {
+  const { t, i18n } = useTranslation();
+  const text = useCguVersion(version);
+  if (text.data) return <Terms status={text.data} />;
+  if (text.isError) return <FormError>{errorMessage(i18n, text.error)}</FormError>;
+  return <Typography role="status">{t('common:loading')}</Typography>;
+}
+
 /**
  * Terms of use: at the sign-in stage (CGU_CONSENT_REQUIRED) they are read and accepted; anyone
- * else (e.g. from the sign-up form's link) can read them.
+ * else (e.g. from the sign-up form's link) can read them, and a signed-in user can read the
+ * version they accepted (`?version=`) when a newer one is in force.
  */
 export default function AcceptCguPage() {
   const { t, i18n } = useTranslation();
   const session = useSession();
   const status = useCguStatus();
+  const [search] = useSearchParams();
+  const asked = search.get('version');
   const pending = session.state === AccountState.CGU_CONSENT_REQUIRED;
+  const accepted = status.data?.acceptedVersion ?? null;
+  const older = accepted !== null && status.data !== undefined && accepted !== status.data.version;
 
   return (
     <Page title={t('security:acceptCgu.title')}>
       <Typography sx={{ mb: 3 }}>
         {t(pending ? 'security:cgu.introPending' : 'security:cgu.introRead')}
       </Typography>
-      {status.data ? (
+      {asked && !pending ? (
+        <>
+          <PublishedVersion version={asked} />
+          <Link component={RouterLink} to="?">
+            {t('security:cgu.readInForce')}
+          </Link>
+        </>
+      ) : status.data ? (
         <>
           <Terms status={status.data} />
           {pending && <AcceptForm status={status.data} />}
+          {older && !pending && (
+            <Link
+              component={RouterLink}
+              to={`?version=${encodeURIComponent(accepted)}`}
+              data-testid="cgu-accepted-version"
+            >
+              {t('security:cgu.readAccepted', { version: isolate(accepted) })}
+            </Link>
+          )}
         </>
       ) : status.isError ? (
         <FormError>{errorMessage(i18n, status.error)}</FormError>

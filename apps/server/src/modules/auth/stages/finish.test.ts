@@ -71,9 +71,13 @@ describe.each(DIALECTS)('finishing post-login stages on %s', (dialect) => {
     expect(await stageAfter(id, userId, phoneVerificationStage, { phone: '+33611223344' })).toBe(
       'cgu_not_accepted',
     );
-    expect(await stageAfter(id, userId, termsStage, { version: '2026-01' })).toBe(
-      'password_creation_required',
-    );
+    expect(
+      await stageAfter(id, userId, termsStage, {
+        version: '2026-01',
+        hash: 'f'.repeat(64),
+        language: 'fr',
+      }),
+    ).toBe('password_creation_required');
     const password = { passwordHash: 'x', action: 'password_renewed' } as const;
     expect(await stageAfter(id, userId, passwordCreationStage, password)).toBe('complete');
     expect((await messagesTo(t, email)).map((m) => m.template)).toContain('sign_in_notice');

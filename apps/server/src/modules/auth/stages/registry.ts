@@ -138,17 +138,17 @@ export const phoneVerificationStage: StageDefinition<{ phone: string }> = {
   },
 };
 
-export const termsStage: StageDefinition<{ version: string }> = {
+export const termsStage: StageDefinition<{ version: string; hash: string; language: string }> = {
   code: 'cgu_not_accepted',
   applies: (user, _session, settings) => user.cgu_version !== settings.CGU_VERSION,
-  async complete(ctx, trx, actor, { version }) {
-    await recordConsent(ctx, trx, { userId: actor.userId, version, ip: actor.ip });
+  async complete(ctx, trx, actor, { version, hash, language }) {
+    await recordConsent(ctx, trx, { userId: actor.userId, version, hash, language, ip: actor.ip });
     await recordAudit(trx, ctx.clock, {
       action: 'cgu_accepted',
       actorId: actor.userId,
       targetId: actor.userId,
       ip: actor.ip,
-      details: { version },
+      details: { version, language },
     });
   },
 };

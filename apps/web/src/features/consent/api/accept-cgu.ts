@@ -4,14 +4,16 @@ import { useServices } from '../../../lib/services';
 import { useCompleteSignIn } from '../../../lib/sign-in';
 
 /**
- * POST /api/cgu/accept {version}: the user once sign-in is complete, else the next stage's code.
- * A version other than the one in force is refused (validation_error on `version`).
+ * POST /api/cgu/accept {version, hash}: the version and the hash of the exact text read. The user
+ * once sign-in is complete, else the next stage's code; another text than the one in force is
+ * refused (409 terms_changed).
  */
 export function useAcceptCgu() {
   const { api } = useServices();
   const complete = useCompleteSignIn();
   return useMutation({
-    mutationFn: (version: string) => api.post('/cgu/accept', { version }, currentUserSchema),
+    mutationFn: (terms: { version: string; hash: string }) =>
+      api.post('/cgu/accept', terms, currentUserSchema),
     onSuccess: complete,
   });
 }
