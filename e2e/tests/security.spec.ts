@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   passSecondFactor,
@@ -74,7 +75,15 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
   await expect(page.getByRole('link', { name: /connexion|connecter/i }).first()).toBeVisible();
 
   // New terms are published before this first sign-in: the patient must accept them.
-  cli('cgu:publish', '--version', '2026-11', '--date', '2026-11-21');
+  cli(
+    'cgu:publish',
+    '--version',
+    '2026-11',
+    '--date',
+    '2026-11-21',
+    '--file',
+    path.resolve(import.meta.dirname, '..', 'fixtures', 'terms-2026-11.json'),
+  );
 
   await page.goto('/security/login');
   await submitLogin(page, 'fr', PATIENT.email, PATIENT.password);
@@ -95,6 +104,8 @@ test('a patient signs up, verifies e-mail and phone, passes the second factor, a
 
   await expect(page).toHaveURL(/\/security\/accept-cgu/);
   await expect(page.getByText('2026-11').first()).toBeVisible();
+  // The text published with the version, from the server.
+  await expect(page.getByRole('heading', { name: '1. Objet (novembre 2026)' })).toBeVisible();
   await expectAccessible(page, 'accept cgu');
   await page.locator('#cgu-accept').check();
   await page.getByTestId('cgu-submit').click();
