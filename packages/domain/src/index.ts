@@ -13,3 +13,4 @@ export * from './schemas/fields.js';
 export * from './schemas/platforms.js';
 export * from './redirects.js';
 export * from './validation/index.js';
+export * from './schemas/my-data.js';

@@ -6,7 +6,11 @@ import type { AdminAuditEvent, AuditAction } from '@hygie/domain';
 import type { AuditEventTable } from '../../db/schema.js';
 import { insertAuditEvent, lastAuditEventAt, listAuditEventsAbout } from './repository.js';
 
-export { anonymiseAuditEventsOf, deleteAuditEventsBefore } from './repository.js';
+export {
+  allAuditEventsAbout,
+  anonymiseAuditEventsOf,
+  deleteAuditEventsBefore,
+} from './repository.js';
 
 /**
  * The action of an event: one of AUDIT_ACTIONS (@hygie/domain) — an unknown name fails to

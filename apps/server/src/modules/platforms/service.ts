@@ -302,3 +302,6 @@ export async function isRegisteredPostLogoutUri(
   const platforms = await listPlatforms(ctx.db);
   return platforms.some((p) => parseUriList(p.post_logout_redirect_uris).includes(uri));
 }
+
+/** The data export: the person's standing on each platform (access opened, asked for, cut). */
+export { accessRowsWithNamesOfUser as platformAccessHeldFor } from './repository.js';

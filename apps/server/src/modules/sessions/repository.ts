@@ -212,3 +212,26 @@ export function listLiveSessionsOfUser(db: Db, userId: string, now: number) {
     .limit(50)
     .execute();
 }
+
+/** Every session row of a user, live or awaiting purge, without its token (the data export). */
+export function sessionsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select([
+      'id',
+      'stage',
+      'created_at',
+      'last_seen_at',
+      'idle_expires_at',
+      'absolute_expires_at',
+      'ip',
+      'user_agent',
+      'mfa_verified_at',
+      'reauthenticated_at',
+      'trusted_device_id',
+      'amr',
+    ])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

@@ -147,6 +147,7 @@ export {
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
   listLiveSessionsOfUser,
+  sessionsOfUser,
   markSecondFactorPassed,
   requireSecondFactor,
   setSessionStage,
