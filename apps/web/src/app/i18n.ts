@@ -15,6 +15,7 @@ export const NAMESPACES = [
   'oauth',
   'biometrics',
   'admin',
+  'my-data',
 ] as const;
 
 const bundledBackend: BackendModule = {

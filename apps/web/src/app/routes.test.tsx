@@ -53,6 +53,7 @@ describe('route table (spec §2)', () => {
         '/security/biometrics',
         '/security/lock-account',
         '/security/account-locked',
+        '/security/goodbye',
         '/oauth-error',
         '/*',
       ].sort(),
@@ -71,6 +72,10 @@ describe('route table (spec §2)', () => {
     expect(table['/security/login']?.meta).toEqual({ anonymousOnly: true });
     expect(table['/security/lock-account']?.meta).toEqual({ anonymous: true });
     expect(table['/security/account-locked']?.meta).toEqual({ anonymous: true });
+    expect(table['/security/goodbye']).toMatchObject({
+      name: 'goodbye',
+      meta: { anonymous: true },
+    });
     expect(table['/oauth-error']?.meta).toEqual({ anonymous: true });
   });
 

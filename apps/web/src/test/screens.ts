@@ -10,6 +10,7 @@ import DevicesPage from '../features/devices/devices-page';
 import AccountLockedPage from '../features/lock/account-locked-page';
 import LockAccountPage from '../features/lock/lock-account-page';
 import MfaPage from '../features/mfa/mfa-page';
+import GoodbyePage from '../features/my-data/goodbye-page';
 import OAuthErrorPage from '../features/oauth-error/oauth-error-page';
 import FirstLoginPage from '../features/password/first-login-page';
 import ForgotPasswordPage from '../features/password/forgot-password-page';
@@ -56,6 +57,7 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/security/biometrics': BiometricsPage,
   '/security/lock-account': LockAccountPage,
   '/security/account-locked': AccountLockedPage,
+  '/security/goodbye': GoodbyePage,
   '/oauth-error': OAuthErrorPage,
 };
 
