@@ -60,7 +60,7 @@ describe('message templates', () => {
     expect(m.subject).toContain(brand === 'telecare' ? 'Télésoin' : 'Hygie');
   });
 
-  it('says in every language what an admin changed, each change in its own words', () => {
+  it('says in every language what an admin (or the owner) changed, each change in its own words', () => {
     const changes = [
       'disabled',
       'reopened',
@@ -68,6 +68,7 @@ describe('message templates', () => {
       'admin_granted',
       'admin_revoked',
       'deleted',
+      'self_deleted',
     ];
     for (const language of LANGUAGES) {
       const bare = renderMessage('account_changed', language, 'hygie', { ...PARAMS, change: '' });

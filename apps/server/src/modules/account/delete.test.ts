@@ -132,7 +132,7 @@ describe.each(DIALECTS)('deleting my own account on %s', (dialect) => {
     // The person is told at the address erased; the platform gets its notice.
     expect((await messagesTo(t, me.email))[0]).toMatchObject({
       template: 'account_changed',
-      params: { change: 'deleted' },
+      params: { change: 'self_deleted' },
     });
     const notice = await t.ctx.db
       .selectFrom('outbox')

@@ -228,7 +228,10 @@ export async function eraseAccount(
     template: 'account_changed',
     language: user.language,
     brand: by.brand,
-    params: { change: 'deleted', contactEmail: ctx.config.contactEmail },
+    params: {
+      change: by.actorId === user.id ? 'self_deleted' : 'deleted',
+      contactEmail: ctx.config.contactEmail,
+    },
   });
   await recordAudit(trx, ctx.clock, {
     action: 'account_deleted',
