@@ -38,7 +38,7 @@ export const myDataSchema = z.object({
   termsAccepted: z.array(
     z.object({ id: z.string(), version: z.string(), acceptedAt: at, ip: z.string().nullable() }),
   ),
-  /** Live portal sessions, by their metadata (never their token). */
+  /** Portal sessions not yet purged (live, or expired awaiting the purge), by their metadata (never their token). */
   sessions: z.array(
     z.object({
       id: z.string(),
@@ -55,7 +55,7 @@ export const myDataSchema = z.object({
       methods: z.array(z.string()),
     }),
   ),
-  /** Browsers trusted at the second factor (never their token). */
+  /** Browsers trusted at the second factor, expired ones awaiting the purge included (never their token). */
   trustedDevices: z.array(
     z.object({
       id: z.string(),

@@ -92,6 +92,17 @@ describe('my data on the profile', () => {
     await waitFor(() => expect(screen.queryByTestId('delete-account-dialog')).toBeNull());
   });
 
+  it('tells the last active admin to name another admin first', async () => {
+    await openProfile({ 'DELETE /api/me': () => apiError(409, 'last_admin') });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('delete-account-open'));
+    await user.type(elementById('delete-account-password', HTMLInputElement), 'Secret123');
+    await user.click(screen.getByTestId('delete-account-confirm'));
+    expect((await screen.findByTestId('form-error')).textContent).toContain(
+      'dernier administrateur actif',
+    );
+  });
+
   it('deletes with a verification code instead of the password', async () => {
     let verified = false;
     const { calls, router } = await openProfile({
