@@ -204,10 +204,44 @@ export interface Eraser {
   ip: string | null;
   brand: Brand;
   via?: 'cli';
+  /**
+   * `rejected`: an admin turned down a professional's sign-up (its own e-mail and event,
+   * `account_rejected`); otherwise a deletion (`account_deleted`).
+   */
+  reason?: 'deleted' | 'rejected';
+}
+
+/** The last e-mail, at the address being erased. */
+async function queueGoodbye(ctx: AppContext, trx: Db, user: UserRow, by: Eraser): Promise<void> {
+  const message = {
+    channel: 'email',
+    recipient: user.email,
+    language: user.language,
+    brand: by.brand,
+  } as const;
+  if (by.reason === 'rejected') {
+    await enqueueMessage(trx, ctx.clock, {
+      ...message,
+      template: 'account_rejected',
+      params: {
+        loginUrl: new URL('/security/login', ctx.config.publicUrl).href,
+        contactEmail: ctx.config.contactEmail,
+      },
+    });
+    return;
+  }
+  await enqueueMessage(trx, ctx.clock, {
+    ...message,
+    template: 'account_changed',
+    params: {
+      change: by.actorId === user.id ? 'self_deleted' : 'deleted',
+      contactEmail: ctx.config.contactEmail,
+    },
+  });
 }
 
 /**
- * Erases an account, in the caller's transaction, under the admins lock (lockAdmins, taken by the
+ * Erases an account (a deletion, or a professional's sign-up rejected), in the caller's transaction, under the admins lock (lockAdmins, taken by the
  * caller with the row read for update): its sessions and platforms' tokens end (platforms told by
  * back-channel notices), the person is told at the address being erased, the event is recorded,
  * then the trail loses the addresses and browsers the person left (the event just written
@@ -222,19 +256,9 @@ export async function eraseAccount(
 ): Promise<void> {
   await assertNotLastActiveAdmin(trx, user);
   await endAllAccess(ctx, trx, user.id);
-  await enqueueMessage(trx, ctx.clock, {
-    channel: 'email',
-    recipient: user.email,
-    template: 'account_changed',
-    language: user.language,
-    brand: by.brand,
-    params: {
-      change: by.actorId === user.id ? 'self_deleted' : 'deleted',
-      contactEmail: ctx.config.contactEmail,
-    },
-  });
+  await queueGoodbye(ctx, trx, user, by);
   await recordAudit(trx, ctx.clock, {
-    action: 'account_deleted',
+    action: by.reason === 'rejected' ? 'account_rejected' : 'account_deleted',
     actorId: by.actorId,
     targetId: user.id,
     ip: by.ip,
