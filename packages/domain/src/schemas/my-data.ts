@@ -136,8 +136,8 @@ export const myDataSchema = z.object({
     }),
   ),
   /**
-   * The audit events about the person, newest first. An admin's acts show who acted as
-   * `administrator`, without the admin's address or browser.
+   * The audit events about the person, newest first. Who acted: `you`, an `administrator`
+   * (never named), or `system`; only the person's own acts carry an address and browser.
    */
   activity: z.array(
     z.object({

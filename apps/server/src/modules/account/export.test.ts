@@ -533,7 +533,7 @@ describe.each(DIALECTS)('my data export on %s', (dialect) => {
     }
   });
 
-  it('records the export as the person, and shows an admin as "administrator" without their address', async () => {
+  it('records the export as the person; an admin or a stranger appears without their address', async () => {
     const events = await t.ctx.db
       .selectFrom('audit_events')
       .selectAll()
@@ -547,6 +547,21 @@ describe.each(DIALECTS)('my data export on %s', (dialect) => {
     expect((await signIn(t, admin, ADMIN.email, ADMIN.password)).statusCode).toBe(200);
     const sent = await admin.post(`/api/admin/users/${userId}/send-password-reset`);
     expect(sent.statusCode).toBe(200);
+    // Someone else types a wrong password for the person: their address is not the person's.
+    const stranger = await new TestClient(t.app).request({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: PERSON.email, password: 'Not-Their-Passw0rd' },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(stranger.statusCode).toBe(401);
+    const failed = await t.ctx.db
+      .selectFrom('audit_events')
+      .select('ip')
+      .where('target_id', '=', userId)
+      .where('action', '=', 'login_failed')
+      .execute();
+    expect(failed).toEqual([{ ip: '203.0.113.9' }]);
     const again = await new TestClient(t.app).get('/api/me/export');
     expect(again.statusCode).toBe(401);
     expect((await signIn(t, person, PERSON.email, PERSON.password)).statusCode).toBe(200);
@@ -557,6 +572,12 @@ describe.each(DIALECTS)('my data export on %s', (dialect) => {
       ip: null,
       userAgent: null,
     });
+    expect(mine.activity.find((e) => e.action === 'login_failed')).toMatchObject({
+      by: 'system',
+      ip: null,
+      userAgent: null,
+    });
     expect(JSON.stringify(mine)).not.toContain(adminId);
+    expect(JSON.stringify(mine)).not.toContain('203.0.113.9');
   });
 });

@@ -181,8 +181,10 @@ export async function exportMyData(
     activity: events.map((row) => {
       const event = presentAuditEvent(row);
       const by = causedBy(row.actor_id, user.id);
-      // An admin's address and browser are the admin's data, not the person's.
-      const theirs = by !== 'administrator';
+      // Only the person's own acts carry their address and browser: an admin's are the admin's,
+      // and an event nobody signed in caused (a failed sign-in, a platform's call, someone else's
+      // sign-up with the person's INS) carries whoever's it was.
+      const theirs = by === 'you';
       return {
         id: event.id,
         at: event.at,
