@@ -95,7 +95,7 @@ const transactionSelector = {
 // in a join, but a write goes through the owning module's service.
 const TABLE_OWNERS = {
   [`${SERVER}/modules/users/repository.ts`]: ['users', 'consents'],
-  [`${SERVER}/modules/sessions/repository.ts`]: ['sessions'],
+  [`${SERVER}/modules/sessions/repository.ts`]: ['sessions', 'known_browsers'],
   [`${SERVER}/modules/devices/repository.ts`]: ['trusted_devices'],
   [`${SERVER}/modules/throttle/repository.ts`]: ['throttles'],
   [`${SERVER}/modules/settings/repository.ts`]: ['settings'],

@@ -13,6 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { RELEASE } from '@hygie/domain';
 import type { Config } from './config.js';
+import { letterSettings } from './messaging/templates.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AppContext } from './context.js';
 import type { DbHandle } from './db/connection.js';
@@ -37,6 +38,7 @@ import { sessionGuard } from './plugins/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { publicConfigRoutes } from './modules/public-config/routes.js';
+import { emailPreviewRoutes } from './modules/dev-outbox/preview.js';
 import { devOutboxRoutes } from './modules/dev-outbox/routes.js';
 import type { RouteDeps } from './modules/route-deps.js';
 import { registrationRoutes } from './modules/registration/routes.js';
@@ -200,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       clock,
       log: app.log,
       transports,
+      letter: letterSettings(config),
       onFailure: (channel) => ctx.metrics.outboxFailures.inc({ channel }),
       ...config.outbox,
     });
@@ -211,7 +214,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
 
     const cookies = cookiePolicy(config);
     await app.register(cookie);
-    await app.register(requestContext);
+    await app.register(requestContext, { browserCookie: cookies.browserCookie });
     await app.register(errorHandler);
     await app.register(inputGuard);
     await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });
@@ -259,7 +262,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await app.register(healthRoutes, { database, lifecycle });
     await app.register(publicConfigRoutes, { config });
     await app.register(authRoutes, { ctx, cookies, requireSession });
-    if (config.devOutbox) await app.register(devOutboxRoutes, { db: database.db });
+    if (config.devOutbox)
+      await app.register(devOutboxRoutes, { db: database.db, letter: letterSettings(config) });
+    if (!config.production) {
+      await app.register(emailPreviewRoutes, { letter: letterSettings(config) });
+    }
     if (movable) await app.register(testClockRoutes, { clock: movable });
     const routeDeps: RouteDeps = {
       ctx,

@@ -86,6 +86,10 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   CONTACT_EMAIL: z.email().default('support@hygie.local'),
+  TIME_ZONE: z
+    .string()
+    .default('Europe/Paris')
+    .refine(isTimeZone, { error: 'expected an IANA time zone, e.g. Europe/Paris' }),
   SUPPORT_NAME: z.string().default('Hygie support'),
   SUPPORT_PHONE: z.string().optional(),
   SUPPORT_WEBSITE: httpUrl.optional(),
@@ -131,6 +135,16 @@ const envSchema = z.object({
   HYGIE_TEST_CLOCK: bool.optional(),
 });
 
+/** Whether Intl knows the zone (an unknown one would throw when a date is written). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config {
@@ -152,6 +166,8 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   admin: { email: string; password: string } | undefined;
   contactEmail: string;
+  /** The IANA time zone messages write dates in. */
+  timeZone: string;
   support: {
     name: string;
     phone: string | null;
@@ -260,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
         : undefined,
     contactEmail: e.CONTACT_EMAIL,
+    timeZone: e.TIME_ZONE,
     support: {
       name: e.SUPPORT_NAME,
       phone: e.SUPPORT_PHONE ?? null,

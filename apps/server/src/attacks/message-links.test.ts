@@ -2,6 +2,12 @@ import { BRANDS, LANGUAGES } from '@hygie/domain';
 import { describe, expect, it } from 'vitest';
 import { neutraliseLinks, renderMessage } from '../messaging/templates.js';
 
+const LETTER = {
+  timeZone: 'Europe/Paris',
+  publicUrl: new URL('https://portal.example.fr/'),
+  contactEmail: 'help@portal.example.fr',
+};
+
 // Attacker suite (security issue, point 15): text a user or their browser chose (a device name, a
 // user agent) must not become a link in a security e-mail, where it would sit next to the real
 // "lock my account" link.
@@ -13,16 +19,24 @@ describe('user-chosen text in messages', () => {
       LANGUAGES.flatMap((language) => BRANDS.map((brand) => [template, language, brand] as const)),
     ),
   )('%s (%s, %s) links only the portal’s own URLs', (template, language, brand) => {
-    const message = renderMessage(template, language, brand, {
-      date: '2026-11-23 10:00 UTC',
-      device: BAIT,
-      keys: `Pixel, ${BAIT}`,
-      ip: '203.0.113.7',
-      lockUrl: 'https://portal.example.fr/security/lock-account?code=abc',
-      devicesUrl: 'https://portal.example.fr/devices',
-    });
+    const message = renderMessage(
+      template,
+      language,
+      brand,
+      {
+        at: String(Date.UTC(2026, 10, 23, 10, 0)),
+        device: BAIT,
+        keys: `Pixel, ${BAIT}`,
+        ip: '203.0.113.7',
+        lockUrl: 'https://portal.example.fr/security/lock-account?code=abc',
+        devicesUrl: 'https://portal.example.fr/devices',
+      },
+      LETTER,
+    );
     const hrefs = [...message.html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
-    expect(hrefs.filter((href) => href !== 'https://portal.example.fr/devices')).toEqual([
+    // The lock link (in text and as a button), the devices page, and the portal in the footer.
+    const own = ['https://portal.example.fr/devices', 'https://portal.example.fr/'];
+    expect([...new Set(hrefs.filter((href) => !own.includes(href ?? '')))]).toEqual([
       'https://portal.example.fr/security/lock-account?code=abc',
     ]);
     for (const part of [message.text, message.html]) {

@@ -5,6 +5,7 @@ import { devOutboxTransport } from '../messaging/transports/dev-outbox.js';
 import type { Delivery, Transport } from '../messaging/transports/types.js';
 import type { TestApp } from '../test/helpers.js';
 import { createTestApp, DIALECTS, messagesTo } from '../test/helpers.js';
+import { letterSettings } from '../messaging/templates.js';
 
 // Attacker suite (security issue, point 11): a copy of the database (a backup, a read replica, a
 // leaked dump) must not hold usable codes and links of messages already delivered.
@@ -31,6 +32,7 @@ describe.each(DIALECTS)('secrets of settled messages on %s', (dialect) => {
       db: t.ctx.db,
       dialect: t.dialect,
       clock: t.clock,
+      letter: letterSettings(t.ctx.config),
       log: t.app.log,
       transports: { email: transport, sms: transport },
       pollMs: 60_000,

@@ -14,6 +14,7 @@ import * as m0009 from './migrations/0009-session-amr.js';
 import * as m0010 from './migrations/0010-ins-oid.js';
 import * as m0011 from './migrations/0011-backchannel-logout.js';
 import * as m0012 from './migrations/0012-audit-request.js';
+import * as m0013 from './migrations/0013-known-browsers.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-ins-oid': m0010,
   '0011-backchannel-logout': m0011,
   '0012-audit-request': m0012,
+  '0013-known-browsers': m0013,
 };
 
 /** Every migration this version carries, in application order. */

@@ -69,6 +69,14 @@ export interface TrustedDeviceTable {
   expires_at: number;
 }
 
+/** A browser an account has signed in from: its cookie's hash, for the new-browser notice. */
+export interface KnownBrowserTable {
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
 export interface OneTimeCodeTable {
   id: string;
   user_id: string;
@@ -220,6 +228,7 @@ export interface Database {
   audit_events: AuditEventTable;
   outbox: OutboxTable;
   trusted_devices: TrustedDeviceTable;
+  known_browsers: KnownBrowserTable;
   one_time_codes: OneTimeCodeTable;
   link_tokens: LinkTokenTable;
   consents: ConsentTable;

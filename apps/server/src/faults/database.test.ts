@@ -7,6 +7,7 @@ import { OutboxDispatcher } from '../messaging/dispatcher.js';
 import { enqueueMessage } from '../messaging/outbox.js';
 import type { Transport } from '../messaging/transports/types.js';
 import { DatabaseProxy } from './db-proxy.js';
+import { letterSettings } from '../messaging/templates.js';
 
 // PostgreSQL going away under load — connections killed by the server, the network to it cut, a
 // statement that cannot finish — answers 503 with Retry-After and the translated message, never
@@ -166,6 +167,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a database outage on PostgreSQL', () => {
       db: t.ctx.db,
       dialect: 'postgres',
       clock: t.clock,
+      letter: letterSettings(t.ctx.config),
       log: t.app.log,
       transports: { email: transport, sms: transport },
       pollMs: 50,

@@ -9,6 +9,7 @@ import { smsHttpTransport } from '../messaging/transports/sms-http.js';
 import { smtpTransport } from '../messaging/transports/smtp.js';
 import type { Transport } from '../messaging/transports/types.js';
 import { FaultySmsGateway, FaultySmtp } from './peers.js';
+import { letterSettings } from '../messaging/templates.js';
 
 // The outbox against peers that fail: a share of refusals, outages, a relay that accepts the
 // connection and never answers, one that stalls after DATA, two dispatchers on one database.
@@ -226,6 +227,7 @@ describe.each(DIALECTS)('outbox under faults on %s', (dialect) => {
         db,
         dialect,
         clock: t.clock,
+        letter: letterSettings(t.ctx.config),
         log: t.app.log,
         transports: {
           email: counting(

@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.js';
 import { parseParams } from './outbox.js';
 import type { Settlement } from './repository.js';
 import { claimDueMessages, settleMessage } from './repository.js';
+import type { LetterSettings } from './templates.js';
 import { isTemplateName, renderMessage, withoutSecrets } from './templates.js';
 import type { Transport } from './transports/types.js';
 import { abortReason } from './transports/types.js';
@@ -28,6 +29,8 @@ export interface DispatcherDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   transports: { email: Transport; sms: Transport };
+  /** What every message says of itself (time zone, portal, help). */
+  letter: LetterSettings;
   /** Counts a failed delivery attempt (metrics). */
   onFailure?: (channel: OutboxRow['channel']) => void;
   /** Delivers back-channel logout notices to platforms (none: they wait in the outbox). */
@@ -41,13 +44,14 @@ export interface DispatcherDeps {
 }
 
 /** Renders a stored outbox row (also used by the dev outbox listing). */
-export function renderRow(row: OutboxRow) {
+export function renderRow(row: OutboxRow, letter: LetterSettings) {
   if (!isTemplateName(row.template)) throw new Error(`unknown template ${row.template}`);
   return renderMessage(
     row.template,
     asLanguage(row.language) ?? DEFAULT_LANGUAGE,
     asBrand(row.brand) ?? DEFAULT_BRAND,
     parseParams(row.params),
+    letter,
   );
 }
 
@@ -73,14 +77,14 @@ interface Lane {
 }
 
 /** A lane for messages to people: the row rendered in its language and brand, then sent. */
-function messageLane(channel: 'email' | 'sms', transport: Transport): Lane {
+function messageLane(channel: 'email' | 'sms', transport: Transport, letter: LetterSettings): Lane {
   return {
     channel,
     name: transport.name,
     keepsSecrets: transport.keepsSecrets === true,
     send: (row, signal) =>
       transport.send(
-        { id: row.id, channel, recipient: row.recipient, message: renderRow(row) },
+        { id: row.id, channel, recipient: row.recipient, message: renderRow(row, letter) },
         signal,
       ),
     inFlight: new Set(),
@@ -111,8 +115,8 @@ export class OutboxDispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.lanes = [
-      messageLane('email', deps.transports.email),
-      messageLane('sms', deps.transports.sms),
+      messageLane('email', deps.transports.email, deps.letter),
+      messageLane('sms', deps.transports.sms, deps.letter),
     ];
     const logout = deps.logout;
     if (logout) {

@@ -18,6 +18,7 @@ import type { OutgoingMessage } from './outbox.js';
 import type { Delivery, Transport } from './transports/types.js';
 import { smtpTransport } from './transports/smtp.js';
 import { smsHttpTransport } from './transports/sms-http.js';
+import { letterSettings } from './templates.js';
 
 const email = (to: string, code = '123456'): OutgoingMessage => ({
   channel: 'email',
@@ -47,6 +48,7 @@ function dispatcherFor(t: TestApp, transport: Transport) {
     db: t.ctx.db,
     dialect: t.dialect,
     clock: t.clock,
+    letter: letterSettings(t.ctx.config),
     log: t.app.log,
     transports: { email: transport, sms: transport },
     pollMs: 60_000,

@@ -1,4 +1,5 @@
 import type { Brand, Language } from '@hygie/domain';
+import type { Config } from '../config.js';
 import { BRAND_COLORS, BRAND_NAMES, RTL_LANGUAGES } from '@hygie/domain';
 
 export interface RenderedMessage {
@@ -91,33 +92,34 @@ const TEMPLATES = {
       lines: (p) => [
         'Bonjour,',
         `Votre code de vérification est : ${ltr(p.code)}`,
-        'Il est valable 10 minutes. Ne le communiquez à personne.',
+        `Il est valable ${p.validity}. Ne le communiquez à personne.`,
         p.link ? `Ou suivez ce lien : ${p.link}` : '',
         'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
       ],
-      sms: (p) => `${p.brand} : votre code de vérification est ${p.code} (valable 10 min).`,
+      sms: (p) =>
+        `${p.brand} : votre code de vérification est ${p.code} (valable ${p.validityShort}).`,
     },
     en: {
       subject: (p) => `${p.brand}: your verification code`,
       lines: (p) => [
         'Hello,',
         `Your verification code is: ${ltr(p.code)}`,
-        'It is valid for 10 minutes. Do not share it with anyone.',
+        `It is valid for ${p.validity}. Do not share it with anyone.`,
         p.link ? `Or follow this link: ${p.link}` : '',
         'If you did not ask for it, ignore this message.',
       ],
-      sms: (p) => `${p.brand}: your verification code is ${p.code} (valid 10 min).`,
+      sms: (p) => `${p.brand}: your verification code is ${p.code} (valid ${p.validityShort}).`,
     },
     ar: {
       subject: (p) => `${p.brand}: رمز التحقق الخاص بك`,
       lines: (p) => [
         'مرحبًا،',
         `رمز التحقق الخاص بك هو: ${ltr(p.code)}`,
-        'الرمز صالح لمدة 10 دقائق. لا تشاركه مع أي شخص.',
+        `الرمز صالح لمدة ${p.validity}. لا تشاركه مع أي شخص.`,
         p.link ? `أو اتبع هذا الرابط: ${p.link}` : '',
         'إذا لم تطلب هذا الرمز، تجاهل هذه الرسالة.',
       ],
-      sms: (p) => `${p.brand}: رمز التحقق الخاص بك هو ${ltr(p.code)} (صالح 10 دقائق).`,
+      sms: (p) => `${p.brand}: رمز التحقق الخاص بك هو ${ltr(p.code)} (صالح ${p.validityShort}).`,
     },
   },
   mfa_code: {
@@ -126,31 +128,32 @@ const TEMPLATES = {
       lines: (p) => [
         'Bonjour,',
         `Pour terminer votre connexion, saisissez le code : ${ltr(p.code)}`,
-        'Il est valable 10 minutes. Ne le communiquez à personne, même à nos équipes.',
+        `Il est valable ${p.validity}. Ne le communiquez à personne, même à nos équipes.`,
         'Si vous n’essayez pas de vous connecter, changez votre mot de passe.',
       ],
       sms: (p) =>
-        `${p.brand} : code de connexion ${p.code} (valable 10 min). Ne le communiquez à personne.`,
+        `${p.brand} : code de connexion ${p.code} (valable ${p.validityShort}). Ne le communiquez à personne.`,
     },
     en: {
       subject: (p) => `${p.brand}: your sign-in code`,
       lines: (p) => [
         'Hello,',
         `To finish signing in, enter the code: ${ltr(p.code)}`,
-        'It is valid for 10 minutes. Never share it, not even with our staff.',
+        `It is valid for ${p.validity}. Never share it, not even with our staff.`,
         'If you are not trying to sign in, change your password.',
       ],
-      sms: (p) => `${p.brand}: sign-in code ${p.code} (valid 10 min). Never share it.`,
+      sms: (p) => `${p.brand}: sign-in code ${p.code} (valid ${p.validityShort}). Never share it.`,
     },
     ar: {
       subject: (p) => `${p.brand}: رمز تسجيل الدخول`,
       lines: (p) => [
         'مرحبًا،',
         `لإتمام تسجيل الدخول، أدخل الرمز: ${ltr(p.code)}`,
-        'الرمز صالح لمدة 10 دقائق. لا تشاركه مع أي أحد، ولا حتى مع فريقنا.',
+        `الرمز صالح لمدة ${p.validity}. لا تشاركه مع أي أحد، ولا حتى مع فريقنا.`,
         'إذا لم تكن تحاول تسجيل الدخول، غيّر كلمة المرور.',
       ],
-      sms: (p) => `${p.brand}: رمز تسجيل الدخول ${ltr(p.code)} (صالح 10 دقائق). لا تشاركه.`,
+      sms: (p) =>
+        `${p.brand}: رمز تسجيل الدخول ${ltr(p.code)} (صالح ${p.validityShort}). لا تشاركه.`,
     },
   },
   password_reset_code: {
@@ -159,31 +162,32 @@ const TEMPLATES = {
       lines: (p) => [
         'Bonjour,',
         `Pour choisir un nouveau mot de passe, saisissez le code : ${ltr(p.code)}`,
-        'Il est valable 10 minutes.',
+        `Il est valable ${p.validity}.`,
         'Si vous n’avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.',
       ],
       sms: (p) =>
-        `${p.brand} : code de réinitialisation du mot de passe ${p.code} (valable 10 min).`,
+        `${p.brand} : code de réinitialisation du mot de passe ${p.code} (valable ${p.validityShort}).`,
     },
     en: {
       subject: (p) => `${p.brand}: resetting your password`,
       lines: (p) => [
         'Hello,',
         `To choose a new password, enter the code: ${ltr(p.code)}`,
-        'It is valid for 10 minutes.',
+        `It is valid for ${p.validity}.`,
         'If you did not ask for it, ignore this message: your password is unchanged.',
       ],
-      sms: (p) => `${p.brand}: password reset code ${p.code} (valid 10 min).`,
+      sms: (p) => `${p.brand}: password reset code ${p.code} (valid ${p.validityShort}).`,
     },
     ar: {
       subject: (p) => `${p.brand}: إعادة تعيين كلمة المرور`,
       lines: (p) => [
         'مرحبًا،',
         `لاختيار كلمة مرور جديدة، أدخل الرمز: ${ltr(p.code)}`,
-        'الرمز صالح لمدة 10 دقائق.',
+        `الرمز صالح لمدة ${p.validity}.`,
         'إذا لم تطلب ذلك، تجاهل هذه الرسالة: كلمة المرور لم تتغير.',
       ],
-      sms: (p) => `${p.brand}: رمز إعادة تعيين كلمة المرور ${ltr(p.code)} (صالح 10 دقائق).`,
+      sms: (p) =>
+        `${p.brand}: رمز إعادة تعيين كلمة المرور ${ltr(p.code)} (صالح ${p.validityShort}).`,
     },
   },
   sign_in_notice: {
@@ -191,7 +195,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : nouvelle connexion à votre compte`,
       lines: (p) => [
         'Bonjour,',
-        `Nouvelle connexion le ${ltr(p.date)} depuis ${ltr(p.device)} (adresse ${ltr(p.ip)}).`,
+        `Nouvelle connexion le ${isolate(p.date)} depuis ${ltr(p.device)} (adresse ${ltr(p.ip)}).`,
         'C’était vous ? Vous n’avez rien à faire.',
         `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
       ],
@@ -201,7 +205,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: new sign-in to your account`,
       lines: (p) => [
         'Hello,',
-        `New sign-in on ${ltr(p.date)} from ${ltr(p.device)} (address ${ltr(p.ip)}).`,
+        `New sign-in on ${isolate(p.date)} from ${ltr(p.device)} (address ${ltr(p.ip)}).`,
         'Was it you? Then there is nothing to do.',
         `Not you? Lock your account now: ${p.lockUrl}`,
       ],
@@ -211,7 +215,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: تسجيل دخول جديد إلى حسابك`,
       lines: (p) => [
         'مرحبًا،',
-        `تسجيل دخول جديد في ${ltr(p.date)} من ${ltr(p.device)} (العنوان ${ltr(p.ip)}).`,
+        `تسجيل دخول جديد في ${isolate(p.date)} من ${ltr(p.device)} (العنوان ${ltr(p.ip)}).`,
         'هل كنت أنت؟ لا داعي لأي إجراء.',
         `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
       ],
@@ -418,7 +422,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : votre identifiant de santé a été saisi par quelqu’un d’autre`,
       lines: (p) => [
         'Bonjour,',
-        `Le ${ltr(p.date)}, quelqu’un a indiqué votre identifiant de santé (INS ou numéro professionnel) pour un autre compte. Rien n’a été modifié sur le vôtre.`,
+        `Le ${isolate(p.date)}, quelqu’un a indiqué votre identifiant de santé (INS ou numéro professionnel) pour un autre compte. Rien n’a été modifié sur le vôtre.`,
         `Si ce n’était pas vous, contactez ${ltr(p.contactEmail)}.`,
       ],
       sms: (p) =>
@@ -428,7 +432,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: someone else entered your health identifier`,
       lines: (p) => [
         'Hello,',
-        `On ${ltr(p.date)}, someone gave your health identifier (INS or professional number) for another account. Nothing was changed on yours.`,
+        `On ${isolate(p.date)}, someone gave your health identifier (INS or professional number) for another account. Nothing was changed on yours.`,
         `If it was not you, contact ${ltr(p.contactEmail)}.`,
       ],
       sms: (p) =>
@@ -438,7 +442,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: أدخل شخص آخر معرّفك الصحي`,
       lines: (p) => [
         'مرحبًا،',
-        `في ${ltr(p.date)}، أدخل شخص ما معرّفك الصحي (INS أو الرقم المهني) لحساب آخر. لم يتغيّر شيء في حسابك.`,
+        `في ${isolate(p.date)}، أدخل شخص ما معرّفك الصحي (INS أو الرقم المهني) لحساب آخر. لم يتغيّر شيء في حسابك.`,
         `إذا لم تكن أنت، تواصل مع ${ltr(p.contactEmail)}.`,
       ],
       sms: (p) => `${p.brand}: أُدخل معرّفك الصحي لحساب آخر. للتواصل: ${ltr(p.contactEmail)}`,
@@ -449,7 +453,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : votre mot de passe a été modifié`,
       lines: (p) => [
         'Bonjour,',
-        `Le mot de passe de votre compte a été modifié le ${ltr(p.date)}. Vos autres sessions et appareils de confiance ont été déconnectés.`,
+        `Le mot de passe de votre compte a été modifié le ${isolate(p.date)}. Vos autres sessions et appareils de confiance ont été déconnectés.`,
         p.keys
           ? `Ces clés biométriques se connectent encore sans mot de passe : ${p.keys}. Retirez celles que vous ne reconnaissez pas dans « Mes appareils » : ${p.devicesUrl}`
           : '',
@@ -461,7 +465,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: your password was changed`,
       lines: (p) => [
         'Hello,',
-        `Your account password was changed on ${ltr(p.date)}. Your other sessions and trusted devices were signed out.`,
+        `Your account password was changed on ${isolate(p.date)}. Your other sessions and trusted devices were signed out.`,
         p.keys
           ? `These biometric keys still sign in without the password: ${p.keys}. Remove any you do not recognise in “My devices”: ${p.devicesUrl}`
           : '',
@@ -473,7 +477,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: تم تغيير كلمة المرور`,
       lines: (p) => [
         'مرحبًا،',
-        `تم تغيير كلمة مرور حسابك في ${ltr(p.date)}. تم تسجيل الخروج من جلساتك وأجهزتك الموثوقة الأخرى.`,
+        `تم تغيير كلمة مرور حسابك في ${isolate(p.date)}. تم تسجيل الخروج من جلساتك وأجهزتك الموثوقة الأخرى.`,
         p.keys
           ? `هذه المفاتيح البيومترية لا تزال تسجّل الدخول دون كلمة المرور: ${p.keys}. أزل ما لا تعرفه منها في «أجهزتي»: ${p.devicesUrl}`
           : '',
@@ -487,7 +491,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : l’adresse e-mail de votre compte a changé`,
       lines: (p) => [
         'Bonjour,',
-        `L’adresse e-mail de votre compte a été remplacée par ${ltr(p.newEmail)} le ${ltr(p.date)}.`,
+        `L’adresse e-mail de votre compte a été remplacée par ${ltr(p.newEmail)} le ${isolate(p.date)}.`,
         `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand} : adresse e-mail modifiée. Pas vous ? ${p.lockUrl}`,
@@ -496,7 +500,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: your account e-mail address changed`,
       lines: (p) => [
         'Hello,',
-        `Your account e-mail address was replaced by ${ltr(p.newEmail)} on ${ltr(p.date)}.`,
+        `Your account e-mail address was replaced by ${ltr(p.newEmail)} on ${isolate(p.date)}.`,
         `Not you? Lock your account now: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: e-mail address changed. Not you? ${p.lockUrl}`,
@@ -505,7 +509,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: تم تغيير البريد الإلكتروني لحسابك`,
       lines: (p) => [
         'مرحبًا،',
-        `تم استبدال البريد الإلكتروني لحسابك بـ ${ltr(p.newEmail)} في ${ltr(p.date)}.`,
+        `تم استبدال البريد الإلكتروني لحسابك بـ ${ltr(p.newEmail)} في ${isolate(p.date)}.`,
         `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: تم تغيير البريد الإلكتروني. لم تكن أنت؟ ${p.lockUrl}`,
@@ -516,7 +520,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : le numéro de téléphone de votre compte a changé`,
       lines: (p) => [
         'Bonjour,',
-        `Le numéro de téléphone mobile de votre compte a été remplacé par ${ltr(p.newPhone)} le ${ltr(p.date)}.`,
+        `Le numéro de téléphone mobile de votre compte a été remplacé par ${ltr(p.newPhone)} le ${isolate(p.date)}.`,
         `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand} : numéro de téléphone modifié. Pas vous ? ${p.lockUrl}`,
@@ -525,7 +529,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: your account phone number changed`,
       lines: (p) => [
         'Hello,',
-        `Your account mobile number was replaced by ${ltr(p.newPhone)} on ${ltr(p.date)}.`,
+        `Your account mobile number was replaced by ${ltr(p.newPhone)} on ${isolate(p.date)}.`,
         `Not you? Lock your account now: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: phone number changed. Not you? ${p.lockUrl}`,
@@ -534,7 +538,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: تم تغيير رقم هاتف حسابك`,
       lines: (p) => [
         'مرحبًا،',
-        `تم استبدال رقم الهاتف المحمول لحسابك بـ ${ltr(p.newPhone)} في ${ltr(p.date)}.`,
+        `تم استبدال رقم الهاتف المحمول لحسابك بـ ${ltr(p.newPhone)} في ${isolate(p.date)}.`,
         `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: تم تغيير رقم الهاتف. لم تكن أنت؟ ${p.lockUrl}`,
@@ -545,7 +549,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand} : une connexion biométrique a été ajoutée`,
       lines: (p) => [
         'Bonjour,',
-        `Une clé de connexion biométrique a été ajoutée à votre compte le ${ltr(p.date)} (${ltr(p.device)}).`,
+        `Une clé de connexion biométrique a été ajoutée à votre compte le ${isolate(p.date)} (${ltr(p.device)}).`,
         `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand} : connexion biométrique ajoutée. Pas vous ? ${p.lockUrl}`,
@@ -554,7 +558,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: a biometric sign-in was added`,
       lines: (p) => [
         'Hello,',
-        `A biometric sign-in key was added to your account on ${ltr(p.date)} (${ltr(p.device)}).`,
+        `A biometric sign-in key was added to your account on ${isolate(p.date)} (${ltr(p.device)}).`,
         `Not you? Lock your account now: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: biometric sign-in added. Not you? ${p.lockUrl}`,
@@ -563,7 +567,7 @@ const TEMPLATES = {
       subject: (p) => `${p.brand}: تمت إضافة تسجيل دخول بيومتري`,
       lines: (p) => [
         'مرحبًا،',
-        `تمت إضافة مفتاح تسجيل دخول بيومتري إلى حسابك في ${ltr(p.date)} (${ltr(p.device)}).`,
+        `تمت إضافة مفتاح تسجيل دخول بيومتري إلى حسابك في ${isolate(p.date)} (${ltr(p.device)}).`,
         `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
       ],
       sms: (p) => `${p.brand}: تمت إضافة تسجيل دخول بيومتري. لم تكن أنت؟ ${p.lockUrl}`,
@@ -592,11 +596,16 @@ export function isTemplateName(name: string): name is TemplateName {
   return Object.prototype.hasOwnProperty.call(TEMPLATES, name);
 }
 
-// Codes, numbers and addresses stay left-to-right inside Arabic text.
+// Codes, numbers and addresses stay left-to-right inside Arabic text; dates (words and digits in
+// the message's language) are isolated without forcing a direction.
 const LTR_START = '\u2066';
-const LTR_END = '\u2069';
+const FSI_START = '\u2068';
+const ISOLATE_END = '\u2069';
 function ltr(value: string | undefined): string {
-  return `${LTR_START}${value ?? ''}${LTR_END}`;
+  return `${LTR_START}${value ?? ''}${ISOLATE_END}`;
+}
+function isolate(value: string | undefined): string {
+  return `${FSI_START}${value ?? ''}${ISOLATE_END}`;
 }
 
 function escapeHtml(value: string): string {
@@ -619,12 +628,154 @@ export function neutraliseLinks(text: string): string {
   return text.replace(/:\/\//g, '[:]//').replace(/(\w)\.(?=[a-z])/gi, '$1[.]');
 }
 
-/** Renders a template in a language and a brand. */
+/** What every message says of itself, from the configuration. */
+export interface LetterSettings {
+  /** The IANA time zone dates are written in (`TIME_ZONE`, Europe/Paris by default). */
+  timeZone: string;
+  /** The portal's address: the logo comes from there, and the footer links to it. */
+  publicUrl: URL;
+  /** Where a recipient gets help. */
+  contactEmail: string;
+}
+
+interface Button {
+  /** The parameter holding the link. */
+  param: string;
+  label: Record<Language, string>;
+}
+
+const SIGN_IN: Record<Language, string> = { fr: 'Me connecter', en: 'Sign in', ar: 'تسجيل الدخول' };
+const LOCK: Record<Language, string> = {
+  fr: 'Ce n’était pas moi : verrouiller mon compte',
+  en: 'It was not me: lock my account',
+  ar: 'لم أكن أنا: اقفل حسابي',
+};
+
+/** The main link of a message, drawn as a button below the line that carries it in text. */
+const BUTTONS: Partial<Record<TemplateName, Button>> = {
+  verification_code: {
+    param: 'link',
+    label: { fr: 'Vérifier mon adresse', en: 'Verify my address', ar: 'تأكيد عنواني' },
+  },
+  first_login_invitation: {
+    param: 'link',
+    label: { fr: 'Choisir mon mot de passe', en: 'Choose my password', ar: 'اختيار كلمة المرور' },
+  },
+  password_reset_link: {
+    param: 'link',
+    label: {
+      fr: 'Choisir un nouveau mot de passe',
+      en: 'Choose a new password',
+      ar: 'اختيار كلمة مرور جديدة',
+    },
+  },
+  account_validated: { param: 'loginUrl', label: SIGN_IN },
+  identifier_in_use: { param: 'loginUrl', label: SIGN_IN },
+  sign_in_notice: { param: 'lockUrl', label: LOCK },
+  password_changed: { param: 'lockUrl', label: LOCK },
+  email_changed: { param: 'lockUrl', label: LOCK },
+  phone_changed: { param: 'lockUrl', label: LOCK },
+  biometric_added: { param: 'lockUrl', label: LOCK },
+};
+
+/** Why the message came and how to get help, at the foot of every e-mail. */
+const FOOTER: Record<Language, (brand: string, contact: string, portal: string) => string[]> = {
+  fr: (brand, contact, portal) => [
+    `Vous recevez ce message parce que cette adresse est celle d’un compte ${brand} (${portal}). C’est un message automatique : n’y répondez pas.`,
+    `Besoin d’aide ? Écrivez à ${ltr(contact)}.`,
+  ],
+  en: (brand, contact, portal) => [
+    `You are receiving this message because this address belongs to a ${brand} account (${portal}). It was sent automatically: do not reply to it.`,
+    `Need help? Write to ${ltr(contact)}.`,
+  ],
+  ar: (brand, contact, portal) => [
+    `تتلقى هذه الرسالة لأن هذا العنوان مرتبط بحساب على ${brand} (${portal}). هذه رسالة آلية: لا تردّ عليها.`,
+    `هل تحتاج إلى مساعدة؟ راسل ${ltr(contact)}.`,
+  ],
+};
+
+/** Intl locales: Arabic keeps the Latin digits the rest of the portal uses. */
+const INTL_LOCALE: Record<Language, string> = { fr: 'fr-FR', en: 'en-GB', ar: 'ar-u-nu-latn' };
+
+/** A moment in words, in the message's language and the configured time zone, zone named. */
+export function formatMoment(at: number, language: Language, timeZone: string): string {
+  return new Intl.DateTimeFormat(INTL_LOCALE[language], {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(at);
+}
+
+/**
+ * A duration in words, with the language's plural rules ("10 minutes", "1 heure", "10 دقائق"):
+ * whole hours, else whole minutes (never more than the truth), else seconds.
+ */
+export function formatDuration(
+  seconds: number,
+  language: Language,
+  unitDisplay: 'long' | 'short' = 'long',
+): string {
+  const [unit, value] =
+    seconds >= 3600 && seconds % 3600 === 0
+      ? (['hour', seconds / 3600] as const)
+      : seconds >= 60
+        ? (['minute', Math.floor(seconds / 60)] as const)
+        : (['second', seconds] as const);
+  return new Intl.NumberFormat(INTL_LOCALE[language], {
+    style: 'unit',
+    unit,
+    unitDisplay,
+  })
+    .format(value)
+    .replace(/[\u00a0\u202f]/g, ' '); // plain spaces: an SMS stays in the GSM alphabet
+}
+
+/** The code lifetime when a message does not say it (rows queued before `ttlSeconds` existed). */
+const DEFAULT_TTL_SECONDS = 600;
+
+/** Parameters computed from others: the moment in words, the code's lifetime in words. */
+function derivedParams(params: Params, language: Language, letter: LetterSettings): Params {
+  const at = Number(params.at);
+  const ttl = Number(params.ttlSeconds ?? DEFAULT_TTL_SECONDS);
+  const seconds = Number.isFinite(ttl) && ttl > 0 ? ttl : DEFAULT_TTL_SECONDS;
+  return {
+    ...(params.at !== undefined && Number.isFinite(at)
+      ? { date: formatMoment(at, language, letter.timeZone) }
+      : {}),
+    validity: formatDuration(seconds, language),
+    validityShort: formatDuration(seconds, language, 'short'),
+  };
+}
+
+/** A line of text as HTML: isolates marked up, addresses made links. */
+function lineHtml(line: string): string {
+  return escapeHtml(line)
+    .replaceAll(LTR_START, '<bdi dir="ltr"><strong>')
+    .replaceAll(FSI_START, '<bdi><strong>')
+    .replaceAll(ISOLATE_END, '</strong></bdi>')
+    .replace(
+      // An address ends before the punctuation that closes its sentence.
+      /https?:\/\/[^\s<]*[^\s<.,;:!?)]/g,
+      (url) => `<a href="${url}" dir="ltr" style="word-break: break-all;">${url}</a>`,
+    );
+}
+
+function plain(line: string): string {
+  return line.replaceAll(LTR_START, '').replaceAll(FSI_START, '').replaceAll(ISOLATE_END, '');
+}
+
+/** Renders a template in a language and a brand: subject, HTML and plain-text e-mail, SMS. */
 export function renderMessage(
   template: TemplateName,
   language: Language,
   brand: Brand,
   params: Params,
+  letter: LetterSettings,
 ): RenderedMessage {
   const text: TemplateText = TEMPLATES[template][language];
   const userText = Object.fromEntries(
@@ -633,31 +784,65 @@ export function renderMessage(
       neutraliseLinks(params[name] ?? ''),
     ]),
   );
-  const all = { ...params, ...userText, brand: BRAND_NAMES[brand] };
+  const brandName = BRAND_NAMES[brand];
+  const all = {
+    ...params,
+    ...userText,
+    ...derivedParams(params, language, letter),
+    brand: brandName,
+  };
+  const subject = text.subject(all);
   const lines = text.lines(all).filter((line) => line !== '');
+  const portal = letter.publicUrl.href;
+  const footer = FOOTER[language](brandName, letter.contactEmail, portal);
   const dir = RTL_LANGUAGES.includes(language) ? 'rtl' : 'ltr';
-  const colour = BRAND_COLORS[brand].primary;
+  const { primary } = BRAND_COLORS[brand];
+  const button = BUTTONS[template];
+  const buttonUrl = button ? params[button.param] : undefined;
+  const buttonHtml =
+    button && buttonUrl
+      ? `<p style="margin: 24px 0;"><a href="${escapeHtml(buttonUrl)}" data-button style="display: inline-block; background: ${primary}; color: #ffffff; padding: 12px 20px; border-radius: 6px; font-weight: bold; text-decoration: none;">${escapeHtml(button.label[language])}</a></p>`
+      : '';
+  // The button follows the line that gives its link in text (or closes the body if none does).
+  const carrying = buttonUrl ? lines.findIndex((line) => line.includes(buttonUrl)) : -1;
   const body = lines
-    .map((line) =>
-      escapeHtml(line)
-        .replaceAll(LTR_START, '<bdi dir="ltr"><strong>')
-        .replaceAll(LTR_END, '</strong></bdi>'),
-    )
-    .map((line) =>
-      line.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}" dir="ltr">${url}</a>`),
-    )
-    .map((line) => `<p>${line}</p>`)
+    .map((line, index) => {
+      const paragraph = `<p style="margin: 0 0 16px;">${lineHtml(line)}</p>`;
+      return index === carrying ? `${paragraph}\n${buttonHtml}` : paragraph;
+    })
     .join('\n');
+  const logo = new URL(`/brands/${brand}.png`, letter.publicUrl).href;
   const html = `<!doctype html>
-<html lang="${language}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(text.subject(all))}</title></head>
-<body style="font-family: Arial, sans-serif; color: #1a1a1a;">
-<h1 style="color: ${colour}; font-size: 20px;">${escapeHtml(BRAND_NAMES[brand])}</h1>
+<html lang="${language}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin: 0; padding: 0; background: #f4f6f8;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background: #f4f6f8;"><tr><td align="center" style="padding: 24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width: 600px; background: #ffffff; border-top: 6px solid ${primary}; border-radius: 6px;">
+<tr><td style="padding: 24px 24px 8px;"><img src="${logo}" width="${brand === 'telecare' ? 200 : 160}" height="40" alt="${escapeHtml(brandName)}" style="display: block; border: 0;"></td></tr>
+<tr><td dir="${dir}" style="padding: 16px 24px 8px; font-family: Arial, Helvetica, sans-serif; font-size: 16px; line-height: 1.5; color: #1a1a1a;">
 ${body}
+${carrying === -1 ? buttonHtml : ''}
+</td></tr>
+<tr><td dir="${dir}" style="padding: 16px 24px 24px; border-top: 1px solid #dde3e8; font-family: Arial, Helvetica, sans-serif; font-size: 13px; line-height: 1.5; color: #4a5560;">
+${footer.map((line) => `<p style="margin: 0 0 8px;">${lineHtml(line)}</p>`).join('\n')}
+</td></tr>
+</table>
+</td></tr></table>
 </body></html>`;
   return {
-    subject: text.subject(all),
-    text: lines.join('\n\n').replaceAll(LTR_START, '').replaceAll(LTR_END, ''),
+    subject,
+    text: [...lines, '--', ...footer].map(plain).join('\n\n'),
     html,
     sms: text.sms(all),
+  };
+}
+
+/** The letter settings from the configuration. */
+export function letterSettings(
+  config: Pick<Config, 'timeZone' | 'publicUrl' | 'contactEmail'>,
+): LetterSettings {
+  return {
+    timeZone: config.timeZone,
+    publicUrl: config.publicUrl,
+    contactEmail: config.contactEmail,
   };
 }

@@ -1,15 +1,20 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 
+/** Browsers keep a cookie 400 days at most (RFC 6265bis). */
+const BROWSER_COOKIE_SECONDS = 400 * 24 * 60 * 60;
+
 /** Cookie names and attributes: `__Host-` and Secure when the public URL is HTTPS. */
 export function cookiePolicy(config: Config) {
   const secure = config.publicUrl.protocol === 'https:';
   const sessionCookie = secure ? '__Host-hygie_session' : 'hygie_session';
   const deviceCookie = secure ? '__Host-hygie_device' : 'hygie_device';
+  const browserCookie = secure ? '__Host-hygie_browser' : 'hygie_browser';
   return {
     secure,
     sessionCookie,
     deviceCookie,
+    browserCookie,
     xsrfCookie: config.xsrfCookieName,
     /**
      * The session cookie lives as long as the browser session (no Expires): closing the browser
@@ -34,6 +39,19 @@ export function cookiePolicy(config: Config) {
         sameSite: 'lax',
         secure,
         expires: new Date(expiresAt),
+      });
+    },
+    /**
+     * The browser cookie: a random token naming this browser, so a sign-in from a browser the
+     * account used before sends no notice. HttpOnly; 400 days, the longest browsers keep one.
+     */
+    setBrowser(reply: FastifyReply, token: string): void {
+      void reply.setCookie(browserCookie, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure,
+        maxAge: BROWSER_COOKIE_SECONDS,
       });
     },
     setXsrf(reply: FastifyReply, value: string): void {

@@ -16,6 +16,8 @@ declare module 'fastify' {
     language: Language;
     /** Brand of messages: `x-branding`, else the default brand. */
     brand: Brand;
+    /** The browser cookie's token (see cookies.ts `setBrowser`), if the browser sent one. */
+    browserToken: string | null;
   }
 }
 
@@ -40,12 +42,16 @@ function languageOf(request: FastifyRequest): Language {
   return DEFAULT_LANGUAGE;
 }
 
-/** Reads `?l=` and `x-branding` on every request. */
-export const requestContext = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('language', DEFAULT_LANGUAGE);
-  app.decorateRequest('brand', DEFAULT_BRAND);
-  app.addHook('preValidation', async (request) => {
-    request.language = languageOf(request);
-    request.brand = asBrand(request.headers[BRANDING_HEADER_NAME]) ?? DEFAULT_BRAND;
-  });
-});
+/** Reads `?l=`, `x-branding` and the browser cookie on every request. */
+export const requestContext = fp(
+  async (app: FastifyInstance, options: { browserCookie: string }) => {
+    app.decorateRequest('language', DEFAULT_LANGUAGE);
+    app.decorateRequest('brand', DEFAULT_BRAND);
+    app.decorateRequest('browserToken', null);
+    app.addHook('preValidation', async (request) => {
+      request.language = languageOf(request);
+      request.brand = asBrand(request.headers[BRANDING_HEADER_NAME]) ?? DEFAULT_BRAND;
+      request.browserToken = request.cookies[options.browserCookie] ?? null;
+    });
+  },
+);

@@ -21,6 +21,7 @@ export function replyWithProgress(
     cookies.setSession(reply, progress.rotatedToken);
     issueXsrf(reply, cookies, ctx.secret, progress.rotatedToken);
   }
+  if (progress.browserToken) cookies.setBrowser(reply, progress.browserToken);
   return reply.send(progress.user);
 }
 
@@ -31,5 +32,6 @@ export function requestMeta(request: FastifyRequest) {
     userAgent: request.headers['user-agent'] ?? null,
     language: request.language,
     brand: request.brand,
+    browserToken: request.browserToken,
   };
 }

@@ -66,6 +66,8 @@ export const myDataSchema = z.object({
       expiresAt: at,
     }),
   ),
+  /** The browsers the person signed in from (each named by a cookie it keeps, never exported). */
+  knownBrowsers: z.array(z.object({ firstSeenAt: at, lastSeenAt: at })),
   /** Passkeys and the app's biometric keys, revoked ones included (never key material). */
   keys: z.array(
     z.object({

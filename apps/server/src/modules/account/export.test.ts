@@ -112,6 +112,16 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       expires_at: exported,
     },
   },
+  known_browsers: {
+    section: 'knownBrowsers',
+    by: { column: 'user_id', value: 'id' },
+    columns: {
+      user_id: exported,
+      token_hash: { secret: "the hash of the browser's cookie" },
+      created_at: exported,
+      last_seen_at: exported,
+    },
+  },
   one_time_codes: {
     section: 'codes',
     by: { column: 'user_id', value: 'id' },

@@ -18,7 +18,7 @@ import { linksHeldFor } from '../links/service.js';
 import { consentsOf } from '../oidc/consents.js';
 import { platformAccessHeldFor } from '../platforms/service.js';
 import { identityOf } from '../profile/service.js';
-import { sessionsOfUser } from '../sessions/service.js';
+import { knownBrowsersOfUser, sessionsOfUser } from '../sessions/service.js';
 import { assertRecentSecondFactor, checkCurrentPassword } from '../step-up/service.js';
 import {
   assertNotLastActiveAdmin,
@@ -72,20 +72,33 @@ export async function exportMyData(
   const recipients = [user.email, user.phone, user.pending_email, user.pending_phone].flatMap(
     (r) => (r === null ? [] : [r]),
   );
-  const [profile, terms, sessions, devices, keys, access, grants, codes, links, messages, events] =
-    await Promise.all([
-      identityOf(ctx, user.id),
-      consentsOfUser(ctx.db, user.id),
-      sessionsOfUser(ctx.db, user.id),
-      trustedDevicesHeldFor(ctx.db, user.id),
-      keysHeldFor(ctx.db, user.id),
-      platformAccessHeldFor(ctx.db, user.id),
-      consentsOf(ctx, user.id),
-      codesHeldFor(ctx.db, user.id),
-      linksHeldFor(ctx.db, user.id),
-      messagesToRecipients(ctx.db, recipients),
-      allAuditEventsAbout(ctx.db, user.id),
-    ]);
+  const [
+    profile,
+    terms,
+    sessions,
+    devices,
+    browsers,
+    keys,
+    access,
+    grants,
+    codes,
+    links,
+    messages,
+    events,
+  ] = await Promise.all([
+    identityOf(ctx, user.id),
+    consentsOfUser(ctx.db, user.id),
+    sessionsOfUser(ctx.db, user.id),
+    trustedDevicesHeldFor(ctx.db, user.id),
+    knownBrowsersOfUser(ctx.db, user.id),
+    keysHeldFor(ctx.db, user.id),
+    platformAccessHeldFor(ctx.db, user.id),
+    consentsOf(ctx, user.id),
+    codesHeldFor(ctx.db, user.id),
+    linksHeldFor(ctx.db, user.id),
+    messagesToRecipients(ctx.db, recipients),
+    allAuditEventsAbout(ctx.db, user.id),
+  ]);
   return {
     format: MY_DATA_FORMAT,
     exportedAt: iso(ctx.clock.now()),
@@ -132,6 +145,10 @@ export async function exportMyData(
       createdAt: iso(d.created_at),
       lastUsedAt: iso(d.last_used_at),
       expiresAt: iso(d.expires_at),
+    })),
+    knownBrowsers: browsers.map((b) => ({
+      firstSeenAt: iso(b.created_at),
+      lastSeenAt: iso(b.last_seen_at),
     })),
     keys: keys.map((k) => ({
       id: k.id,

@@ -9,6 +9,7 @@ import {
   signIn,
   TestClient,
 } from '../../test/helpers.js';
+import { purgeExpired } from '../maintenance/service.js';
 import { saveSetting } from '../settings/service.js';
 
 describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
@@ -194,6 +195,53 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     expect(notice?.params.lockUrl).toMatch(
       /^http:\/\/localhost:3000\/security\/lock-account\?email=notice%40hygie\.test&code=[\w-]{43}$/,
     );
+  });
+
+  it('sends the sign-in notice only for a browser the account has not signed in from', async () => {
+    await createUser(t, {
+      email: 'browser@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000012',
+    });
+    const notices = async () =>
+      (await messagesTo(t, 'browser@hygie.test')).filter((m) => m.template === 'sign_in_notice')
+        .length;
+    const laptop = new TestClient(t.app);
+    await signIn(t, laptop, 'browser@hygie.test', 'Stage-Passw0rd');
+    expect(await notices()).toBe(1);
+    const token = laptop.cookies.get('hygie_browser');
+    expect(token).toMatch(/^[\w-]{43}$/);
+    // The same browser again (signed out in between): no notice; the cookie is set again.
+    await laptop.post('/api/logout', {});
+    await signIn(t, laptop, 'browser@hygie.test', 'Stage-Passw0rd');
+    expect(await notices()).toBe(1);
+    expect(laptop.cookies.get('hygie_browser')).toBe(token);
+    // Another browser: a notice, and a cookie of its own.
+    const phone = new TestClient(t.app);
+    await signIn(t, phone, 'browser@hygie.test', 'Stage-Passw0rd');
+    expect(await notices()).toBe(2);
+    expect(phone.cookies.get('hygie_browser')).not.toBe(token);
+    // A browser known to another account is new to this one; a made-up cookie is replaced.
+    await createUser(t, {
+      email: 'browser2@hygie.test',
+      password: 'Stage-Passw0rd',
+      phone: '+33600000013',
+    });
+    await signIn(t, laptop, 'browser2@hygie.test', 'Stage-Passw0rd');
+    expect(
+      (await messagesTo(t, 'browser2@hygie.test')).filter((m) => m.template === 'sign_in_notice'),
+    ).toHaveLength(1);
+    const forged = new TestClient(t.app);
+    forged.cookies.set('hygie_browser', 'not-a-token');
+    await signIn(t, forged, 'browser@hygie.test', 'Stage-Passw0rd');
+    expect(await notices()).toBe(3);
+    expect(forged.cookies.get('hygie_browser')).toMatch(/^[\w-]{43}$/);
+    // A year without a sign-in from the laptop: it is forgotten, and the next sign-in notified.
+    t.clock.advance(366 * 24 * 60 * 60_000);
+    await purgeExpired(t.ctx);
+    await laptop.post('/api/logout', {});
+    await signIn(t, laptop, 'browser@hygie.test', 'Stage-Passw0rd');
+    expect(await notices()).toBe(4);
   });
 
   it('trusts a device when asked: that browser skips the second factor, another does not', async () => {

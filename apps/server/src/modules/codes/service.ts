@@ -107,7 +107,7 @@ export async function issueCode(
   userId: string,
   purpose: CodePurpose,
   destination: string,
-): Promise<{ code: string; expiresAt: number }> {
+): Promise<{ code: string; expiresAt: number; ttlSeconds: number }> {
   await lockUntilCommit(db, `code:${userId}:${purpose}`);
   if (UNPROVEN_DESTINATION.includes(purpose)) await lockUntilCommit(db, `code-to:${destination}`);
   const now = ctx.clock.now();
@@ -129,7 +129,7 @@ export async function issueCode(
     consumed_at: null,
     superseded_at: null,
   });
-  return { code, expiresAt };
+  return { code, expiresAt, ttlSeconds: CODE_TTL };
 }
 
 /** A code to send: to whom, for what, and in which message. */
@@ -151,7 +151,7 @@ export interface CodeMessage {
  * message in the outbox — all written, or none. Returns what the client is told.
  */
 export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage): Promise<CodeSent> {
-  const { code, expiresAt } = await issueCode(
+  const { code, expiresAt, ttlSeconds } = await issueCode(
     ctx,
     trx,
     message.userId,
@@ -166,7 +166,8 @@ export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage):
     template: message.template,
     language: message.language,
     brand: message.brand,
-    params: { code, ...message.params?.(code) },
+    // The message says how long the code lives (the CODE_TTL setting when it was issued).
+    params: { code, ttlSeconds: String(ttlSeconds), ...message.params?.(code) },
   });
   return codeSent(message.channel, message.destination);
 }

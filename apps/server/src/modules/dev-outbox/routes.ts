@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
+import type { LetterSettings } from '../../messaging/templates.js';
 import { devOutboxMessages } from './service.js';
 
 const messageSchema = z.object({
@@ -22,7 +23,10 @@ const messageSchema = z.object({
  * Development only: the messages the outbox holds, newest first. Registered only when the
  * configuration allows it (`config.devOutbox`); elsewhere the path does not exist (404).
  */
-export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db; letter: LetterSettings }> = async (
+  app,
+  { db, letter },
+) => {
   app.get(
     '/api/dev/outbox',
     {
@@ -37,6 +41,6 @@ export const devOutboxRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         response: { 200: z.array(messageSchema) },
       },
     },
-    async (request) => devOutboxMessages(db, request.query),
+    async (request) => devOutboxMessages(db, letter, request.query),
   );
 };

@@ -1,9 +1,14 @@
 import type { Db } from '../../db/connection.js';
 import { renderRow } from '../../messaging/dispatcher.js';
+import type { LetterSettings } from '../../messaging/templates.js';
 import { listOutbox } from './repository.js';
 
 /** The messages the outbox holds, newest first, rendered as their recipient gets them. */
-export async function devOutboxMessages(db: Db, query: { to?: string | undefined; limit: number }) {
+export async function devOutboxMessages(
+  db: Db,
+  letter: LetterSettings,
+  query: { to?: string | undefined; limit: number },
+) {
   const rows = await listOutbox(db, query);
   return rows.map((row) => ({
     id: row.id,
@@ -14,6 +19,6 @@ export async function devOutboxMessages(db: Db, query: { to?: string | undefined
     brand: row.brand,
     status: row.status,
     createdAt: new Date(row.created_at).toISOString(),
-    ...renderRow(row),
+    ...renderRow(row, letter),
   }));
 }

@@ -45,7 +45,7 @@ export async function createFirstPassword(
   const password = normalizePassword(input.password);
   assertAcceptablePassword(password, user);
   const hash = await ctx.passwords.hash(password);
-  const actor = { ...request, userId: user.id, sessionId: null };
+  const actor = { browserToken: null, ...request, userId: user.id, sessionId: null };
   await ctx.db.transaction().execute(async (trx) => {
     await consumeLink(ctx, trx, linkId);
     await passwordCreationStage.complete(ctx, trx, actor, {

@@ -6,7 +6,7 @@ import { deleteCodesExpiredBefore } from '../codes/service.js';
 import { deleteExpiredTrustedDevices } from '../devices/service.js';
 import { deleteLinksSettledBefore } from '../links/service.js';
 import { purgeExpiredArtefacts } from '../oidc/service.js';
-import { deleteExpiredSessions } from '../sessions/service.js';
+import { deleteExpiredSessions, forgetUnseenBrowsers } from '../sessions/service.js';
 import { loadSettings } from '../settings/service.js';
 import { deleteStaleThrottles } from '../throttle/service.js';
 import { KNOWN_CLIENT_MS } from '../throttle/service.js';
@@ -31,6 +31,7 @@ export const KEEP_MS = {
 export interface PurgeCounts {
   sessions: number;
   trustedDevices: number;
+  knownBrowsers: number;
   codes: number;
   links: number;
   challenges: number;
@@ -48,6 +49,7 @@ export async function purgeExpired(ctx: AppContext): Promise<PurgeCounts> {
   return {
     sessions: await deleteExpiredSessions(db, now),
     trustedDevices: await deleteExpiredTrustedDevices(db, now),
+    knownBrowsers: await forgetUnseenBrowsers(db, now),
     codes: await deleteCodesExpiredBefore(db, now - KEEP_MS.codesAndLinks),
     links: await deleteLinksSettledBefore(db, now - KEEP_MS.codesAndLinks),
     challenges: await deleteExpiredChallenges(db, now),

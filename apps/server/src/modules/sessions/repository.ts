@@ -235,3 +235,51 @@ export function sessionsOfUser(db: Db, userId: string) {
     .orderBy('created_at', 'desc')
     .execute();
 }
+/** Whether this account signed in from the browser before; refreshes its last sighting if so. */
+export async function touchKnownBrowser(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('known_browsers')
+    .set({ last_seen_at: now })
+    .where('user_id', '=', userId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Remembers a browser for an account (idempotent: two sign-ins at once store it once). */
+export async function rememberBrowser(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('known_browsers')
+    .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'token_hash']).doNothing())
+    .execute();
+}
+
+/** Forgets browsers not seen since `before`. */
+export async function deleteBrowsersUnseenSince(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('known_browsers')
+    .where('last_seen_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The browsers an account signed in from, without their cookie's hash (the data export). */
+export function knownBrowsersOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('known_browsers')
+    .select(['created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { MfaData } from '@hygie/domain';
 import { maskEmail, maskPhone } from '@hygie/domain';
+import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import { loadSettings } from '../settings/service.js';
@@ -9,11 +10,14 @@ import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import type { SessionWithUser } from './repository.js';
 import {
+  deleteBrowsersUnseenSince,
   deleteSessionByTokenHash,
   findSessionByTokenHash,
   insertSession,
   markReauthenticated,
   markSecondFactorRenewed,
+  rememberBrowser,
+  touchKnownBrowser,
   touchSession,
 } from './repository.js';
 
@@ -141,11 +145,42 @@ export function mfaData(
   };
 }
 
+/** A browser is forgotten after a year without a sign-in (its cookie lives 400 days at most). */
+export const KNOWN_BROWSER_MS = 365 * 24 * 60 * 60_000;
+
+/**
+ * Recognises the browser a sign-in completes in, by its random cookie (stored hashed, per
+ * account): `known` when this account signed in from it before. Returns the token the browser
+ * keeps (its own, or a new one when it had none), to set again so the cookie stays alive.
+ */
+export async function recogniseBrowser(
+  ctx: AppContext,
+  db: Db,
+  userId: string,
+  browserToken: string | null,
+): Promise<{ known: boolean; token: string }> {
+  const now = ctx.clock.now();
+  const token = browserToken && BROWSER_TOKEN.test(browserToken) ? browserToken : randomToken();
+  const tokenHash = hashToken(token);
+  if (await touchKnownBrowser(db, userId, tokenHash, now)) return { known: true, token };
+  await rememberBrowser(db, userId, tokenHash, now);
+  return { known: false, token };
+}
+
+/** What a browser cookie may hold: a token this server issued (base64url, 43 characters). */
+const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Forgets the browsers not seen for a year (the hourly purge). */
+export function forgetUnseenBrowsers(db: Db, now: number): Promise<number> {
+  return deleteBrowsersUnseenSince(db, now - KNOWN_BROWSER_MS);
+}
+
 // What the sign-in stages record on a session, for the auth module (it reaches sessions only here).
 export {
   deleteExpiredSessions,
   deleteSessionsOfUser as endSessionsOfUser,
   findSessionById,
+  knownBrowsersOfUser,
   listLiveSessionsOfUser,
   sessionsOfUser,
   markSecondFactorPassed,

@@ -32,7 +32,7 @@ export async function queueSecurityNotice(
     language: request.language,
     brand: request.brand,
     params: {
-      date: noticeDate(ctx),
+      at: noticeAt(ctx),
       lockUrl: lockUrl.href,
       ...params,
     },
@@ -56,11 +56,11 @@ export async function queueIdentifierClaimedNotice(
     template: 'identifier_claimed',
     language: owner.language,
     brand,
-    params: { date: noticeDate(ctx), contactEmail: ctx.config.contactEmail },
+    params: { at: noticeAt(ctx), contactEmail: ctx.config.contactEmail },
   });
 }
 
-/** The moment a notice tells, in UTC to the minute. */
-export function noticeDate(ctx: Pick<AppContext, 'clock'>): string {
-  return new Date(ctx.clock.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+/** The moment a notice tells (epoch milliseconds): written in words, in the configured time zone, when sent. */
+function noticeAt(ctx: Pick<AppContext, 'clock'>): string {
+  return String(ctx.clock.now());
 }

@@ -19,6 +19,7 @@ import {
 const REQUEST = {
   ip: '192.0.2.1',
   userAgent: 'Firefox/140',
+  browserToken: null,
   language: 'fr',
   brand: 'hygie',
 } as const;

@@ -4,7 +4,7 @@ import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
 import { recordAudit } from '../../audit/service.js';
 import { findSessionById, setSessionStage } from '../../sessions/service.js';
-import { COMPLETE } from '../../sessions/service.js';
+import { COMPLETE, recogniseBrowser } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
 import { queueSecurityNotice } from '../../users/notices.js';
 import { presentUser } from '../../users/present.js';
@@ -13,7 +13,14 @@ import type { PendingStage, StageActor, StageDefinition } from './registry.js';
 import { pendingStage } from './registry.js';
 
 export type Progress =
-  | { complete: true; user: CurrentUser; rotatedToken: string | null; absoluteExpiresAt: number }
+  | {
+      complete: true;
+      user: CurrentUser;
+      rotatedToken: string | null;
+      absoluteExpiresAt: number;
+      /** The browser cookie to (re)set when the sign-in completes now. */
+      browserToken: string | null;
+    }
   | { complete: false; stage: PendingStage; data?: ErrorData<PendingStage> };
 
 /** What moving a session on needs to know of the request. */
@@ -57,25 +64,30 @@ export async function advanceSession(
   }
   const wasComplete = session.stage === COMPLETE;
   const rotatedToken = options.rotate && !wasComplete ? randomToken() : null;
-  await ctx.db.transaction().execute(async (trx) => {
+  const browserToken = await ctx.db.transaction().execute(async (trx) => {
     await setSessionStage(
       trx,
       sessionId,
       COMPLETE,
       rotatedToken ? hashToken(rotatedToken) : undefined,
     );
-    if (!wasComplete) {
+    if (wasComplete) return null;
+    // The notice goes for a browser this account has not signed in from before.
+    const browser = await recogniseBrowser(ctx, trx, user.id, request.browserToken);
+    if (!browser.known) {
       await queueSecurityNotice(ctx, trx, user, 'sign_in_notice', request, {
         ip: request.ip ?? '?',
         device: describeUserAgent(request.userAgent),
       });
-      await recordAudit(trx, ctx.clock, {
-        action: 'sign_in_completed',
-        actorId: user.id,
-        targetId: user.id,
-        ip: request.ip,
-      });
     }
+    await recordAudit(trx, ctx.clock, {
+      action: 'sign_in_completed',
+      actorId: user.id,
+      targetId: user.id,
+      ip: request.ip,
+      details: { newBrowser: !browser.known },
+    });
+    return browser.token;
   });
   return {
     complete: true,
@@ -85,6 +97,7 @@ export async function advanceSession(
     }),
     rotatedToken,
     absoluteExpiresAt: session.absolute_expires_at,
+    browserToken,
   };
 }
 

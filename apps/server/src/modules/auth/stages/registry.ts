@@ -46,6 +46,8 @@ export interface StageActor {
   sessionId: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** The browser cookie's token, if any (the new-browser sign-in notice). */
+  browserToken: string | null;
   language: Language;
   brand: Brand;
 }
