@@ -41,13 +41,16 @@ describe.each(DIALECTS)('deleting my own account on %s', (dialect) => {
 
   const rowsOf = async (userId: string) => {
     const db = t.ctx.db;
-    const count = async (table: 'sessions' | 'trusted_devices' | 'credentials' | 'consents') =>
+    const count = async (
+      table: 'sessions' | 'trusted_devices' | 'credentials' | 'consents' | 'known_browsers',
+    ) =>
       (await db.selectFrom(table).select('user_id').where('user_id', '=', userId).execute()).length;
     return {
       users: (await db.selectFrom('users').select('id').where('id', '=', userId).execute()).length,
       sessions: await count('sessions'),
       trustedDevices: await count('trusted_devices'),
       credentials: await count('credentials'),
+      knownBrowsers: await count('known_browsers'),
       oidc: (
         await db.selectFrom('oidc_store').select('id').where('account_id', '=', userId).execute()
       ).length,
@@ -106,6 +109,8 @@ describe.each(DIALECTS)('deleting my own account on %s', (dialect) => {
       })
       .execute();
 
+    expect(await rowsOf(me.id)).toMatchObject({ users: 1, sessions: 1, credentials: 1 });
+    expect((await rowsOf(me.id)).knownBrowsers).toBe(1);
     const res = await deleteMe(me.client, { password: me.password });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
@@ -118,6 +123,7 @@ describe.each(DIALECTS)('deleting my own account on %s', (dialect) => {
       sessions: 0,
       trustedDevices: 0,
       credentials: 0,
+      knownBrowsers: 0,
       oidc: 0,
     });
     // Signing in again fails exactly as for an address that names no account.
