@@ -59,6 +59,7 @@ import { auditRoutes } from './modules/audit/routes.js';
 import { scheduleMaintenance } from './modules/maintenance/job.js';
 import { adminUsersRoutes } from './modules/admin/users-routes.js';
 import { profileRoutes } from './modules/profile/routes.js';
+import { accountRoutes } from './modules/account/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { selfServiceRoutes } from './modules/self-service/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
@@ -291,6 +292,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       auditRoutes,
       messageQueueRoutes,
       profileRoutes,
+      accountRoutes,
       deviceRoutes,
       selfServiceRoutes,
       dashboardRoutes,

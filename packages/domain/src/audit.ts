@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'email_changed',
   'phone_changed',
   'account_locked_by_user',
+  'data_exported',
   // Browsers and keys
   'trusted_device_added',
   'trusted_device_revoked',

@@ -15,3 +15,4 @@ export * from './schemas/legal.js';
 export * from './redirects.js';
 export * from './validation/index.js';
 export * from './schemas/self-service.js';
+export * from './schemas/my-data.js';

@@ -126,3 +126,6 @@ export function requeueFailed(db: Db, clock: Clock, id: string): Promise<boolean
 
 /** Retention (maintenance). */
 export { deleteSettledMessagesBefore } from './repository.js';
+
+/** The data export: the e-mails and SMS sent to the person, by their metadata (never the content). */
+export { messagesToRecipients } from './repository.js';

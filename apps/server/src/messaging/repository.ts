@@ -110,3 +110,24 @@ export async function deleteSettledMessagesBefore(db: Db, before: number): Promi
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The messages addressed to these recipients not yet purged, newest first (the data export). */
+export function messagesToRecipients(db: Db, recipients: string[]) {
+  return db
+    .selectFrom('outbox')
+    .select([
+      'id',
+      'channel',
+      'recipient',
+      'template',
+      'language',
+      'brand',
+      'status',
+      'created_at',
+      'sent_at',
+    ])
+    .where('channel', 'in', ['email', 'sms'])
+    .where('recipient', 'in', recipients)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

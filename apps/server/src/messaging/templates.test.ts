@@ -111,7 +111,7 @@ describe('message templates', () => {
     expect(m.text).not.toMatch(/[\u2066-\u2069]/);
   });
 
-  it('says in every language what an admin changed, each change in its own words', () => {
+  it('says in every language what an admin (or the owner) changed, each change in its own words', () => {
     const changes = [
       'disabled',
       'reopened',
@@ -119,6 +119,7 @@ describe('message templates', () => {
       'admin_granted',
       'admin_revoked',
       'deleted',
+      'self_deleted',
     ];
     for (const language of LANGUAGES) {
       const bare = renderMessage(

@@ -17,7 +17,10 @@ interface TemplateText {
   sms: (p: Params) => string;
 }
 
-/** What an admin changed on an account (`account_changed`'s `change`), told to its owner. */
+/**
+ * What changed on an account (`account_changed`'s `change`), told to its owner: an admin's act, or
+ * the owner's own deletion.
+ */
 const ACCOUNT_CHANGE_TEXT = {
   fr: {
     disabled:
@@ -28,6 +31,8 @@ const ACCOUNT_CHANGE_TEXT = {
     admin_revoked: 'Vous n’êtes plus administrateur du portail.',
     deleted:
       'Un administrateur a supprimé votre compte et vos données personnelles. Le journal de sécurité garde la trace des opérations, sans vos données.',
+    self_deleted:
+      'Vous avez supprimé votre compte : vos données personnelles ont été effacées. Le journal de sécurité garde la trace des opérations, sans vos données.',
   },
   en: {
     disabled:
@@ -38,6 +43,8 @@ const ACCOUNT_CHANGE_TEXT = {
     admin_revoked: 'You are no longer an administrator of the portal.',
     deleted:
       'An administrator deleted your account and your personal data. The security log keeps a record of the operations, without your data.',
+    self_deleted:
+      'You deleted your account: your personal data has been erased. The security log keeps a record of the operations, without your data.',
   },
   ar: {
     disabled: 'عطّل أحد المسؤولين حسابك وأغلق جميع جلساتك: لم يعد بإمكانك تسجيل الدخول.',
@@ -47,6 +54,8 @@ const ACCOUNT_CHANGE_TEXT = {
     admin_revoked: 'لم تعد مسؤولًا عن البوابة.',
     deleted:
       'حذف أحد المسؤولين حسابك وبياناتك الشخصية. يحتفظ سجل الأمان بأثر العمليات دون بياناتك.',
+    self_deleted:
+      'لقد حذفت حسابك: تم محو بياناتك الشخصية. يحتفظ سجل الأمان بأثر العمليات دون بياناتك.',
   },
 } as const;
 

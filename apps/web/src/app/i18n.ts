@@ -17,6 +17,7 @@ export const NAMESPACES = [
   'admin',
   'self-service',
   'legal',
+  'my-data',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -60,6 +60,7 @@ describe('route table (spec §2)', () => {
         '/privacy',
         '/accessibility',
         '/contact',
+        '/security/goodbye',
         '/oauth-error',
         '/*',
       ].sort(),
@@ -78,6 +79,10 @@ describe('route table (spec §2)', () => {
     expect(table['/security/login']?.meta).toEqual({ anonymousOnly: true });
     expect(table['/security/lock-account']?.meta).toEqual({ anonymous: true });
     expect(table['/security/account-locked']?.meta).toEqual({ anonymous: true });
+    expect(table['/security/goodbye']).toMatchObject({
+      name: 'goodbye',
+      meta: { anonymous: true },
+    });
     expect(table['/oauth-error']?.meta).toEqual({ anonymous: true });
     for (const path of ['/legal-notice', '/privacy', '/accessibility', '/contact']) {
       expect(table[path]?.meta).toEqual({ anonymous: true, alwaysOpen: true });

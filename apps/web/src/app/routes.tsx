@@ -137,6 +137,11 @@ export const routes: RouteObject[] = [
             lazy: lazyComponent(() => import('../features/registration/register-success-page')),
           },
           {
+            path: 'goodbye',
+            handle: handle('goodbye', OPEN_TO_ALL),
+            lazy: lazyComponent(() => import('../features/my-data/goodbye-page')),
+          },
+          {
             path: 'password-renewal',
             handle: handle('password-renewal', ANONYMOUS_ONLY),
             lazy: lazyComponent(() => import('../features/password/password-renewal-page')),

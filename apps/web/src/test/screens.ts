@@ -17,6 +17,7 @@ import PrivacyPage from '../features/legal/privacy-page';
 import AccountLockedPage from '../features/lock/account-locked-page';
 import LockAccountPage from '../features/lock/lock-account-page';
 import MfaPage from '../features/mfa/mfa-page';
+import GoodbyePage from '../features/my-data/goodbye-page';
 import OAuthErrorPage from '../features/oauth-error/oauth-error-page';
 import FirstLoginPage from '../features/password/first-login-page';
 import ForgotPasswordPage from '../features/password/forgot-password-page';
@@ -70,6 +71,7 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/privacy': PrivacyPage,
   '/accessibility': AccessibilityPage,
   '/contact': ContactPage,
+  '/security/goodbye': GoodbyePage,
   '/oauth-error': OAuthErrorPage,
 };
 

@@ -1,5 +1,4 @@
 import type {
-  AuditAction,
   AdminUser,
   Brand,
   Setting,
@@ -13,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { lockUntilCommit } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
+import { eraseAccount } from '../account/service.js';
 import { recordAudit } from '../audit/service.js';
 import { platformStandingOfUsers } from '../platforms/service.js';
 import type { AppSettings } from '../settings/service.js';
@@ -24,7 +24,7 @@ import {
   saveSetting,
   SETTING_BOUNDS,
 } from '../settings/service.js';
-import { activateUser, deleteUser, findUserById, searchUsers } from '../users/service.js';
+import { activateUser, findUserById, searchUsers } from '../users/service.js';
 import { normalizeSearch } from '../users/search-key.js';
 
 /** The admin acting, for the audit trail. */
@@ -79,12 +79,6 @@ export async function findUsers(
   };
 }
 
-/** The audit action of each decision on a pending account. */
-const DECISION_ACTIONS = {
-  validate: 'account_validated',
-  reject: 'account_rejected',
-} as const satisfies Record<'validate' | 'reject', AuditAction>;
-
 /**
  * Validates or rejects a pending professional account (its identity is checked by an admin before
  * the first sign-in) and tells the person by e-mail, in one transaction.
@@ -99,11 +93,23 @@ export async function decideAccount(
   if (!user || user.status !== 'pending_validation') throw new AppError('not_found');
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    if (decision === 'validate') await activateUser(trx, user.id, now);
+    if (decision === 'reject') {
+      // A sign-up whose identity could not be verified leaves no account behind (and so nothing
+      // an "unlock" could reopen), by the one erasure rule: the e-mail and the trail remain, the
+      // trail without the addresses and browsers the person left.
+      await eraseAccount(ctx, trx, user, {
+        actorId: actor.userId,
+        ip: actor.ip,
+        brand: actor.brand,
+        reason: 'rejected',
+      });
+      return;
+    }
+    await activateUser(trx, user.id, now);
     await enqueueMessage(trx, ctx.clock, {
       channel: 'email',
       recipient: user.email,
-      template: decision === 'validate' ? 'account_validated' : 'account_rejected',
+      template: 'account_validated',
       language: user.language,
       brand: actor.brand,
       params: {
@@ -111,11 +117,8 @@ export async function decideAccount(
         contactEmail: ctx.config.contactEmail,
       },
     });
-    // A sign-up whose identity could not be verified leaves no account behind (and so nothing an
-    // "unlock" could reopen); the e-mail and the audit record remain.
-    if (decision === 'reject') await deleteUser(trx, user.id);
     await recordAudit(trx, ctx.clock, {
-      action: DECISION_ACTIONS[decision],
+      action: 'account_validated',
       actorId: actor.userId,
       targetId: user.id,
       ip: actor.ip,

@@ -1,23 +1,24 @@
 import type { AuditAction, Brand, UserAction } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
-import { lockUntilCommit } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccountChange } from '../../messaging/templates.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { endAllAccess } from '../access/service.js';
-import { anonymiseAuditEventsOf, recordAudit } from '../audit/service.js';
+import { eraseAccount } from '../account/service.js';
+import { recordAudit } from '../audit/service.js';
 import { queueInvitation } from '../first-login/invite.js';
 import { issueLink, voidLinksOfUser } from '../links/service.js';
 import { endPlatformAccess } from '../oidc/service.js';
 import { assertRecentSecondFactor } from '../step-up/service.js';
 import { Throttle } from '../throttle/service.js';
 import {
-  countOtherActiveAdmins,
-  deleteUser,
+  assertNotLastActiveAdmin,
   findUserForUpdate,
+  isAdmin,
   isClosed,
+  lockAdmins,
   revokeAccess,
   setUserRoles,
   setUserStatus,
@@ -48,11 +49,6 @@ function assertFresh(ctx: AppContext, actor: AdminActing): void {
 /** An admin-sent password link lasts a day: the person may read the e-mail hours later. */
 export const ADMIN_RESET_LINK_TTL_MS = 24 * 60 * 60_000;
 
-/** Serialises every change that could leave the portal without an active admin. */
-const ADMINS_LOCK = 'admins';
-
-const isAdmin = (user: Pick<UserRow, 'roles'>) => parseRoles(user.roles).includes('admin');
-
 /**
  * The target, read under the admins lock in the caller's transaction. When the change would take
  * an active admin away (lock, disable, demote, delete), another active admin must remain: two
@@ -64,7 +60,7 @@ async function targetOf(
   removesAdmin: boolean,
   actor: AdminActing,
 ): Promise<UserRow> {
-  await lockUntilCommit(trx, ADMINS_LOCK);
+  await lockAdmins(trx);
   // The acting admin is judged again under the lock: one demoted meanwhile acts no more.
   if (actor.via === 'admin') {
     const acting = await findUserForUpdate(trx, actor.userId);
@@ -74,14 +70,7 @@ async function targetOf(
   }
   const user = await findUserForUpdate(trx, userId);
   if (!user) throw new AppError('not_found');
-  if (
-    removesAdmin &&
-    isAdmin(user) &&
-    user.status === 'active' &&
-    (await countOtherActiveAdmins(trx, user.id)) === 0
-  ) {
-    throw new AppError('last_admin');
-  }
+  if (removesAdmin) await assertNotLastActiveAdmin(trx, user);
   return user;
 }
 
@@ -263,9 +252,9 @@ export async function setRole(
 }
 
 /**
- * Erases an account: its personal data go (the row and everything hanging off it), its sessions
- * and platforms' tokens end (platforms told), and the audit trail stays without addresses or user
- * agents the person left. The person is told at the address being erased.
+ * Erases an account (account/service.ts eraseAccount, the rule a person deleting their own account
+ * follows too): personal data erased, platforms told, the trail kept without the person's
+ * addresses. An admin deletes their own account from their profile, not here.
  */
 export async function deleteAccount(
   ctx: AppContext,
@@ -275,11 +264,12 @@ export async function deleteAccount(
   assertFresh(ctx, actor);
   if (actor.via === 'admin' && userId === actor.userId) throw new AppError('forbidden');
   await ctx.db.transaction().execute(async (trx) => {
-    const user = await targetOf(trx, userId, true, actor);
-    await endAllAccess(ctx, trx, user.id);
-    await tell(ctx, trx, user, 'deleted', actor.brand);
-    await anonymiseAuditEventsOf(trx, user.id);
-    await deleteUser(trx, user.id);
-    await audit(ctx, trx, 'account_deleted', user, actor);
+    const user = await targetOf(trx, userId, false, actor);
+    await eraseAccount(ctx, trx, user, {
+      actorId: actor.via === 'admin' ? actor.userId : null,
+      ip: actor.via === 'admin' ? actor.ip : null,
+      brand: actor.brand,
+      ...(actor.via === 'cli' && { via: 'cli' }),
+    });
   });
 }

@@ -327,6 +327,46 @@ describe.each(DIALECTS)('audit trail coverage on %s', (dialect) => {
     await expectNoPersonalData(userId, [...secrets, 'Jeanne’s phone']);
   });
 
+  it('records the person downloading their data, then deleting their account (without their address)', async () => {
+    const email = 'mydata@audit.test';
+    const userId = await createUser(t, { email, password: PASSWORD, phone: '+33655001009' });
+    const session = new TestClient(t.app);
+    expect((await signIn(t, session, email, PASSWORD)).statusCode).toBe(200);
+
+    const exported = await session.request({
+      method: 'GET',
+      url: '/api/me/export',
+      headers: { 'user-agent': 'AuditTest/1.0' },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(await eventOf(userId, 'data_exported', exported)).toMatchObject({
+      actor_id: userId,
+      ip: IP,
+      user_agent: 'AuditTest/1.0',
+      request_id: exported.headers['x-request-id'],
+      details: null,
+    });
+
+    const deleted = await session.request({
+      method: 'DELETE',
+      url: '/api/me',
+      payload: { password: PASSWORD },
+      headers: { 'user-agent': 'AuditTest/1.0' },
+    });
+    expect(deleted.json()).toEqual({ ok: true });
+    // The person's own act, kept without the address and browser erased with the account.
+    expect(await eventOf(userId, 'account_deleted', deleted)).toMatchObject({
+      actor_id: userId,
+      ip: null,
+      user_agent: null,
+      request_id: deleted.headers['x-request-id'],
+      details: null,
+    });
+    const left = (await eventsAbout(userId)).filter((e) => e.actor_id === userId);
+    expect(left.every((e) => e.ip === null && e.user_agent === null)).toBe(true);
+    await expectNoPersonalData(userId, [email]);
+  });
+
   it('records the password expiry stage when it starts, then the renewal', async () => {
     const set = await admin.request({
       method: 'PUT',

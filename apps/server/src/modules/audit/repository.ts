@@ -93,3 +93,14 @@ export async function deleteAuditEventsBefore(db: Db, before: number): Promise<n
   const result = await db.deleteFrom('audit_events').where('at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every event about a user, newest first (the person's data export; retention bounds it). */
+export function allAuditEventsAbout(db: Db, userId: string) {
+  return db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('target_id', '=', userId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}

@@ -11,7 +11,11 @@ import {
   listAuditEventsAbout,
 } from './repository.js';
 
-export { anonymiseAuditEventsOf, deleteAuditEventsBefore } from './repository.js';
+export {
+  allAuditEventsAbout,
+  anonymiseAuditEventsOf,
+  deleteAuditEventsBefore,
+} from './repository.js';
 
 /**
  * The action of an event: one of AUDIT_ACTIONS (@hygie/domain) — an unknown name fails to

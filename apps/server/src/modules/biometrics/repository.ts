@@ -146,3 +146,22 @@ export async function deleteExpiredChallenges(db: Db, now: number): Promise<numb
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every key of a user, revoked ones included, by its metadata (never key material). */
+export function credentialsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('credentials')
+    .select([
+      'id',
+      'kind',
+      'device_name',
+      'transports',
+      'user_verifying',
+      'created_at',
+      'last_used_at',
+      'revoked_at',
+    ])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

@@ -261,3 +261,6 @@ export function revokeNativeKeys(
 
 /** Retention (maintenance). */
 export { deleteExpiredChallenges } from './repository.js';
+
+/** The data export: every key held, revoked ones included, by its metadata. */
+export { credentialsOfUser as keysHeldFor } from './repository.js';

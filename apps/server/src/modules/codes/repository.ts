@@ -125,3 +125,22 @@ export async function deleteCodesExpiredBefore(db: Db, before: number): Promise<
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every code row of a user not yet purged, without the code (the data export). */
+export function codesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('one_time_codes')
+    .select([
+      'id',
+      'purpose',
+      'destination',
+      'attempts',
+      'created_at',
+      'expires_at',
+      'consumed_at',
+      'superseded_at',
+    ])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

@@ -257,3 +257,6 @@ export function voidCodesOfUser(
 
 /** Retention (maintenance). */
 export { deleteCodesExpiredBefore } from './repository.js';
+
+/** The data export: the codes sent and not yet purged, by their metadata (never the code). */
+export { codesOfUser as codesHeldFor } from './repository.js';

@@ -64,3 +64,13 @@ export async function deleteExpiredTrustedDevices(db: Db, now: number): Promise<
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every trusted device row of a user, expired ones awaiting purge included, without its token. */
+export function trustedDevicesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('trusted_devices')
+    .select(['id', 'user_agent', 'ip', 'created_at', 'last_used_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

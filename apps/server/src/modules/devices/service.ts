@@ -133,3 +133,6 @@ export async function forgetMyDevice(
 export { deleteTrustedDevicesOfUser as forgetTrustedDevices } from './repository.js';
 
 export { deleteExpiredTrustedDevices } from './repository.js';
+
+/** The data export: every device row held, by its metadata (never its token). */
+export { trustedDevicesOfUser as trustedDevicesHeldFor } from './repository.js';

@@ -49,3 +49,13 @@ export async function deleteLinksSettledBefore(db: Db, before: number): Promise<
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Every link row of a user not yet purged, without its token (the data export). */
+export function linksOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('link_tokens')
+    .select(['id', 'purpose', 'created_at', 'expires_at', 'consumed_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}

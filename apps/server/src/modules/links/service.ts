@@ -79,3 +79,6 @@ export function voidLinksOfUser(
 
 /** Retention (maintenance). */
 export { deleteLinksSettledBefore } from './repository.js';
+
+/** The data export: the links e-mailed and not yet purged, by their metadata (never the link). */
+export { linksOfUser as linksHeldFor } from './repository.js';

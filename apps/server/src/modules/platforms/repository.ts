@@ -82,3 +82,19 @@ export function accessRowsOfUsers(db: Db, userIds: string[]) {
     .where('user_id', 'in', userIds)
     .execute();
 }
+
+/** A user's access rows with the platform's name (the data export). */
+export function accessRowsWithNamesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('platform_access')
+    .innerJoin('platforms', 'platforms.id', 'platform_access.platform_id')
+    .select([
+      'platform_access.platform_id',
+      'platforms.name',
+      'platform_access.status',
+      'platform_access.changed_at',
+    ])
+    .where('platform_access.user_id', '=', userId)
+    .orderBy('platform_access.changed_at', 'desc')
+    .execute();
+}

@@ -313,3 +313,6 @@ export async function platformNames(
     byClientId: new Map(platforms.map((p) => [p.client_id, p.name])),
   };
 }
+
+/** The data export: the person's standing on each platform (access opened, asked for, cut). */
+export { accessRowsWithNamesOfUser as platformAccessHeldFor } from './repository.js';

@@ -213,6 +213,18 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
     expect(
       (await new TestClient(t.app).login('rejected@hygie.test', 'Sunny-Garden-42')).json(),
     ).toMatchObject({ code: 'bad_credentials' });
+    // Erased by the one rule (as a deletion): the trail stays, without the person's addresses.
+    const events = await t.ctx.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('target_id', '=', user.id)
+      .execute();
+    expect(events.find((e) => e.action === 'account_rejected')).toMatchObject({
+      ip: expect.any(String),
+    });
+    const theirs = events.filter((e) => e.action === 'registered');
+    expect(theirs).toHaveLength(1);
+    expect(theirs.every((e) => e.ip === null && e.user_agent === null)).toBe(true);
   });
 
   it('refuses a professional identifier that fails its check', async () => {

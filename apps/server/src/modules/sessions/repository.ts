@@ -213,6 +213,28 @@ export function listLiveSessionsOfUser(db: Db, userId: string, now: number) {
     .execute();
 }
 
+/** Every session row of a user, live or awaiting purge, without its token (the data export). */
+export function sessionsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select([
+      'id',
+      'stage',
+      'created_at',
+      'last_seen_at',
+      'idle_expires_at',
+      'absolute_expires_at',
+      'ip',
+      'user_agent',
+      'mfa_verified_at',
+      'reauthenticated_at',
+      'trusted_device_id',
+      'amr',
+    ])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
 /** Whether this account signed in from the browser before; refreshes its last sighting if so. */
 export async function touchKnownBrowser(
   db: Db,
@@ -274,4 +296,14 @@ export async function deleteOtherSessionsOfUser(
     .where('id', '!=', keptId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The browsers an account signed in from, without their cookie's hash (the data export). */
+export function knownBrowsersOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('known_browsers')
+    .select(['created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
 }

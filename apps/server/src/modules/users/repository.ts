@@ -306,3 +306,13 @@ export async function confirmPhone(db: Db, userId: string, phone: string, now: n
     .where('id', '=', userId)
     .execute();
 }
+
+/** Each acceptance of the terms by a user, oldest first (the person's data export). */
+export function consentsOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('consents')
+    .select(['id', 'version', 'language', 'text_hash', 'accepted_at', 'ip'])
+    .where('user_id', '=', userId)
+    .orderBy('accepted_at')
+    .execute();
+}

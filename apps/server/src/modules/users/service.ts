@@ -1,11 +1,19 @@
 import type { Language } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { lockUntilCommit } from '../../db/connection.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { UserTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
-import { findUserByEmail, insertConsent, insertUser, setCguVersion } from './repository.js';
+import {
+  countOtherActiveAdmins,
+  findUserByEmail,
+  insertConsent,
+  insertUser,
+  setCguVersion,
+} from './repository.js';
+import { parseRoles } from './present.js';
 import { insColumns } from './ins.js';
 import { searchKey } from './search-key.js';
 import { forgetTrustedDevices } from '../devices/service.js';
@@ -52,6 +60,7 @@ export {
   activateUser,
   confirmEmail,
   confirmPhone,
+  consentsOfUser,
   countOtherActiveAdmins,
   deleteUser,
   findUserByEmail,
@@ -73,6 +82,34 @@ export {
   updatePersonFields,
 } from './repository.js';
 export type { UserSearch } from './repository.js';
+
+/** Serialises every change that could leave the portal without an active admin. */
+const ADMINS_LOCK = 'admins';
+
+/**
+ * Takes the admins lock until the caller's transaction ends: an admin's act that takes an admin
+ * away (lock, disable, demote, delete) and a person deleting their own account are judged one
+ * after the other, so two of them at once cannot leave the portal without an active admin.
+ */
+export function lockAdmins(trx: Db): Promise<void> {
+  return lockUntilCommit(trx, ADMINS_LOCK);
+}
+
+export const isAdmin = (user: Pick<UserTable, 'roles'>) => parseRoles(user.roles).includes('admin');
+
+/** Under lockAdmins: the last active admin is not taken away (409 last_admin). */
+export async function assertNotLastActiveAdmin(
+  trx: Db,
+  user: Pick<UserTable, 'id' | 'roles' | 'status'>,
+): Promise<void> {
+  if (
+    isAdmin(user) &&
+    user.status === 'active' &&
+    (await countOtherActiveAdmins(trx, user.id)) === 0
+  ) {
+    throw new AppError('last_admin');
+  }
+}
 
 /** Closed accounts: locked for safety or disabled by an admin. Nobody gets in, not even by a reset. */
 export function isClosed(user: Pick<UserTable, 'status'>): boolean {

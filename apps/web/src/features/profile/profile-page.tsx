@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/page';
 import { errorMessage } from '../../lib/error-message';
+import { MyDataSection } from '../my-data/my-data-section';
 import { useProfile } from './api/profile';
 import type { ContactKind } from './api/change-contact';
 import { ContactChange } from './contact-change';
@@ -173,6 +174,7 @@ function ProfileView({ profile }: { profile: Profile }) {
         </Typography>
         <PasswordChange />
       </Section>
+      <MyDataSection />
     </>
   );
 }
