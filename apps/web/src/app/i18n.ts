@@ -15,6 +15,7 @@ export const NAMESPACES = [
   'oauth',
   'biometrics',
   'admin',
+  'wait',
 ] as const;
 
 const bundledBackend: BackendModule = {

@@ -57,7 +57,7 @@ const usedKeys = [
     Object.entries(sources).flatMap(([file, text]) =>
       [
         ...text.matchAll(
-          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin):[\w.]+)['"`]/g,
+          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin|wait):[\w.]+)['"`]/g,
         ),
       ].map((match) => `${match[1]}|${file}`),
     ),

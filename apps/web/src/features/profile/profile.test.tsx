@@ -119,6 +119,56 @@ describe('my profile', () => {
     expect((await screen.findByTestId('form-error')).textContent).toMatch(/2/);
   });
 
+  it('keeps the number and says it is not changed when a code was asked for moments ago', async () => {
+    const { calls } = await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/phone': () =>
+          apiError(429, 'wait_before_retry', { retryAfterSeconds: 42 }),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-phone-change'));
+    await user.type(byId('profile-phone-new'), '06 12 34 56 99');
+    await user.type(byId('profile-phone-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Votre numéro n’a pas été modifié : un code vient d’être demandé. Vous pourrez envoyer un code à ce numéro dans 42 secondes.',
+    );
+    // Still on the number step, the number typed kept, no code step.
+    expect(screen.queryByTestId('code-input')).toBeNull();
+    expect(byId('profile-phone-new').value).toBe('06 12 34 56 99');
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+  });
+
+  it('shows a refused "send again" on the code step', async () => {
+    let sends = 0;
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/email': () => {
+          sends += 1;
+          return sends === 1
+            ? json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 })
+            : apiError(429, 'wait_before_retry', { retryAfterSeconds: 30 });
+        },
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'new@example.fr');
+    await user.type(byId('profile-email-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-email-send'));
+    await screen.findByTestId('code-input');
+    await user.click(screen.getByRole('button', { name: 'Renvoyer le code' }));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Veuillez patienter 30 secondes avant de réessayer.',
+    );
+    expect(screen.getByTestId('code-input')).toBeTruthy();
+  });
+
   it('checks the new e-mail before asking the server', async () => {
     const { calls } = await renderScreenAt({
       path: '/profile',

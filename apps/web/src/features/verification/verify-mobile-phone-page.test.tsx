@@ -124,6 +124,27 @@ describe('mobile phone verification', () => {
     );
   });
 
+  it('keeps another number on its step when a code went out moments ago', async () => {
+    const { user, calls } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 45 }),
+    });
+    const field = await screen.findByLabelText<HTMLInputElement>(NUMBER);
+    await screen.findByDisplayValue('+33612345678');
+    await user.clear(field);
+    await user.type(field, '06 98 76 54 99');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Votre numéro n’a pas été modifié : un code vient d’être demandé. Vous pourrez envoyer un code à ce numéro dans 45 secondes.',
+    );
+    // The page stays on the number, the new number kept: nothing moved on to a code it never sent.
+    expect(screen.queryByTestId('code-input')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>(NUMBER).value).toBe('06 98 76 54 99');
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
+      { phone: '+33698765499' },
+    ]);
+  });
+
   it.each(CODE_ERRORS)('explains %s', async (code, data, message) => {
     const { user } = await openPhone({
       'POST /api/verification/mobile-phone/verify': () => apiError(400, code, data),
