@@ -189,6 +189,21 @@ describe('forgotten password', () => {
     expect(document.getElementById('forgot-password')?.getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('says the new password must differ from the current one, on its field', async () => {
+    const { user } = await openForgot({
+      'POST /api/password/reset': () => apiError(400, 'password_must_differ'),
+    });
+    await request(user);
+    await verify(user);
+    await user.type(await screen.findByLabelText(/^Nouveau mot de passe/), 'Nouveau2025x');
+    await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'Nouveau2025x');
+    await user.click(screen.getByTestId('forgot-submit'));
+    expect(
+      await screen.findByText('Le nouveau mot de passe doit être différent de l’ancien.'),
+    ).toBeTruthy();
+    expect(document.getElementById('forgot-password')?.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('opens on the new password with the token of a link an admin sent, and clears it from the address', async () => {
     const bodies: unknown[] = [];
     const { user, router } = await openForgot(
