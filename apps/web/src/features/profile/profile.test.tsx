@@ -200,6 +200,54 @@ describe('my profile', () => {
     );
   });
 
+  it('hides the last success once the next action fails', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/email': () =>
+          json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 }),
+        'POST /api/profile/email/verify': () => json(200, makeProfile({ email: 'new@example.fr' })),
+        'POST /api/profile/password': () => apiError(400, 'wrong_current_password'),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'new@example.fr');
+    await user.type(byId('profile-email-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-email-send'));
+    await screen.findByTestId('code-input');
+    await typeCode(user, '123456');
+    await user.click(screen.getByTestId('profile-email-verify'));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modifié avec succès',
+    );
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Wrong123');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
+    await user.click(screen.getByTestId('password-change-submit'));
+    await screen.findByTestId('form-error');
+    expect(screen.queryByTestId('notification')).toBeNull();
+  });
+
+  it('hides "password changed" when the next try is refused', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({ 'POST /api/profile/password': () => json(200, { ok: true }) }),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Secret123');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
+    await user.click(screen.getByTestId('password-change-submit'));
+    await screen.findByTestId('password-changed');
+    // The form is empty again: submitting it is refused before the server is asked.
+    await user.click(screen.getByTestId('password-change-submit'));
+    await waitFor(() => expect(screen.queryByTestId('password-changed')).toBeNull());
+    expect(byId('profile-current-password').getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('says a wrong current password changed nothing', async () => {
     await renderScreenAt({
       path: '/profile',
