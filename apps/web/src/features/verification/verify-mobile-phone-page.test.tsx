@@ -124,6 +124,21 @@ describe('mobile phone verification', () => {
     );
   });
 
+  it("says the hourly cap's wait in minutes, on the message and the button", async () => {
+    const { user } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 2980 }),
+    });
+    await screen.findByDisplayValue('+33612345678');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Veuillez patienter 50 minutes avant de réessayer.',
+    );
+    expect(screen.getByTestId('verify-phone-resend').textContent).toBe(
+      'Renvoyer le code dans 50 minutes',
+    );
+  });
+
   it('keeps another number on its step when a code went out moments ago', async () => {
     const { user, calls } = await openPhone({
       'POST /api/verification/mobile-phone/change': () =>
