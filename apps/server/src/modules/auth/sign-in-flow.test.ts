@@ -37,7 +37,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
       data: {
         two_factor_providers: ['email', 'sms'],
         email_hint: 'j•••••••••t@hygie.test',
-        sms_hint: '+33 6 •• •• •• 78',
+        sms_hint: '06 •• •• •• 78',
         sms_enabled: true,
         user_identifier: expect.any(String),
       },
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     expect(res.json()).toMatchObject({ code: 'mobile_phone_not_verified' });
 
     res = await client.post('/api/verification/mobile-phone/change', { phone: '06 11 22 33 44' });
-    expect(res.json()).toMatchObject({ destination: '+33 6 •• •• •• 44', retryAfterSeconds: 60 });
+    expect(res.json()).toMatchObject({ destination: '06 •• •• •• 44', retryAfterSeconds: 60 });
     const sms = (await messagesTo(t, '+33611223344'))[0];
     expect(sms).toMatchObject({ channel: 'sms', template: 'verification_code' });
     res = await client.post('/api/verification/mobile-phone/verify', { code: sms?.params.code });
@@ -260,7 +260,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     t.clock.advance(13 * 60_000);
     await client.login('sms@hygie.test', 'Stage-Passw0rd');
     expect((await client.post('/api/mfa/send', { provider: 'sms' })).json()).toMatchObject({
-      destination: '+33 6 •• •• •• 55',
+      destination: '06 •• •• •• 55',
     });
     const res = await client.post('/api/mfa/verify', {
       provider: 'sms',

@@ -36,6 +36,20 @@ describe('my profile', () => {
     expect(screen.queryByRole('heading', { name: 'Activité professionnelle' })).toBeNull();
   });
 
+  it('shows phone numbers as people read them, not in E.164', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'GET /api/profile': () =>
+          json(200, makeProfile({ phone: '+33612345678', pendingPhone: '+447400123456' })),
+      }),
+    });
+    expect(await screen.findByText('06 12 34 56 78')).toBeTruthy();
+    expect(screen.getByText('+44 7400 123456')).toBeTruthy();
+    expect(screen.queryByText('+33612345678')).toBeNull();
+  });
+
   it('shows the professional extras', async () => {
     await renderScreenAt({
       path: '/profile',

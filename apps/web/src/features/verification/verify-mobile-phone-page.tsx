@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { AccountState, mobilePhoneSchema, type CodeSent } from '@hygie/domain';
+import { AccountState, formatPhone, mobilePhoneSchema, type CodeSent } from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { FormError, FormStatus } from '../../components/form-error';
 import { Page } from '../../components/page';
@@ -49,7 +49,7 @@ function PhoneSteps() {
   const [notChanged, setNotChanged] = useState<number | null>(null);
   const phoneForm = useForm<z.input<typeof phoneFormSchema>, unknown, { phone: string }>({
     resolver: zodResolver(phoneFormSchema),
-    values: { phone: status.data?.mobile_phone ?? '' },
+    values: { phone: status.data?.mobile_phone ? formatPhone(status.data.mobile_phone) : '' },
     resetOptions: { keepDirtyValues: true },
   });
   const codeForm = useForm<z.input<typeof codeFormSchema>, unknown, { code: string }>({
@@ -131,7 +131,7 @@ function PhoneSteps() {
       <>
         <Typography sx={{ mb: 3 }}>
           {current
-            ? t('security:verifyMobilePhone.introCurrent', { phone: isolate(current) })
+            ? t('security:verifyMobilePhone.introCurrent', { phone: isolate(formatPhone(current)) })
             : t('security:verifyMobilePhone.introNone')}
         </Typography>
         <FormError>{notChangedText ?? failureText}</FormError>
