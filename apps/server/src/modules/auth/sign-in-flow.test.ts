@@ -39,12 +39,24 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
         email_hint: 'j•••••••••t@hygie.test',
         sms_hint: '06 •• •• •• 78',
         sms_enabled: true,
+        sms_unavailable: null,
         user_identifier: expect.any(String),
       },
     });
-    const noPhone = await new TestClient(t.app).login('nophone@hygie.test', 'Stage-Passw0rd');
-    expect(noPhone.json()).toMatchObject({
-      data: { two_factor_providers: ['email'], sms_hint: null, sms_enabled: false },
+    const unverified = await new TestClient(t.app).login('nophone@hygie.test', 'Stage-Passw0rd');
+    expect(unverified.json()).toMatchObject({
+      data: {
+        two_factor_providers: ['email'],
+        sms_hint: null,
+        sms_enabled: false,
+        sms_unavailable: 'phone_unverified',
+      },
+    });
+    // No number at all is not "a number not verified": the answer says which.
+    await createUser(t, { email: 'reallynophone@hygie.test', password: 'Stage-Passw0rd' });
+    const none = await new TestClient(t.app).login('reallynophone@hygie.test', 'Stage-Passw0rd');
+    expect(none.json()).toMatchObject({
+      data: { two_factor_providers: ['email'], sms_enabled: false, sms_unavailable: 'no_phone' },
     });
   });
 
