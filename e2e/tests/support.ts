@@ -187,13 +187,17 @@ export async function useLanguage(page: Page, language: string): Promise<void> {
 
 export const LOGIN_LABELS = {
   fr: {
-    username: 'Adresse e-mail, téléphone, INS ou RPPS',
+    username: 'Adresse e-mail, téléphone, numéro de sécurité sociale (INS) ou RPPS',
     password: 'Mot de passe',
     submit: 'Se connecter',
   },
-  en: { username: 'Email, phone, INS or RPPS', password: 'Password', submit: 'Sign in' },
+  en: {
+    username: 'Email, phone, social security number (INS) or RPPS',
+    password: 'Password',
+    submit: 'Sign in',
+  },
   ar: {
-    username: 'البريد الإلكتروني أو الهاتف أو INS أو RPPS',
+    username: 'البريد الإلكتروني أو الهاتف أو رقم الضمان الاجتماعي (INS) أو RPPS',
     password: 'كلمة المرور',
     submit: 'دخول',
   },

@@ -209,6 +209,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
               onChange={field.onChange}
               onBlur={field.onBlur}
               inputRef={field.ref}
+              autoFocus
             />
           )}
         />

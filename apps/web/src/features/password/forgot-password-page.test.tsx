@@ -31,7 +31,9 @@ type User = ReturnType<typeof userEvent.setup>;
 
 async function request(user: User, channel: 'email' | 'sms' = 'email') {
   await user.type(
-    await screen.findByLabelText(/^Adresse e-mail, téléphone, INS ou RPPS/),
+    await screen.findByLabelText(
+      /^Adresse e-mail, téléphone, numéro de sécurité sociale \(INS\) ou RPPS/,
+    ),
     '06 12 34 56 78',
   );
   await user.click(screen.getByTestId(`forgot-channel-${channel}`));

@@ -195,6 +195,7 @@ function PhoneSteps() {
               onChange={field.onChange}
               onBlur={field.onBlur}
               inputRef={field.ref}
+              autoFocus
             />
           )}
         />
