@@ -212,9 +212,9 @@ export async function submitLogin(
 ) {
   const labels = LOGIN_LABELS[language];
   // The fields are found by their accessible names (which must be the translated labels).
-  await expect(page.locator('#login-username')).toHaveAccessibleName(
-    new RegExp(`^${labels.username}`),
-  );
+  // The label names the INS in parentheses: matched as text, not as a pattern.
+  const escaped = labels.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page.locator('#login-username')).toHaveAccessibleName(new RegExp(`^${escaped}`));
   await page.locator('#login-username').fill(username);
   await page.locator('#login-password').fill(password);
   await page.getByTestId('login-submit').click();
