@@ -245,6 +245,9 @@ test('an admin sets a password lifetime; a user with an older password is sent t
   await userPage.locator('#renewal-password').fill('Velvet-Orbit-27');
   await userPage.locator('#renewal-password-confirmation').fill('Velvet-Orbit-27');
   await userPage.getByTestId('renewal-submit').click();
+  // The success page says so, then moves on (at once with "Continuer maintenant").
+  await expect(userPage.getByTestId('renewal-success')).toBeVisible();
+  await userPage.getByTestId('renewal-continue').click();
   await expect(userPage).toHaveURL(/\/$/);
   PATIENT.password = 'Velvet-Orbit-27';
   await user.close();

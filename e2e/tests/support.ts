@@ -187,13 +187,17 @@ export async function useLanguage(page: Page, language: string): Promise<void> {
 
 export const LOGIN_LABELS = {
   fr: {
-    username: 'Adresse e-mail, téléphone, INS ou RPPS',
+    username: 'Adresse e-mail, téléphone, numéro de sécurité sociale (INS) ou RPPS',
     password: 'Mot de passe',
     submit: 'Se connecter',
   },
-  en: { username: 'Email, phone, INS or RPPS', password: 'Password', submit: 'Sign in' },
+  en: {
+    username: 'Email, phone, social security number (INS) or RPPS',
+    password: 'Password',
+    submit: 'Sign in',
+  },
   ar: {
-    username: 'البريد الإلكتروني أو الهاتف أو INS أو RPPS',
+    username: 'البريد الإلكتروني أو الهاتف أو رقم الضمان الاجتماعي (INS) أو RPPS',
     password: 'كلمة المرور',
     submit: 'دخول',
   },
@@ -208,9 +212,9 @@ export async function submitLogin(
 ) {
   const labels = LOGIN_LABELS[language];
   // The fields are found by their accessible names (which must be the translated labels).
-  await expect(page.locator('#login-username')).toHaveAccessibleName(
-    new RegExp(`^${labels.username}`),
-  );
+  // The label names the INS in parentheses: matched as text, not as a pattern.
+  const escaped = labels.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page.locator('#login-username')).toHaveAccessibleName(new RegExp(`^${escaped}`));
   await page.locator('#login-username').fill(username);
   await page.locator('#login-password').fill(password);
   await page.getByTestId('login-submit').click();

@@ -124,6 +124,24 @@ const cases: Case[] = [
     expected: allow,
   },
   {
+    name: "2: the renewal's success page is allowed while the stage is still pending",
+    given: input({
+      state: AccountState.PASSWORD_EXPIRED,
+      route: OPEN,
+      to: '/security/password-renewal/success?redirect=%2Fdevices',
+    }),
+    expected: allow,
+  },
+  {
+    name: "2: no other stage's page is",
+    given: input({
+      state: AccountState.MFA_REQUIRED,
+      route: OPEN,
+      to: '/security/password-renewal/success',
+    }),
+    expected: go('/security/mfa'),
+  },
+  {
     name: '2: keeps the requested page as redirect',
     given: input({ state: AccountState.MFA_REQUIRED, to: '/profile' }),
     expected: go('/security/mfa?redirect=%2Fprofile'),

@@ -55,6 +55,15 @@ export const PENDING_STATE_SCREENS: Partial<Record<AccountState, string>> = {
   [AccountState.CGU_CONSENT_REQUIRED]: '/security/accept-cgu',
 };
 
+/**
+ * The success page of a stage, shown once the stage is answered and before the sign-in moves on:
+ * the state is still the stage's until the page moves on (it then completes the sign-in).
+ */
+export const STAGE_SUCCESS_SCREENS: Partial<Record<AccountState, string>> = {
+  [AccountState.PASSWORD_EXPIRED]: '/security/password-renewal/success',
+  [AccountState.PASSWORD_CREATION_REQUIRED]: '/security/password-renewal/success',
+};
+
 const WAIT: GuardDecision = { action: 'wait' };
 const ALLOW: GuardDecision = { action: 'allow' };
 const redirect = (to: string): GuardDecision => ({ action: 'redirect', to });
@@ -92,9 +101,10 @@ export function guard(input: GuardInput): GuardDecision {
   // everyone, whatever the state of their sign-in: every page links to them.
   if (route.alwaysOpen) return ALLOW;
 
-  // 2. A pending state forces its screen, keeping where the visitor was heading.
+  // 2. A pending state forces its screen (or the stage's success page), keeping where the
+  //    visitor was heading.
   const forced = PENDING_STATE_SCREENS[state];
-  if (forced && to.pathname !== forced) {
+  if (forced && to.pathname !== forced && to.pathname !== STAGE_SUCCESS_SCREENS[state]) {
     const params = flowParams(to);
     return redirect(
       withParams(forced, [...params].length || anonymous ? params : requestedPage(to)),

@@ -5,15 +5,17 @@ import { rememberLanguage } from '../lib/language';
 describe('i18n', () => {
   it('uses the CLDR plural forms of Arabic (zero, one, two, few 3–10, many 11–99, other)', async () => {
     const i18n = await createI18n('ar');
-    const say = (count: number) => i18n.t('errors:too_many_attempts_retry', { count });
-    expect(say(0)).toBe('محاولات كثيرة جدًا. يمكنك إعادة المحاولة الآن.');
-    expect(say(1)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد ثانية واحدة.');
-    expect(say(2)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد ثانيتين.');
-    expect(say(3)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 3 ثوانٍ.');
-    expect(say(10)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 10 ثوانٍ.');
-    expect(say(11)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 11 ثانية.');
-    expect(say(99)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 99 ثانية.');
-    expect(say(100)).toBe('محاولات كثيرة جدًا. أعد المحاولة بعد 100 ثانية.');
+    const say = (count: number) => i18n.t('wait:seconds', { count });
+    expect(say(0)).toBe('0 ثانية');
+    expect(say(1)).toBe('ثانية واحدة');
+    expect(say(2)).toBe('ثانيتين');
+    expect(say(3)).toBe('3 ثوانٍ');
+    expect(say(10)).toBe('10 ثوانٍ');
+    expect(say(11)).toBe('11 ثانية');
+    expect(say(99)).toBe('99 ثانية');
+    expect(say(100)).toBe('100 ثانية');
+    expect(i18n.t('wait:minutes', { count: 2 })).toBe('دقيقتين');
+    expect(i18n.t('wait:hours', { count: 5 })).toBe('5 ساعات');
     // Each Arabic form comes from its own key.
     const forms = [0, 1, 2, 3, 11, 100].map((count) => new Intl.PluralRules('ar').select(count));
     expect(forms).toEqual(['zero', 'one', 'two', 'few', 'many', 'other']);
@@ -21,12 +23,9 @@ describe('i18n', () => {
 
   it('uses French and English plurals', async () => {
     const fr = await createI18n('fr');
-    expect(fr.t('errors:too_many_attempts_retry', { count: 1 })).toBe(
-      'Trop de tentatives. Réessayez dans 1 seconde.',
-    );
-    expect(fr.t('errors:too_many_attempts_retry', { count: 30 })).toBe(
-      'Trop de tentatives. Réessayez dans 30 secondes.',
-    );
+    expect(fr.t('wait:seconds', { count: 1 })).toBe('1 seconde');
+    expect(fr.t('wait:seconds', { count: 30 })).toBe('30 secondes');
+    expect(fr.t('wait:hours', { count: 1 })).toBe('1 heure');
     const en = await createI18n('en');
     expect(en.t('common:session.warning', { count: 1 })).toBe('Your session expires in 1 second.');
     expect(en.t('common:session.warning', { count: 42 })).toBe(

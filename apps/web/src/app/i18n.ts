@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'self-service',
   'legal',
   'my-data',
+  'wait',
 ] as const;
 
 const bundledBackend: BackendModule = {

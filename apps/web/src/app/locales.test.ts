@@ -63,7 +63,7 @@ const usedKeys = [
     Object.entries(sources).flatMap(([file, text]) =>
       [
         ...text.matchAll(
-          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin|self-service|legal):[\w.]+)['"`]/g,
+          /['"`]((?:common|errors|validation|security|account|oauth|biometrics|admin|self-service|legal|my-data|wait):[\w.]+)['"`]/g,
         ),
       ].map((match) => `${match[1]}|${file}`),
     ),

@@ -148,7 +148,8 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'password-renewal/success',
-            handle: handle('password-renewal-success', ANONYMOUS_ONLY),
+            // Shown once the renewal has signed the user in; without a session it sends to login.
+            handle: handle('password-renewal-success', OPEN_TO_ALL),
             lazy: lazyComponent(() => import('../features/password/password-renewal-success-page')),
           },
           {

@@ -39,14 +39,14 @@ const SCENARIOS: ScreenScenario[] = [
     name: 'phone verification, the number',
     path: '/security/verify-mobile-phone',
     me: pendingMe('mobile_phone_not_verified'),
-    act: () => screen.findByDisplayValue('+33612345678'),
+    act: () => screen.findByDisplayValue('06 12 34 56 78'),
   },
   {
     name: 'phone verification, the code',
     path: '/security/verify-mobile-phone',
     me: pendingMe('mobile_phone_not_verified'),
     act: async (user) => {
-      await screen.findByDisplayValue('+33612345678');
+      await screen.findByDisplayValue('06 12 34 56 78');
       await user.click(screen.getByTestId('verify-phone-send'));
       return screen.findByTestId('verify-phone-submit');
     },

@@ -36,11 +36,12 @@ export function createAppServices({
   biometricEnrolment.subscribe(() =>
     writeStorage('sessionStorage', BIOMETRIC_ENROLMENT_KEY, biometricEnrolment.get() ? '1' : null),
   );
+  const notifications = createNotifications();
   return {
     api,
-    queryClient: createQueryClient(),
+    queryClient: createQueryClient(notifications),
     accountState,
-    notifications: createNotifications(),
+    notifications,
     brand,
     biometricEnrolment,
     config: createStore<PublicConfig | null>(null),

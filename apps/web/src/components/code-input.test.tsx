@@ -8,6 +8,7 @@ import { createI18n } from '../app/i18n';
 import { expectNoAxeViolations } from '../test/a11y';
 import { codeDigits } from '../test/code';
 import { CodeInput } from './code-input';
+import { StepHeading } from './step-heading';
 
 let i18n: I18n;
 beforeAll(async () => {
@@ -150,5 +151,20 @@ describe('CodeInput', () => {
       expect(digit.getAttribute('aria-invalid')).toBe('true');
       expect(digit.getAttribute('aria-describedby')).toBe(help.id);
     }
+  });
+
+  it('puts the focus on the first digit when a code step opens, after its heading', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <StepHeading focusOnMount>Saisissez le code</StepHeading>
+        <CodeInput label="Code de vérification" value="" onChange={() => {}} autoFocus />
+      </I18nextProvider>,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(codeDigits()[0]));
+  });
+
+  it('leaves the focus alone without autoFocus', () => {
+    render(<Harness />);
+    expect(codeDigits()).not.toContain(document.activeElement);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  useEffect,
   useId,
   useRef,
   useState,
@@ -79,6 +80,13 @@ export function CodeInput({
     input?.focus();
     input?.select();
   };
+
+  // The first digit takes the focus once the step is on screen: in an effect, so that it comes
+  // after the step heading's own focus (the `autoFocus` attribute acts before effects, and the
+  // heading took the focus back), and once per mount.
+  useEffect(() => {
+    if (autoFocus) inputs.current[0]?.focus();
+  }, [autoFocus]);
 
   const update = (next: string[]) => {
     setCells(next);
@@ -185,7 +193,6 @@ export function CodeInput({
             inputMode="numeric"
             pattern="[0-9]"
             autoComplete={index === 0 ? 'one-time-code' : 'off'}
-            autoFocus={autoFocus && index === 0}
             disabled={disabled}
             value={cell}
             aria-label={t('common:codeInput.digit', { index: index + 1, total: LENGTH })}

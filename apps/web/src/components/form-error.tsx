@@ -18,7 +18,7 @@ export function FormStatus({
   'data-testid': testId,
 }: {
   children?: ReactNode;
-  severity?: 'info' | 'success';
+  severity?: 'info' | 'success' | 'warning';
   'data-testid'?: string;
 }) {
   if (!children) return null;

@@ -1,5 +1,6 @@
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
+import { waitInWords } from '../lib/wait';
 
 export interface ResendButtonProps {
   onClick: () => void;
@@ -12,7 +13,7 @@ export interface ResendButtonProps {
   'data-testid'?: string;
 }
 
-/** "Send the code again", disabled with "(in N s)" while the server would refuse it. */
+/** "Send the code again", disabled with "in 45 seconds" / "in 50 minutes" while the server would refuse it. */
 export function ResendButton({
   onClick,
   seconds,
@@ -21,7 +22,7 @@ export function ResendButton({
   label,
   'data-testid': testId,
 }: ResendButtonProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <Button
       variant="outlined"
@@ -31,7 +32,7 @@ export function ResendButton({
       data-testid={testId}
     >
       {seconds > 0
-        ? t('common:code.resendIn', { count: seconds })
+        ? t('common:code.resendIn', { wait: waitInWords(i18n, seconds) })
         : (label ?? t('common:code.resend'))}
     </Button>
   );

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MfaProvider } from '@hygie/domain';
@@ -10,6 +11,7 @@ import { codeSentSchema, okSchema } from '@hygie/domain';
 import { ApiError, errorDataOf } from '../lib/api-client';
 import { errorMessage } from '../lib/error-message';
 import { useServices } from '../lib/services';
+import { smsUnavailableKey } from '../lib/sms-unavailable';
 import { CodeInput } from './code-input';
 import { PasswordField } from './password-field';
 
@@ -106,6 +108,8 @@ export interface SecondFactorStepUp {
   /** The channels and masked destinations the server named. */
   providers: MfaProvider[];
   hints: { email: string; sms: string | null };
+  /** Why SMS is not among the providers (translation key), null when it is. */
+  smsUnavailable: string | null;
   provider: MfaProvider;
   setProvider: (value: MfaProvider) => void;
   code: string;
@@ -142,6 +146,7 @@ export function useSecondFactorStepUp(actionError: unknown): SecondFactorStepUp 
     required,
     providers: data?.two_factor_providers ?? ['email'],
     hints: { email: data?.email_hint ?? '', sms: data?.sms_hint ?? null },
+    smsUnavailable: data?.two_factor_providers.includes('sms') ? null : smsUnavailableKey(data),
     provider,
     setProvider,
     code,
@@ -197,6 +202,11 @@ export function StepUpSecondFactor({ stepUp, id }: { stepUp: SecondFactorStepUp;
           <option value="email">{t('security:mfa.byEmail', { hint: stepUp.hints.email })}</option>
           <option value="sms">{t('security:mfa.bySms', { hint: stepUp.hints.sms ?? '' })}</option>
         </TextField>
+      )}
+      {stepUp.smsUnavailable !== null && (
+        <Typography variant="body2" color="text.secondary" data-testid="step-up-sms-unavailable">
+          {t(stepUp.smsUnavailable)}
+        </Typography>
       )}
       <Box>
         <Button

@@ -9,6 +9,7 @@ import {
 } from '../test/biometrics';
 import {
   guessDevice,
+  isIpAddressHost,
   nativeBiometricsSupported,
   passkeysSupported,
   shouldOfferBiometricEnrolment,
@@ -51,6 +52,27 @@ describe('biometrics on this device', () => {
     expect(passkeysSupported()).toBe(true);
     useUserAgent(NEWER_APP_UA);
     expect(passkeysSupported()).toBe(false);
+  });
+
+  it.each([
+    ['192.168.1.20', true],
+    ['10.0.0.1', true],
+    ['[::1]', true],
+    ['[2001:db8::1]', true],
+    ['::1', true],
+    ['localhost', false],
+    ['portail.hygie.fr', false],
+    ['1.2.3.4.example.fr', false],
+  ])('tells the IP address host %j (%s)', (hostname, ip) => {
+    expect(isIpAddressHost(hostname)).toBe(ip);
+  });
+
+  it('offers no passkey on a portal reached by its IP address', () => {
+    useUserAgent(CHROME_LINUX_UA);
+    withWebAuthn();
+    expect(passkeysSupported(window, 'portail.hygie.fr')).toBe(true);
+    expect(passkeysSupported(window, '192.168.1.20')).toBe(false);
+    expect(passkeysSupported(window, '[::1]')).toBe(false);
   });
 
   it('asks to enrol in the newer app with its bridge, no key and no refusal', () => {

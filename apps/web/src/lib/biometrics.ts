@@ -42,10 +42,26 @@ export function nativeBiometricsSupported(win: Window = window): boolean {
   return isNewerNativeApp(win.navigator.userAgent) && !!getNativeBridge(win);
 }
 
-/** A browser (never the app, nor an older app's web view) with WebAuthn. */
-export function passkeysSupported(win: Window = window): boolean {
+/**
+ * True for an IPv4 or IPv6 literal host ("192.168.1.20", "[::1]"): WebAuthn needs a domain as
+ * its relying party, so a portal reached by an IP address cannot use passkeys.
+ */
+export function isIpAddressHost(hostname: string): boolean {
+  if (hostname.startsWith('[') || hostname.includes(':')) return true;
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/u.test(hostname);
+}
+
+/** A browser (never the app, nor an older app's web view) with WebAuthn, on a domain name. */
+export function passkeysSupported(
+  win: Window = window,
+  hostname: string = win.location.hostname,
+): boolean {
   const webauthn = 'PublicKeyCredential' in win ? win.PublicKeyCredential : undefined;
-  return !isNativeApp(win.navigator.userAgent) && typeof webauthn === 'function';
+  return (
+    !isNativeApp(win.navigator.userAgent) &&
+    typeof webauthn === 'function' &&
+    !isIpAddressHost(hostname)
+  );
 }
 
 /** After a sign-in in the app: ask to enrol when the device has no key and the user has not declined. */

@@ -78,6 +78,21 @@ describe('error messages', () => {
     expect(errorMessage(i18n, one)).toBe('Veuillez patienter 1 seconde avant de réessayer.');
   });
 
+  it("says the hourly cap's wait in minutes or hours, not seconds", () => {
+    const hourly = new ApiError({
+      status: 429,
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: 2980 },
+    });
+    expect(errorMessage(i18n, hourly)).toBe('Veuillez patienter 50 minutes avant de réessayer.');
+    const long = new ApiError({
+      status: 429,
+      code: 'too_many_attempts',
+      data: { retryAfterSeconds: 3600 },
+    });
+    expect(errorMessage(i18n, long)).toBe('Trop de tentatives. Réessayez dans 1 heure.');
+  });
+
   it('counts the tries left after a wrong code', () => {
     const error = new ApiError({ status: 400, code: 'wrong_code', data: { remainingAttempts: 2 } });
     expect(errorMessage(i18n, error)).toBe('Code incorrect. Il vous reste 2 essais.');

@@ -1,6 +1,7 @@
 import type { i18n as I18n } from 'i18next';
 import { ApiError } from './api-client';
 import { retryAfterOf } from './form-errors';
+import { waitInWords } from './wait';
 
 /** Keeps e-mails and phone numbers in their own direction inside Arabic sentences. */
 export function isolate(value: string): string {
@@ -31,11 +32,11 @@ export function errorMessage(
   if (error instanceof ApiError) {
     const { code } = error;
     if (code) {
-      // A wait turns the message into "try again in {{count}} seconds" (the `<code>_retry` key).
+      // A wait turns the message into "try again in 50 minutes" (the `<code>_retry` key).
       const seconds = retryAfterOf(error);
       if (seconds !== null) {
         const key = `errors:${code}_retry`;
-        if (i18n.exists(key, { count: seconds })) return i18n.t(key, { count: seconds });
+        if (i18n.exists(key)) return i18n.t(key, { wait: waitInWords(i18n, seconds) });
       }
       const remaining = error.dataOf('wrong_code')?.remainingAttempts;
       if (remaining !== undefined) {

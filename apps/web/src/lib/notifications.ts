@@ -13,6 +13,8 @@ export interface Notifications {
   store: Store<AppNotification[]>;
   notify(message: string, severity?: NotificationSeverity): number;
   dismiss(id: number): void;
+  /** Hides every success notification (a new action started or failed: it is old news). */
+  dismissSuccess(): void;
 }
 
 export function createNotifications(): Notifications {
@@ -27,6 +29,11 @@ export function createNotifications(): Notifications {
     },
     dismiss(id) {
       store.set(store.get().filter((notification) => notification.id !== id));
+    },
+    dismissSuccess() {
+      const queue = store.get();
+      const kept = queue.filter((notification) => notification.severity !== 'success');
+      if (kept.length !== queue.length) store.set(kept);
     },
   };
 }

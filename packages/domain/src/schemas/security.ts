@@ -82,7 +82,7 @@ export const registrationResultSchema = z.object({
 
 /** Answer of every "send a code" call. */
 export const codeSentSchema = z.object({
-  /** Masked destination ("j•••t@example.fr", "+33 6 •• •• •• 78"). */
+  /** Masked destination ("j•••t@example.fr", "06 •• •• •• 78"). */
   destination: z.string(),
   /** Seconds before another code may be asked for. */
   retryAfterSeconds: z.number().int(),
@@ -116,6 +116,11 @@ export const mfaDataSchema = z.object({
   email_hint: z.string(),
   sms_hint: z.string().nullable(),
   sms_enabled: z.boolean(),
+  /**
+   * Why SMS is not offered, so the user is told the truth: no mobile number on the account, or a
+   * number not verified yet; null when SMS is offered (absent from older servers).
+   */
+  sms_unavailable: z.enum(['no_phone', 'phone_unverified']).nullable().optional(),
 });
 export type MfaData = z.infer<typeof mfaDataSchema>;
 

@@ -6,10 +6,12 @@ import { frenchMobileCandidate } from './test/arbitraries.js';
 
 describe('maskPhone', () => {
   it.each([
-    ['+33612345678', '+33 6 •• •• •• 78'],
-    ['+590690123456', '+590 6 •• •• •• 56'],
-    ['+262639012345', '+262 6 •• •• •• 45'],
+    ['+33612345678', '06 •• •• •• 78'],
+    ['+33740123456', '07 •• •• •• 56'],
+    ['+590690123456', '0690 •• •• 56'],
+    ['+262639012345', '0639 •• •• 45'],
     ['+447400123456', '+44 7 • •• •• •• 56'],
+    ['+14155550123', '+1 4 • •• •• •• 23'],
   ])('masks %s as %j', (e164, masked) => {
     expect(maskPhone(e164)).toBe(masked);
   });
@@ -22,15 +24,15 @@ describe('maskPhone', () => {
     expect(maskPhone(input)).toBe(masked);
   });
 
-  it('shows the calling code and the last two digits, and hides the middle', () => {
+  it('shows a French mobile in national form, its last two digits, and hides the middle', () => {
     fc.assert(
       fc.property(frenchMobileCandidate, (input) => {
         const e164 = normalizeMobilePhone(input);
-        fc.pre(e164 !== null);
+        fc.pre(e164 !== null && e164.startsWith('+33'));
         const masked = maskPhone(e164);
-        expect(masked.startsWith(`+33 ${e164.charAt(3)} `)).toBe(true);
+        expect(masked.startsWith(`0${e164.charAt(3)} `)).toBe(true);
         expect(masked.endsWith(e164.slice(-2))).toBe(true);
-        expect(masked.replace(/\D/g, '')).toBe(`33${e164.charAt(3)}${e164.slice(-2)}`);
+        expect(masked.replace(/\D/g, '')).toBe(`0${e164.charAt(3)}${e164.slice(-2)}`);
       }),
     );
   });

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isFrenchPlanPhone } from './phone.js';
 
 const DOT = '•';
 
@@ -11,8 +12,10 @@ function pairsFromRight(chars: string): string {
 }
 
 /**
- * Phone hint for MFA: country code, first national digit and last 2 digits kept
- * (+33612345678 → "+33 6 •• •• •• 78"). Anything unparseable keeps only its last 2 digits.
+ * Phone hint for MFA: French-plan numbers in national form with their first group and last 2
+ * digits kept (+33612345678 → "06 •• •• •• 78", +590690123456 → "0690 •• •• 56"); others with
+ * country code, first national digit and last 2 digits (+447400123456 → "+44 7 • •• •• •• 56").
+ * Anything unparseable keeps only its last 2 digits.
  */
 export function maskPhone(e164: string): string {
   let parsed: ReturnType<typeof parsePhoneNumberFromString>;
@@ -26,6 +29,14 @@ export function maskPhone(e164: string): string {
     return DOT.repeat(Math.max(0, digits.length - 2)) + digits.slice(-2);
   }
   const national = parsed.nationalNumber;
+  if (isFrenchPlanPhone(e164)) {
+    // As the number is read in France: its first group kept, then pairs ("06 •• •• •• 78").
+    const [first = '', ...rest] = parsed.formatNational().split(' ');
+    const tail = rest.join('');
+    if (tail.length >= 2) {
+      return `${first} ${pairsFromRight(DOT.repeat(tail.length - 2) + tail.slice(-2))}`;
+    }
+  }
   const hidden = DOT.repeat(national.length - 3) + national.slice(-2);
   return `+${parsed.countryCallingCode} ${national.slice(0, 1)} ${pairsFromRight(hidden)}`;
 }

@@ -42,6 +42,12 @@ describe('checkPassword', () => {
     ['Gaspard2024!', { names: ['Jean-Gaspard', 'Martin'] }],
     ['Xx9MartinXx', { names: ['Jean-Pierre', 'Martin'] }],
     ['Xx9GoffXx', { names: ['Le Goff'] }],
+    ['Luc2024!x', { names: ['Luc'] }],
+    ['Xx9-Eva-9X', { names: ['Eva'] }],
+    ['Jea-2024x', { email: 'jea@example.fr' }],
+    ['Xx9jdupont', { email: 'j.dupont+news@example.fr' }],
+    ['Jdupont2024x', { email: 'jdupont75@example.fr' }],
+    ['Xx9MARIE.LOU', { email: 'marie.lou@example.fr' }],
   ])('reports personal info in %j for %j', (pw, context) => {
     expect(checkPassword(pw, context)).toEqual(['contains_personal_info']);
   });
@@ -52,6 +58,11 @@ describe('checkPassword', () => {
     ['Xk9pLm2q', { email: 'jean@example.fr', names: ['Dupont'] }, 'nothing personal'],
     ['Example9fr', { email: 'jean@example.fr' }, 'the domain is not personal'],
     ['Xk9pLm2q', { names: [] }, 'no names'],
+    ['Jeanne2024y', { email: 'jea@example.fr' }, 'a 3-letter local part inside a longer word'],
+    ['Jean2024x', { email: 'jea@example.fr', names: ['Martin'] }, 'the e-mail of jea@ is not Jean'],
+    ['Lucky2024x', { names: ['Luc'] }, 'a 3-letter name inside a longer word'],
+    ['Evaluation9X', { names: ['Eva'] }, 'a 3-letter name at the start of a word'],
+    ['Xk9pLm2qNews', { email: 'j.dupont+ne@example.fr' }, 'a 2-letter tag'],
   ])('accepts %j for %j (%s)', (pw, context) => {
     expect(checkPassword(pw, context)).toEqual([]);
   });

@@ -22,8 +22,15 @@ export interface PasswordContext {
   dictionary?: PasswordDictionary;
 }
 
-/** Personal tokens shorter than this match too much by chance to be refused. */
+/**
+ * Personal words shorter than this are ignored: two letters are in too many passwords by chance.
+ * Words of exactly this length count only as a word of their own in the password (not next to a
+ * letter): "Luc2024!" contains the first name Luc, "Lucky2024" does not, and the e-mail
+ * jea@… does not make "Jeanne" personal.
+ */
 const MIN_PERSONAL_TOKEN_LENGTH = 3;
+/** Personal words this long or longer are refused anywhere in the password. */
+const ANYWHERE_PERSONAL_TOKEN_LENGTH = 4;
 
 /** The form a password is checked and hashed in: Unicode NFKC, every character kept. */
 export function normalizePassword(pw: string): string {
@@ -35,18 +42,44 @@ function fold(value: string): string {
   return value.normalize('NFKC').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** The e-mail local part and the names, whole and split into words, long enough to matter. */
+/** Separators inside an e-mail local part, and the seams between its letters and digits. */
+const EMAIL_SEPARATORS = /[._+-]+|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+/** Separators inside a name. */
+const NAME_SEPARATORS = /[\s'’-]+/u;
+
+/**
+ * The meaningful parts of what the user told us (CNIL 2022-100: no personal information in a
+ * password): the e-mail local part, whole and split into words, and the names, whole and split
+ * into words; the domain is not personal.
+ */
 function personalTokens(context: PasswordContext): string[] {
   const sources: string[] = [];
   if (context.email !== undefined) {
     const at = context.email.lastIndexOf('@');
     const local = at < 0 ? context.email : context.email.slice(0, at);
-    sources.push(local, ...local.split(/[._+-]+/u));
+    sources.push(local, ...local.split(EMAIL_SEPARATORS));
   }
-  for (const name of context.names ?? []) sources.push(name, ...name.split(/[\s'’-]+/u));
-  return sources
-    .map((token) => fold(token.trim()))
-    .filter((token) => [...token].length >= MIN_PERSONAL_TOKEN_LENGTH);
+  for (const name of context.names ?? []) sources.push(name, ...name.split(NAME_SEPARATORS));
+  return [
+    ...new Set(
+      sources
+        .map((token) => fold(token.trim()))
+        .filter((token) => [...token].length >= MIN_PERSONAL_TOKEN_LENGTH),
+    ),
+  ];
+}
+
+const LETTER = /\p{L}/u;
+
+/** True when `token` is in `password`: anywhere if long, else as a word of its own. */
+function containsToken(password: string, token: string): boolean {
+  if ([...token].length >= ANYWHERE_PERSONAL_TOKEN_LENGTH) return password.includes(token);
+  for (let at = password.indexOf(token); at >= 0; at = password.indexOf(token, at + 1)) {
+    const before = password.charAt(at - 1);
+    const after = password.charAt(at + token.length);
+    if (!LETTER.test(before) && !LETTER.test(after)) return true;
+  }
+  return false;
 }
 
 /**
@@ -65,7 +98,7 @@ export function checkPassword(pw: string, context: PasswordContext = {}): Passwo
   if (!/\p{Lu}/u.test(password)) problems.push('missing_uppercase');
   if (isCommonPassword(password, context.dictionary)) problems.push('too_common');
   const folded = fold(password);
-  if (personalTokens(context).some((token) => folded.includes(token))) {
+  if (personalTokens(context).some((token) => containsToken(folded, token))) {
     problems.push('contains_personal_info');
   }
   return problems;

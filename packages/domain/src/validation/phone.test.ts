@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidMobilePhone, normalizeMobilePhone } from './phone.js';
+import { formatPhone, isValidMobilePhone, normalizeMobilePhone } from './phone.js';
 import { anyText, frenchMobileCandidate } from './test/arbitraries.js';
 
 describe('normalizeMobilePhone', () => {
@@ -102,5 +102,26 @@ describe('isValidMobilePhone', () => {
     ['', false],
   ])('says %j is %s', (input, valid) => {
     expect(isValidMobilePhone(input)).toBe(valid);
+  });
+});
+
+describe('formatPhone', () => {
+  it.each([
+    ['+33612345678', '06 12 34 56 78'],
+    ['+33740123456', '07 40 12 34 56'],
+    ['+590690123456', '0690 12 34 56'],
+    ['+262639012345', '0639 01 23 45'],
+    ['+447400123456', '+44 7400 123456'],
+    ['+4915123456789', '+49 1512 3456789'],
+    ['not a number', 'not a number'],
+    ['', ''],
+  ])('shows %j as %j', (e164, shown) => {
+    expect(formatPhone(e164)).toBe(shown);
+  });
+
+  it('reads back as the same number', () => {
+    for (const e164 of ['+33612345678', '+590690123456', '+447400123456']) {
+      expect(normalizeMobilePhone(formatPhone(e164))).toBe(e164);
+    }
   });
 });

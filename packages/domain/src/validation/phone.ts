@@ -50,3 +50,34 @@ export function normalizeMobilePhone(
 export function isValidMobilePhone(input: string, defaultCountry: CountryCode = 'FR'): boolean {
   return normalizeMobilePhone(input, defaultCountry) !== null;
 }
+
+/** The countries of the French numbering plan: their numbers are dialled 0… from France. */
+const FRENCH_PLAN: readonly CountryCode[] = ['FR', 'GP', 'GF', 'MQ', 'RE', 'YT', 'BL', 'MF', 'PM'];
+
+function parseStored(e164: string) {
+  try {
+    return parsePhoneNumberFromString(e164.trim(), { extract: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A stored (E.164) number as people read it: the national form for the French numbering plan
+ * ("+33612345678" → "06 12 34 56 78", "+590690123456" → "0690 12 34 56"), the international
+ * form with spaces for others ("+44 7400 123456"); anything unparseable as it is.
+ */
+export function formatPhone(e164: string): string {
+  const phone = parseStored(e164);
+  if (!phone) return e164;
+  const country = phone.country;
+  return country && FRENCH_PLAN.includes(country)
+    ? phone.formatNational()
+    : phone.formatInternational();
+}
+
+/** True when the stored number belongs to the French numbering plan (shown in national form). */
+export function isFrenchPlanPhone(e164: string): boolean {
+  const country = parseStored(e164)?.country;
+  return !!country && FRENCH_PLAN.includes(country);
+}

@@ -39,14 +39,26 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
       data: {
         two_factor_providers: ['email', 'sms'],
         email_hint: 'j•••••••••t@hygie.test',
-        sms_hint: '+33 6 •• •• •• 78',
+        sms_hint: '06 •• •• •• 78',
         sms_enabled: true,
+        sms_unavailable: null,
         user_identifier: expect.any(String),
       },
     });
-    const noPhone = await new TestClient(t.app).login('nophone@hygie.test', 'Stage-Passw0rd');
-    expect(noPhone.json()).toMatchObject({
-      data: { two_factor_providers: ['email'], sms_hint: null, sms_enabled: false },
+    const unverified = await new TestClient(t.app).login('nophone@hygie.test', 'Stage-Passw0rd');
+    expect(unverified.json()).toMatchObject({
+      data: {
+        two_factor_providers: ['email'],
+        sms_hint: null,
+        sms_enabled: false,
+        sms_unavailable: 'phone_unverified',
+      },
+    });
+    // No number at all is not "a number not verified": the answer says which.
+    await createUser(t, { email: 'reallynophone@hygie.test', password: 'Stage-Passw0rd' });
+    const none = await new TestClient(t.app).login('reallynophone@hygie.test', 'Stage-Passw0rd');
+    expect(none.json()).toMatchObject({
+      data: { two_factor_providers: ['email'], sms_enabled: false, sms_unavailable: 'no_phone' },
     });
   });
 
@@ -109,7 +121,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     expect(res.json()).toMatchObject({ code: 'mobile_phone_not_verified' });
 
     res = await client.post('/api/verification/mobile-phone/change', { phone: '06 11 22 33 44' });
-    expect(res.json()).toMatchObject({ destination: '+33 6 •• •• •• 44', retryAfterSeconds: 60 });
+    expect(res.json()).toMatchObject({ destination: '06 •• •• •• 44', retryAfterSeconds: 60 });
     const sms = (await messagesTo(t, '+33611223344'))[0];
     expect(sms).toMatchObject({ channel: 'sms', template: 'verification_code' });
     res = await client.post('/api/verification/mobile-phone/verify', { code: sms?.params.code });
@@ -320,7 +332,7 @@ describe.each(DIALECTS)('the sign-in state machine on %s', (dialect) => {
     t.clock.advance(13 * 60_000);
     await client.login('sms@hygie.test', 'Stage-Passw0rd');
     expect((await client.post('/api/mfa/send', { provider: 'sms' })).json()).toMatchObject({
-      destination: '+33 6 •• •• •• 55',
+      destination: '06 •• •• •• 55',
     });
     const res = await client.post('/api/mfa/verify', {
       provider: 'sms',

@@ -224,6 +224,42 @@ describe.each(DIALECTS)('forgotten password on %s', (dialect) => {
     });
     expect(late.json()).toMatchObject({ code: 'link_expired' });
   });
+
+  it('refuses the current password as the new one, and the token still works for another', async () => {
+    await createUser(t, {
+      email: 'same@hygie.test',
+      password: 'Old-Passw0rd-1',
+      phone: '+33633445571',
+    });
+    const client = new TestClient(t.app);
+    const code = await resetCode(client, 'same@hygie.test', 'email', 'same@hygie.test');
+    const { resetToken } = (
+      await client.post('/api/password/forgot/verify', {
+        username: 'same@hygie.test',
+        channel: 'email',
+        code,
+      })
+    ).json<{ resetToken: string }>();
+    const same = await client.post('/api/password/reset', {
+      resetToken,
+      password: 'Old-Passw0rd-1',
+      passwordConfirmation: 'Old-Passw0rd-1',
+    });
+    expect(same.statusCode).toBe(400);
+    expect(same.json()).toMatchObject({ code: 'password_must_differ' });
+    expect(await messagesTo(t, 'same@hygie.test')).not.toContainEqual(
+      expect.objectContaining({ template: 'password_changed' }),
+    );
+    const other = await client.post('/api/password/reset', {
+      resetToken,
+      password: 'New-Passw0rd-2',
+      passwordConfirmation: 'New-Passw0rd-2',
+    });
+    expect(other.statusCode).toBe(200);
+    expect(
+      (await signIn(t, new TestClient(t.app), 'same@hygie.test', 'New-Passw0rd-2')).statusCode,
+    ).toBe(200);
+  });
 });
 
 describe.each(DIALECTS)('first login and lock account on %s', (dialect) => {

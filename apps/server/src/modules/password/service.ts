@@ -42,6 +42,24 @@ export function assertAcceptablePassword(
 }
 
 /**
+ * The rule for a password replacing the current one (renewal, reset, change): acceptable for this
+ * user, and not the current password — keeping it would leave an exposed or expired password in
+ * force while the screen says it was changed. Returns the normalised password to hash.
+ */
+export async function assertAcceptableNewPassword(
+  ctx: AppContext,
+  newPassword: string,
+  user: Pick<UserRow, 'email' | 'first_name' | 'last_name' | 'password_hash'>,
+): Promise<string> {
+  const password = normalizePassword(newPassword);
+  assertAcceptablePassword(password, user);
+  if (user.password_hash && (await ctx.passwords.verify(user.password_hash, password))) {
+    throw new AppError('password_must_differ');
+  }
+  return password;
+}
+
+/**
  * Queues the "your password was changed — not you? lock your account" notice, in the caller's
  * transaction after the change: it names the keys that still sign in without the password
  * (passkeys, the app's biometric keys) and links to "My devices", where they are revoked.
@@ -68,11 +86,7 @@ export async function renewPassword(
 ): Promise<Progress> {
   const user = await findUserById(ctx.db, session.userId);
   if (!user) throw new AppError('not_logged_in');
-  const password = normalizePassword(newPassword);
-  assertAcceptablePassword(password, user);
-  if (user.password_hash && (await ctx.passwords.verify(user.password_hash, password))) {
-    throw new AppError('password_must_differ');
-  }
+  const password = await assertAcceptableNewPassword(ctx, newPassword, user);
   const hash = await ctx.passwords.hash(password);
   const stage = session.stage === 'password_expired' ? passwordExpiryStage : passwordCreationStage;
   const { progress } = await finishStage(
@@ -146,8 +160,7 @@ export async function resetPassword(
   const link = await peekLink(ctx, input.resetToken, 'password_reset');
   const user = await findUserById(ctx.db, link.userId);
   if (!user) throw new AppError('link_expired');
-  const password = normalizePassword(input.password);
-  assertAcceptablePassword(password, user);
+  const password = await assertAcceptableNewPassword(ctx, input.password, user);
   const hash = await ctx.passwords.hash(password);
   await ctx.db.transaction().execute(async (trx) => {
     await consumeLink(ctx, trx, link.id);

@@ -192,6 +192,45 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
     });
   });
 
+  it('keeps the pending number when another is asked for within the cooldown, and says how long to wait', async () => {
+    const client = await signedIn('phone-twice@hygie.test', '+33655000004');
+    const first = await client.post('/api/profile/phone', {
+      phone: '06 55 00 00 41',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect(first.statusCode).toBe(200);
+    t.clock.advance(20_000);
+    const second = await client.post('/api/profile/phone', {
+      phone: '06 55 00 00 42',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect(second.statusCode).toBe(429);
+    expect(second.json()).toMatchObject({
+      code: 'wait_before_retry',
+      data: { retryAfterSeconds: 40 },
+    });
+    expect(second.headers['retry-after']).toBe('40');
+    // Nothing changed silently: the first number is still the pending one, the second got nothing.
+    expect((await client.get('/api/profile')).json()).toMatchObject({
+      phone: '+33655000004',
+      pendingPhone: '+33655000041',
+    });
+    expect(await messagesTo(t, '+33655000042')).toEqual([]);
+    t.clock.advance(40_000);
+    const later = await client.post('/api/profile/phone', {
+      phone: '06 55 00 00 42',
+      currentPassword: 'Profile-Passw0rd-1',
+    });
+    expect(later.statusCode).toBe(200);
+    expect((await client.get('/api/profile')).json()).toMatchObject({
+      pendingPhone: '+33655000042',
+    });
+    const done = await client.post('/api/profile/phone/verify', {
+      code: await lastCode(t, '+33655000042'),
+    });
+    expect(done.json()).toMatchObject({ phone: '+33655000042', pendingPhone: null });
+  });
+
   it('changes the password with the current one, ending other sessions and trusted devices', async () => {
     const client = await signedIn('pw-change@hygie.test', '+33655000004', { trustDevice: true });
     const other = new TestClient(t.app);

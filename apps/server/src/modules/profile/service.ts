@@ -1,5 +1,5 @@
 import type { Brand, CodeSent, Language, Profile, profileUpdateSchema } from '@hygie/domain';
-import { normalizePassword, parseBirthDate } from '@hygie/domain';
+import { parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error.js';
 import { endOtherAccess } from '../access/service.js';
 import { recordAudit } from '../audit/service.js';
 import { queueCode, verifyCode } from '../codes/service.js';
-import { assertAcceptablePassword, queuePasswordChangedNotice } from '../password/service.js';
+import { assertAcceptableNewPassword, queuePasswordChangedNotice } from '../password/service.js';
 import { queueIdentifierClaimedNotice, queueSecurityNotice } from '../users/notices.js';
 import { checkCurrentPassword } from '../step-up/service.js';
 import { Throttle } from '../throttle/service.js';
@@ -365,11 +365,7 @@ export async function changePassword(
 ): Promise<void> {
   const user = await signedInUser(ctx, session.userId);
   await checkCurrentPassword(ctx, user, input.currentPassword);
-  const password = normalizePassword(input.password);
-  assertAcceptablePassword(password, user);
-  if (await ctx.passwords.verify(user.password_hash, password)) {
-    throw new AppError('password_must_differ');
-  }
+  const password = await assertAcceptableNewPassword(ctx, input.password, user);
   const hash = await ctx.passwords.hash(password);
   await ctx.db.transaction().execute(async (trx) => {
     await setPassword(trx, user.id, hash, ctx.clock.now());

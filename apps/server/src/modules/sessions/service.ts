@@ -142,6 +142,7 @@ export function mfaData(
     email_hint: maskEmail(user.email),
     sms_hint: sms && user.phone ? maskPhone(user.phone) : null,
     sms_enabled: sms,
+    sms_unavailable: sms ? null : user.phone === null ? 'no_phone' : 'phone_unverified',
   };
 }
 

@@ -126,6 +126,29 @@ describe('user detail page', () => {
     await waitFor(() => expect(screen.queryByTestId('confirm-dialog')).toBeNull());
   });
 
+  it('tells an admin without a phone that the code goes by e-mail, not that a number is unverified', async () => {
+    await open({
+      'POST /api/admin/users/u-2/lock': () =>
+        apiError(403, 'second_factor_required', {
+          user_identifier: 'admin-1',
+          two_factor_providers: ['email'],
+          email_hint: 'a***@example.fr',
+          sms_hint: null,
+          sms_enabled: false,
+          sms_unavailable: 'no_phone',
+        }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('user-action-lock'));
+    const dialog = await screen.findByTestId('confirm-dialog');
+    await user.click(within(dialog).getByTestId('confirm-yes'));
+    await within(dialog).findByTestId('step-up-code');
+    expect(within(dialog).getByTestId('step-up-sms-unavailable').textContent).toBe(
+      'Aucun numéro de mobile n’est associé à votre compte : le code vous est envoyé par e-mail. Vous pouvez ajouter un numéro dans votre profil.',
+    );
+    expect(dialog.textContent).not.toMatch(/vérifié/);
+  });
+
   it('says why a change is refused: the last administrator', async () => {
     await open({
       'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail({ roles: ['admin'] })),

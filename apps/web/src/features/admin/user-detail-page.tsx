@@ -13,7 +13,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { AdminUserDetail } from '@hygie/domain';
+import { formatPhone, type AdminUserDetail } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -119,7 +119,7 @@ function Facts({ user }: { user: AdminUserDetail }) {
     [
       t('admin:user.phone'),
       profile.phone ? (
-        <bdi key="p">{`${profile.phone} — ${verified(profile.phoneVerified)}`}</bdi>
+        <bdi key="p">{`${formatPhone(profile.phone)} — ${verified(profile.phoneVerified)}`}</bdi>
       ) : (
         '—'
       ),

@@ -28,7 +28,7 @@ vi.mock('@simplewebauthn/browser', () => ({
   startRegistration: vi.fn(),
 }));
 
-const USERNAME = /^Adresse e-mail, téléphone, INS ou RPPS/;
+const USERNAME = /^Adresse e-mail, téléphone, numéro de sécurité sociale \(INS\) ou RPPS/;
 const PASSWORD = /^Mot de passe(\s\*)?$/;
 const ASSERTION = authenticationResponse('cred-1');
 const OPTIONS = { challenge: 'abc', rpId: 'localhost', allowCredentials: [] };

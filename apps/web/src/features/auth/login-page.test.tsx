@@ -14,7 +14,7 @@ import MfaPage from '../mfa/mfa-page';
 /** The screens this one hands over to, rendered for real when the test follows it there. */
 const NEXT_SCREENS = { '/': DashboardPage, '/devices': DevicesPage, '/security/mfa': MfaPage };
 
-const USERNAME = /^Adresse e-mail, téléphone, INS ou RPPS/;
+const USERNAME = /^Adresse e-mail, téléphone, numéro de sécurité sociale \(INS\) ou RPPS/;
 const PASSWORD = /^Mot de passe(\s\*)?$/;
 
 async function signIn(options: {

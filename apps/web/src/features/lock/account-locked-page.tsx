@@ -19,7 +19,8 @@ export default function AccountLockedPage() {
   return (
     <Page title={t('security:accountLocked.title')}>
       <Box data-testid="account-locked">
-        <FormStatus severity="success">
+        {/* A lock is protection, not a success: a warning, never a green check. */}
+        <FormStatus severity="warning" data-testid="account-locked-status">
           {username
             ? t('security:accountLocked.lockedNamed', { username: isolate(username) })
             : t('security:accountLocked.locked')}

@@ -92,6 +92,17 @@ describe('lock account', () => {
 });
 
 describe('account locked', () => {
+  it('shows the lock as a warning, not as a success with a green check', async () => {
+    await renderScreenAt({
+      also: NEXT_SCREENS,
+      path: '/security/account-locked?username=marie.dupont%40example.fr',
+    });
+    const status = await screen.findByTestId('account-locked-status');
+    expect(status.className).toContain('MuiAlert-colorWarning');
+    expect(status.className).not.toContain('Success');
+    expect(status.querySelector('[data-testid="SuccessOutlinedIcon"]')).toBeNull();
+  });
+
   it('says how to get help, with the contact e-mail as a mailto link', async () => {
     await renderScreenAt({ also: NEXT_SCREENS, path: '/security/account-locked' });
     const locked = await screen.findByTestId('account-locked');

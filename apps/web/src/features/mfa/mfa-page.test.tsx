@@ -90,6 +90,29 @@ describe('MFA screen', () => {
     expect(sms.getAttribute('aria-describedby')).toBe(why.id);
   });
 
+  it.each([
+    [
+      'no_phone',
+      'Aucun numéro de mobile n’est associé à votre compte : le code vous est envoyé par e-mail. Vous pouvez ajouter un numéro dans votre profil.',
+    ],
+    [
+      'phone_unverified',
+      'Le SMS n’est pas disponible : votre numéro de mobile n’est pas encore vérifié. Le code vous est envoyé par e-mail.',
+    ],
+  ] as const)('says the truth when SMS is unavailable for %s', async (reason, text) => {
+    await openMfa({
+      data: {
+        ...MFA_DATA,
+        two_factor_providers: ['email'],
+        sms_hint: null,
+        sms_enabled: false,
+        sms_unavailable: reason,
+      },
+    });
+    const why = screen.getByText(text);
+    expect(screen.getByTestId('mfa-provider-sms').getAttribute('aria-describedby')).toBe(why.id);
+  });
+
   it('sends the chosen provider, then verifies the code with "trust this device"', async () => {
     const { user, calls, router, services } = await openMfa({
       send: () => json(200, { destination: '+33 6 •• •• •• 78', retryAfterSeconds: 60 }),

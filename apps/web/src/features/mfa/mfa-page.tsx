@@ -27,6 +27,7 @@ import { ResendButton } from '../../components/resend-button';
 import { SignInStepMissing } from '../../components/sign-in-step-missing';
 import { StepHeading } from '../../components/step-heading';
 import { useCountdown } from '../../lib/countdown';
+import { smsUnavailableKey } from '../../lib/sms-unavailable';
 import { useSession } from '../../lib/current-user';
 import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
@@ -161,7 +162,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           </RadioGroup>
           {!sms && (
             <FormHelperText id="mfa-sms-unavailable" sx={{ mx: 0 }}>
-              {t('security:mfa.smsUnavailable')}
+              {t(smsUnavailableKey(data))}
             </FormHelperText>
           )}
         </FormControl>
@@ -208,6 +209,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
               onChange={field.onChange}
               onBlur={field.onBlur}
               inputRef={field.ref}
+              autoFocus
             />
           )}
         />

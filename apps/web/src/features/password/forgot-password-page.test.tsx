@@ -31,7 +31,9 @@ type User = ReturnType<typeof userEvent.setup>;
 
 async function request(user: User, channel: 'email' | 'sms' = 'email') {
   await user.type(
-    await screen.findByLabelText(/^Adresse e-mail, téléphone, INS ou RPPS/),
+    await screen.findByLabelText(
+      /^Adresse e-mail, téléphone, numéro de sécurité sociale \(INS\) ou RPPS/,
+    ),
     '06 12 34 56 78',
   );
   await user.click(screen.getByTestId(`forgot-channel-${channel}`));
@@ -185,6 +187,21 @@ describe('forgotten password', () => {
     await user.click(screen.getByTestId('forgot-submit'));
     expect(
       await screen.findByText('Ce mot de passe est trop courant. Choisissez-en un autre.'),
+    ).toBeTruthy();
+    expect(document.getElementById('forgot-password')?.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('says the new password must differ from the current one, on its field', async () => {
+    const { user } = await openForgot({
+      'POST /api/password/reset': () => apiError(400, 'password_must_differ'),
+    });
+    await request(user);
+    await verify(user);
+    await user.type(await screen.findByLabelText(/^Nouveau mot de passe/), 'Nouveau2025x');
+    await user.type(screen.getByLabelText(/^Confirmer le mot de passe/), 'Nouveau2025x');
+    await user.click(screen.getByTestId('forgot-submit'));
+    expect(
+      await screen.findByText('Le nouveau mot de passe doit être différent de l’ancien.'),
     ).toBeTruthy();
     expect(document.getElementById('forgot-password')?.getAttribute('aria-invalid')).toBe('true');
   });

@@ -255,6 +255,7 @@ function CodeStep({
                 onChange={field.onChange}
                 onBlur={field.onBlur}
                 inputRef={field.ref}
+                autoFocus
               />
             )}
           />

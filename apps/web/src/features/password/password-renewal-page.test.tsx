@@ -6,6 +6,7 @@ import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
 import PasswordRenewalPage from './password-renewal-page';
+import PasswordRenewalSuccessPage from './password-renewal-success-page';
 import { pendingMe } from '../../test/stages';
 import DashboardPage from '../dashboard/dashboard-page';
 import AcceptCguPage from '../consent/accept-cgu-page';
@@ -16,6 +17,7 @@ const NEXT_SCREENS = {
   '/': DashboardPage,
   '/devices': DevicesPage,
   '/security/accept-cgu': AcceptCguPage,
+  '/security/password-renewal/success': PasswordRenewalSuccessPage,
 };
 
 const PASSWORD = /^Nouveau mot de passe/;
@@ -59,21 +61,35 @@ describe('password renewal', () => {
     ).toBeTruthy();
   });
 
-  it('sends the new password, says so, and signs in to the requested page', async () => {
+  it('sends the new password, shows the success page signed in, then goes on to the requested page', async () => {
     const { user, calls, router, services } = await openRenewal(
       'password_expired',
       undefined,
       '/devices',
     );
     await fill(user);
-    await screen.findByRole('heading', { level: 1, name: 'Mes appareils' });
+    expect((await screen.findByTestId('renewal-success')).textContent).toBe(
+      'Votre mot de passe a été modifié. Vous êtes connecté avec votre nouveau mot de passe.',
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Mot de passe modifié' });
+    expect(router.state.location.pathname).toBe('/security/password-renewal/success');
+    expect(router.state.location.search).toBe('?redirect=%2Fdevices');
     expect(
       calls.filter((c) => c.url.pathname === '/api/password/renew').map((c) => c.body),
     ).toEqual([{ password: 'Nouveau2025x', passwordConfirmation: 'Nouveau2025x' }]);
+    await user.click(screen.getByTestId('renewal-continue'));
+    await screen.findByRole('heading', { level: 1, name: 'Mes appareils' });
     expect(router.state.location.pathname).toBe('/devices');
     expect(services.accountState.get().state).toBe(AccountState.LOGGED_IN);
-    expect(await screen.findByText('Votre mot de passe a été enregistré.')).toBeTruthy();
   });
+
+  it('moves on from the success page by itself, home when nothing was requested', async () => {
+    const { user, router } = await openRenewal('password_creation_required');
+    await fill(user);
+    await screen.findByTestId('renewal-success');
+    await screen.findByRole('heading', { level: 1, name: 'Tableau de bord' }, { timeout: 7000 });
+    expect(router.state.location.pathname).toBe('/');
+  }, 10_000);
 
   it('checks the rule and the confirmation before calling the server', async () => {
     const { user, calls } = await openRenewal();

@@ -13,11 +13,12 @@ import { FormError, FormStatus } from '../../components/form-error';
 import { PasswordField } from '../../components/password-field';
 import { PhoneField } from '../../components/phone-field';
 import { errorMessage, isolate } from '../../lib/error-message';
-import { applyServerErrors, isCodeError } from '../../lib/form-errors';
+import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
 import { codeField, emailField } from '../../lib/form-schemas';
 import { registeredField, voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
+import { waitInWords } from '../../lib/wait';
 import {
   useRequestContactChange,
   useVerifyContactChange,
@@ -61,14 +62,35 @@ export function ContactChange({ kind, onDone }: { kind: ContactKind; onDone: () 
   const [requestError, setRequestError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
 
+  /**
+   * Asks for a code to the new value. A refusal on the first step stays there, the typed value
+   * kept; too soon after the last code, the value is not changed (the pending value and its code
+   * are one step) and the user is told so, with the wait. A refusal of "send again" shows on the
+   * code step, where the user is.
+   */
   const send = (input: ContactChangeInput) => {
+    const again = sent !== null;
     setRequestError(null);
+    setCodeError(null);
     request.mutate(input, {
       onSuccess: (result) => {
         setSent({ input, destination: result.destination });
         codeForm.reset({ code: '' });
       },
       onError: (error) => {
+        if (again) {
+          setCodeError(errorMessage(i18n, error));
+          return;
+        }
+        const wait = retryAfterOf(error);
+        if (wait !== null) {
+          setRequestError(
+            t(kind === 'email' ? 'wait:notChanged.email' : 'wait:notChanged.phone', {
+              wait: waitInWords(i18n, wait),
+            }),
+          );
+          return;
+        }
         const onFields = applyServerErrors(error, form.setError, ['value', 'currentPassword'], {
           email_already_used: 'value',
         });

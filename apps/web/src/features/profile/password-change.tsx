@@ -37,25 +37,29 @@ export function PasswordChange() {
   });
   const current = register('currentPassword');
 
-  const onSubmit = handleSubmit((values) => {
-    setFailure(null);
-    setDone(false);
-    change.mutate(values, {
-      onSuccess: () => {
-        reset();
-        setDone(true);
-      },
-      onError: (error) => {
-        const onFields = applyServerErrors(
-          error,
-          setError,
-          ['currentPassword', 'password', 'passwordConfirmation'],
-          PASSWORD_CODE_FIELDS,
-        );
-        if (!onFields) setFailure(errorMessage(i18n, error));
-      },
-    });
-  });
+  // A new try, even one the form refuses before calling the server, hides the last success.
+  const onSubmit = handleSubmit(
+    (values) => {
+      setFailure(null);
+      setDone(false);
+      change.mutate(values, {
+        onSuccess: () => {
+          reset();
+          setDone(true);
+        },
+        onError: (error) => {
+          const onFields = applyServerErrors(
+            error,
+            setError,
+            ['currentPassword', 'password', 'passwordConfirmation'],
+            PASSWORD_CODE_FIELDS,
+          );
+          if (!onFields) setFailure(errorMessage(i18n, error));
+        },
+      });
+    },
+    () => setDone(false),
+  );
 
   return (
     <Box

@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import Edit from '@mui/icons-material/Edit';
-import type { Profile } from '@hygie/domain';
+import { formatPhone, type Profile } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/page';
@@ -96,9 +96,10 @@ function ProfileView({ profile }: { profile: Profile }) {
   ];
 
   const contact = (kind: ContactKind) => {
-    const value = kind === 'email' ? profile.email : profile.phone;
+    const shown = (number: string | null) => (number === null ? null : formatPhone(number));
+    const value = kind === 'email' ? profile.email : shown(profile.phone);
     const verified = kind === 'email' ? profile.emailVerified : profile.phoneVerified;
-    const pending = kind === 'email' ? profile.pendingEmail : profile.pendingPhone;
+    const pending = kind === 'email' ? profile.pendingEmail : shown(profile.pendingPhone);
     const pendingRows: [string, ReactNode][] = pending
       ? [[t('account:profile.pendingChange'), text(pending)]]
       : [];

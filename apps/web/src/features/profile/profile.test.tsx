@@ -36,6 +36,20 @@ describe('my profile', () => {
     expect(screen.queryByRole('heading', { name: 'Activité professionnelle' })).toBeNull();
   });
 
+  it('shows phone numbers as people read them, not in E.164', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'GET /api/profile': () =>
+          json(200, makeProfile({ phone: '+33612345678', pendingPhone: '+447400123456' })),
+      }),
+    });
+    expect(await screen.findByText('06 12 34 56 78')).toBeTruthy();
+    expect(screen.getByText('+44 7400 123456')).toBeTruthy();
+    expect(screen.queryByText('+33612345678')).toBeNull();
+  });
+
   it('shows the professional extras', async () => {
     await renderScreenAt({
       path: '/profile',
@@ -119,6 +133,56 @@ describe('my profile', () => {
     expect((await screen.findByTestId('form-error')).textContent).toMatch(/2/);
   });
 
+  it('keeps the number and says it is not changed when a code was asked for moments ago', async () => {
+    const { calls } = await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/phone': () =>
+          apiError(429, 'wait_before_retry', { retryAfterSeconds: 42 }),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-phone-change'));
+    await user.type(byId('profile-phone-new'), '06 12 34 56 99');
+    await user.type(byId('profile-phone-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Votre numéro n’a pas été modifié : un code vient d’être demandé. Vous pourrez envoyer un code à ce numéro dans 42 secondes.',
+    );
+    // Still on the number step, the number typed kept, no code step.
+    expect(screen.queryByTestId('code-input')).toBeNull();
+    expect(byId('profile-phone-new').value).toBe('06 12 34 56 99');
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+  });
+
+  it('shows a refused "send again" on the code step', async () => {
+    let sends = 0;
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/email': () => {
+          sends += 1;
+          return sends === 1
+            ? json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 })
+            : apiError(429, 'wait_before_retry', { retryAfterSeconds: 30 });
+        },
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'new@example.fr');
+    await user.type(byId('profile-email-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-email-send'));
+    await screen.findByTestId('code-input');
+    await user.click(screen.getByRole('button', { name: 'Renvoyer le code' }));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Veuillez patienter 30 secondes avant de réessayer.',
+    );
+    expect(screen.getByTestId('code-input')).toBeTruthy();
+  });
+
   it('checks the new e-mail before asking the server', async () => {
     const { calls } = await renderScreenAt({
       path: '/profile',
@@ -148,6 +212,54 @@ describe('my profile', () => {
     expect((await screen.findByTestId('password-changed')).textContent).toBe(
       'Votre mot de passe a été changé. Vos autres sessions et appareils de confiance ont été déconnectés.',
     );
+  });
+
+  it('hides the last success once the next action fails', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({
+        'POST /api/profile/email': () =>
+          json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 }),
+        'POST /api/profile/email/verify': () => json(200, makeProfile({ email: 'new@example.fr' })),
+        'POST /api/profile/password': () => apiError(400, 'wrong_current_password'),
+      }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('profile-email-change'));
+    await user.type(byId('profile-email-new'), 'new@example.fr');
+    await user.type(byId('profile-email-password'), 'Secret123');
+    await user.click(screen.getByTestId('profile-email-send'));
+    await screen.findByTestId('code-input');
+    await typeCode(user, '123456');
+    await user.click(screen.getByTestId('profile-email-verify'));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modifié avec succès',
+    );
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Wrong123');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
+    await user.click(screen.getByTestId('password-change-submit'));
+    await screen.findByTestId('form-error');
+    expect(screen.queryByTestId('notification')).toBeNull();
+  });
+
+  it('hides "password changed" when the next try is refused', async () => {
+    await renderScreenAt({
+      path: '/profile',
+      user: makeUser(),
+      handlers: profileHandlers({ 'POST /api/profile/password': () => json(200, { ok: true }) }),
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Mot de passe actuel/), 'Secret123');
+    await user.type(byId('profile-new-password'), 'Kerguelen-Orque-7');
+    await user.type(byId('profile-new-password-confirmation'), 'Kerguelen-Orque-7');
+    await user.click(screen.getByTestId('password-change-submit'));
+    await screen.findByTestId('password-changed');
+    // The form is empty again: submitting it is refused before the server is asked.
+    await user.click(screen.getByTestId('password-change-submit'));
+    await waitFor(() => expect(screen.queryByTestId('password-changed')).toBeNull());
+    expect(byId('profile-current-password').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('says a wrong current password changed nothing', async () => {

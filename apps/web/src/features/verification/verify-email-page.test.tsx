@@ -101,7 +101,7 @@ describe('e-mail verification from the link (anonymous)', () => {
     );
     expect(bodies(calls, '/api/verification/email/send')).toEqual([{ email: 'marie@example.fr' }]);
     expect(screen.getByTestId('verify-email-resend').textContent).toBe(
-      'Renvoyer le code dans 60 secondes',
+      'Renvoyer le code dans 1 minute',
     );
   });
 

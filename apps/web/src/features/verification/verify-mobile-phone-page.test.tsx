@@ -48,11 +48,13 @@ const bodies = (calls: { url: URL; body: unknown }[], path: string) =>
 describe('mobile phone verification', () => {
   it('shows the number on file, prefilled', async () => {
     await openPhone();
-    expect(await screen.findByText(/Numéro enregistré : \u2068\+33612345678\u2069\./)).toBeTruthy();
+    expect(
+      await screen.findByText(/Numéro enregistré : \u206806 12 34 56 78\u2069\./),
+    ).toBeTruthy();
     const field = await screen.findByLabelText<HTMLInputElement>(NUMBER);
     expect(field.id).toBe('verify-phone-number');
     expect(field.type).toBe('tel');
-    await screen.findByDisplayValue('+33612345678');
+    await screen.findByDisplayValue('06 12 34 56 78');
   });
 
   it('changes the number (sent as E.164), then verifies the SMS code', async () => {
@@ -82,7 +84,7 @@ describe('mobile phone verification', () => {
 
   it('sends the code again and lets the number be changed', async () => {
     const { user, calls } = await openPhone();
-    await screen.findByDisplayValue('+33612345678');
+    await screen.findByDisplayValue('06 12 34 56 78');
     await user.click(screen.getByTestId('verify-phone-send'));
     await screen.findByTestId('code-input');
     expect(screen.getByTestId<HTMLButtonElement>('verify-phone-resend').disabled).toBe(true);
@@ -98,7 +100,7 @@ describe('mobile phone verification', () => {
       'POST /api/verification/mobile-phone/change': () =>
         json(200, { ...SENT, retryAfterSeconds: 0 }),
     });
-    await screen.findByDisplayValue('+33612345678');
+    await screen.findByDisplayValue('06 12 34 56 78');
     await user.click(screen.getByTestId('verify-phone-send'));
     await user.click(await screen.findByTestId('verify-phone-resend'));
     expect((await screen.findByRole('status')).textContent).toBe(
@@ -112,7 +114,7 @@ describe('mobile phone verification', () => {
       'POST /api/verification/mobile-phone/change': () =>
         apiError(429, 'wait_before_retry', { retryAfterSeconds: 30 }),
     });
-    await screen.findByDisplayValue('+33612345678');
+    await screen.findByDisplayValue('06 12 34 56 78');
     await user.click(screen.getByTestId('verify-phone-send'));
     expect((await screen.findByTestId('form-error')).textContent).toBe(
       'Veuillez patienter 30 secondes avant de réessayer.',
@@ -124,11 +126,47 @@ describe('mobile phone verification', () => {
     );
   });
 
+  it("says the hourly cap's wait in minutes, on the message and the button", async () => {
+    const { user } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 2980 }),
+    });
+    await screen.findByDisplayValue('06 12 34 56 78');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Veuillez patienter 50 minutes avant de réessayer.',
+    );
+    expect(screen.getByTestId('verify-phone-resend').textContent).toBe(
+      'Renvoyer le code dans 50 minutes',
+    );
+  });
+
+  it('keeps another number on its step when a code went out moments ago', async () => {
+    const { user, calls } = await openPhone({
+      'POST /api/verification/mobile-phone/change': () =>
+        apiError(429, 'wait_before_retry', { retryAfterSeconds: 45 }),
+    });
+    const field = await screen.findByLabelText<HTMLInputElement>(NUMBER);
+    await screen.findByDisplayValue('06 12 34 56 78');
+    await user.clear(field);
+    await user.type(field, '06 98 76 54 99');
+    await user.click(screen.getByTestId('verify-phone-send'));
+    expect((await screen.findByTestId('form-error')).textContent).toBe(
+      'Votre numéro n’a pas été modifié : un code vient d’être demandé. Vous pourrez envoyer un code à ce numéro dans 45 secondes.',
+    );
+    // The page stays on the number, the new number kept: nothing moved on to a code it never sent.
+    expect(screen.queryByTestId('code-input')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>(NUMBER).value).toBe('06 98 76 54 99');
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
+      { phone: '+33698765499' },
+    ]);
+  });
+
   it.each(CODE_ERRORS)('explains %s', async (code, data, message) => {
     const { user } = await openPhone({
       'POST /api/verification/mobile-phone/verify': () => apiError(400, code, data),
     });
-    await screen.findByDisplayValue('+33612345678');
+    await screen.findByDisplayValue('06 12 34 56 78');
     await user.click(screen.getByTestId('verify-phone-send'));
     await screen.findByTestId('code-input');
     await typeCode(user, '123456');

@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { AccountState, mobilePhoneSchema, type CodeSent } from '@hygie/domain';
+import { AccountState, formatPhone, mobilePhoneSchema, type CodeSent } from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { FormError, FormStatus } from '../../components/form-error';
 import { Page } from '../../components/page';
@@ -22,6 +22,7 @@ import { codeField } from '../../lib/form-schemas';
 import { registeredField, voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
+import { waitInWords } from '../../lib/wait';
 import { useVerificationStatus } from './api/get-verification';
 import { useChangePhone } from './api/change-phone';
 import { useSendPhoneCode } from './api/send-phone-code';
@@ -45,9 +46,10 @@ function PhoneSteps() {
   const [step, setStep] = useState<'number' | 'code'>('number');
   const [sent, setSent] = useState<{ result: CodeSent; again: boolean } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  const [notChanged, setNotChanged] = useState<number | null>(null);
   const phoneForm = useForm<z.input<typeof phoneFormSchema>, unknown, { phone: string }>({
     resolver: zodResolver(phoneFormSchema),
-    values: { phone: status.data?.mobile_phone ?? '' },
+    values: { phone: status.data?.mobile_phone ? formatPhone(status.data.mobile_phone) : '' },
     resetOptions: { keepDirtyValues: true },
   });
   const codeForm = useForm<z.input<typeof codeFormSchema>, unknown, { code: string }>({
@@ -62,23 +64,34 @@ function PhoneSteps() {
     countdown.start(result.retryAfterSeconds);
     setStep('code');
   };
-  const onSendError = (error: unknown, onNumberStep: boolean) => {
+  /**
+   * A refused send. Too soon for the number on file: the code sent moments ago can still be typed,
+   * so the code step opens with the wait. Too soon for another number: the server kept the number
+   * on file (the change and its code are one step), so the page stays on the number, the typed
+   * number kept, and says the number has not been changed yet and when it can be.
+   */
+  const onSendError = (error: unknown, typed: string | null) => {
     if (isPendingStage(error)) return;
     const wait = retryAfterOf(error);
     if (wait) {
       countdown.start(wait);
-      if (onNumberStep) setStep('code');
+      if (typed !== null && typed !== current) {
+        setNotChanged(wait);
+        return;
+      }
+      if (typed !== null) setStep('code');
     }
-    if (onNumberStep && applyServerErrors(error, phoneForm.setError, ['phone'])) return;
+    if (typed !== null && applyServerErrors(error, phoneForm.setError, ['phone'])) return;
     setFailure(error);
   };
 
   const submitNumber = phoneForm.handleSubmit((values) => {
     setFailure(null);
+    setNotChanged(null);
     setSent(null);
     change.mutate(values.phone, {
       onSuccess: (result) => onSent(result, false),
-      onError: (error) => onSendError(error, true),
+      onError: (error) => onSendError(error, values.phone),
     });
   });
 
@@ -87,7 +100,7 @@ function PhoneSteps() {
     setSent(null);
     sendAgain.mutate(undefined, {
       onSuccess: (result) => onSent(result, true),
-      onError: (error) => onSendError(error, false),
+      onError: (error) => onSendError(error, null),
     });
   };
 
@@ -107,6 +120,10 @@ function PhoneSteps() {
   });
 
   const failureText = failure ? errorMessage(i18n, failure) : null;
+  const notChangedText =
+    notChanged === null
+      ? null
+      : t('wait:notChanged.phone', { wait: waitInWords(i18n, notChanged) });
 
   if (step === 'number') {
     const phoneError = phoneMessage(phoneForm.formState.errors.phone?.message);
@@ -114,10 +131,10 @@ function PhoneSteps() {
       <>
         <Typography sx={{ mb: 3 }}>
           {current
-            ? t('security:verifyMobilePhone.introCurrent', { phone: isolate(current) })
+            ? t('security:verifyMobilePhone.introCurrent', { phone: isolate(formatPhone(current)) })
             : t('security:verifyMobilePhone.introNone')}
         </Typography>
-        <FormError>{failureText}</FormError>
+        <FormError>{notChangedText ?? failureText}</FormError>
         <Box
           component="form"
           noValidate
@@ -178,6 +195,7 @@ function PhoneSteps() {
               onChange={field.onChange}
               onBlur={field.onBlur}
               inputRef={field.ref}
+              autoFocus
             />
           )}
         />
@@ -218,6 +236,7 @@ function PhoneSteps() {
           <Button
             onClick={() => {
               setFailure(null);
+              setNotChanged(null);
               setSent(null);
               setStep('number');
             }}
