@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, type UIMatch } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen';
 import { useSession } from '../lib/current-user';
@@ -91,10 +91,16 @@ export function RootLayout() {
     clearChunkReload();
   }, [allowed, memory, pathname, search]);
 
-  // Move focus to the new page's content after an in-app navigation (not on first load).
+  // Move focus to the new page's content after an in-app navigation to another page (not on first
+  // load, and not when only the query changes: a page dropping a token from its address must not
+  // take the focus from the field the user is typing in).
   const firstLoad = location.key === 'default';
+  const shownPath = useRef(pathname);
   useEffect(() => {
-    if (!allowed || firstLoad) return;
+    if (!allowed) return;
+    const moved = shownPath.current !== pathname;
+    shownPath.current = pathname;
+    if (firstLoad || !moved) return;
     document.getElementById('main-content')?.focus();
   }, [allowed, firstLoad, pathname]);
 
