@@ -41,6 +41,8 @@ export const LIMITS = {
   passwordMax: 128,
   inseeCodeLength: 5,
   usernameMax: 180,
+  /** A line of a postal address, and its city. */
+  addressLineMax: 100,
 } as const;
 
 /** One-time codes and sessions (security.md); server settings may tune the durations. */

@@ -37,6 +37,18 @@ export interface UserTable {
   pending_email: string | null;
   pending_phone: string | null;
   search_name: string | null;
+  /** A professional's category, ANS TRE_R09 code (C civil, M military, E student). */
+  category: 'C' | 'M' | 'E' | null;
+  /** Self-declared gender (how to be addressed); `sex` is the civil-status INS trait. */
+  gender: 'female' | 'male' | 'non_binary' | 'undisclosed' | null;
+  /** Postal address: all null, or line1, postal code, city and country (ISO 3166-1 alpha-2) set. */
+  address_line1: string | null;
+  address_line2: string | null;
+  address_postal_code: string | null;
+  address_city: string | null;
+  address_country: string | null;
+  /** A patient's parent's INS ("ouvrant droit"), never the patient's own. */
+  parent_ins: string | null;
 }
 
 export interface SessionTable {

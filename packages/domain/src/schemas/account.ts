@@ -6,11 +6,14 @@ import {
   checkPasswordsMatch,
   emailSchema,
   firstNameSchema,
+  genderSchema,
   inseeCodeSchema,
   insSchema,
   lastNameSchema,
   mobilePhoneSchema,
   passwordSchema,
+  postalAddressSchema,
+  professionalCategorySchema,
   professionalIdentifierSchema,
 } from './fields.js';
 import { codeSchema, sexSchema } from './security.js';
@@ -41,6 +44,22 @@ export const profileSchema = z.object({
   identifier: z.string().nullable(),
   job: z.string().nullable(),
   specialty: z.string().nullable(),
+  /** A professional's category (ANS TRE_R09 code: C civil, M military, E student). */
+  category: professionalCategorySchema.nullable(),
+  /** A postal address (both profiles). */
+  address: z
+    .object({
+      line1: z.string(),
+      line2: z.string().nullable(),
+      postalCode: z.string(),
+      city: z.string(),
+      country: z.string(),
+    })
+    .nullable(),
+  /** Self-declared gender, how the person wishes to be addressed (not the civil-status sex). */
+  gender: genderSchema.nullable(),
+  /** A patient's parent's INS ("ouvrant droit"), typically for a minor. */
+  parentIns: z.string().nullable(),
   language: z.enum(['fr', 'en', 'ar']),
   /** Pending e-mail / phone changes awaiting their code. */
   pendingEmail: z.string().nullable(),
@@ -48,8 +67,8 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
-/** PATCH /api/profile — the fields a user edits directly (e-mail and phone go through a code). */
-export const profileUpdateSchema = z
+/** The fields of PATCH /api/profile, each optional. */
+const profileFieldsSchema = z
   .object({
     firstName: firstNameSchema,
     lastName: lastNameSchema,
@@ -64,15 +83,35 @@ export const profileUpdateSchema = z
     identifier: professionalIdentifierSchema.nullable(),
     job: z.string().trim().min(1, 'field_required').max(100).nullable(),
     specialty: z.string().trim().max(100).nullable(),
+    category: professionalCategorySchema.nullable(),
+    address: postalAddressSchema.nullable(),
+    gender: genderSchema.nullable(),
+    parentIns: insSchema.nullable(),
   })
   .partial();
+
+/**
+ * PATCH /api/profile — the fields a user edits directly (e-mail and phone go through a code).
+ * The parent's INS is never the patient's own (checked here when both come, by the server
+ * against the stored INS otherwise).
+ */
+export const profileUpdateSchema = profileFieldsSchema.superRefine((value, ctx) => {
+  if (value.parentIns && value.parentIns === value.ins) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'parent_ins_same',
+      path: ['parentIns'],
+      input: value.parentIns,
+    });
+  }
+});
 export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
 
 /**
  * PATCH /api/admin/users/:id/identity — an admin corrects the checked identity of a validated
  * professional (names, birth traits, professional identifier), audited.
  */
-export const identityCorrectionSchema = profileUpdateSchema.pick({
+export const identityCorrectionSchema = profileFieldsSchema.pick({
   firstName: true,
   lastName: true,
   birthName: true,

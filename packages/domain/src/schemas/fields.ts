@@ -11,6 +11,13 @@ import { checkPassword } from '../validation/password.js';
 import type { PasswordContext, PasswordProblem } from '../validation/password.js';
 import { normalizeMobilePhone } from '../validation/phone.js';
 import {
+  DEFAULT_COUNTRY,
+  isValidCountry,
+  isValidPostalCode,
+  normalizeCountry,
+  normalizePostalCode,
+} from '../validation/postal-address.js';
+import {
   PROFESSIONAL_IDENTIFIER_TYPES,
   isValidProfessionalIdentifier,
   normalizeProfessionalIdentifier,
@@ -38,6 +45,11 @@ export const VALIDATION_MESSAGES = [
   'cgu_must_be_accepted',
   'identifier_taken',
   'identity_locked',
+  'field_invalid',
+  'address_too_long',
+  'postal_code_invalid',
+  'country_invalid',
+  'parent_ins_same',
 ] as const;
 export type ValidationMessage = (typeof VALIDATION_MESSAGES)[number];
 
@@ -210,3 +222,72 @@ export const professionalIdentifierSchema = z
   });
 
 export type ProfessionalIdentifier = z.output<typeof professionalIdentifierSchema>;
+
+/**
+ * A professional's category, as Pro Santé Connect's SubjectRefPro carries it
+ * (codeCategorieProfessionnelle, ANS nomenclature TRE_R09-CategorieProfessionnelle): C civil,
+ * M military, E student.
+ */
+export const PROFESSIONAL_CATEGORIES = ['C', 'M', 'E'] as const;
+export type ProfessionalCategory = (typeof PROFESSIONAL_CATEGORIES)[number];
+export const professionalCategorySchema = z.enum(PROFESSIONAL_CATEGORIES, {
+  error: requiredOr('field_invalid'),
+});
+
+/**
+ * How the person wishes to be addressed (self-declared), distinct from the civil-status `sex`
+ * (an INS trait): `undisclosed` when they prefer not to say.
+ */
+export const GENDERS = ['female', 'male', 'non_binary', 'undisclosed'] as const;
+export type Gender = (typeof GENDERS)[number];
+export const genderSchema = z.enum(GENDERS, { error: requiredOr('field_invalid') });
+
+/** True when `value` holds a control character (a line break in a one-line field…). */
+const hasControl = (value: string): boolean => /\p{Cc}/u.test(value);
+
+/** One line of text of an address: trimmed, at most LIMITS.addressLineMax characters. */
+const addressText = (value: string): ValidationMessage | null => {
+  if ([...value].length > LIMITS.addressLineMax) return 'address_too_long';
+  return hasControl(value) ? 'field_invalid' : null;
+};
+
+/**
+ * A postal address: the street line, an optional complement, the postal code (five digits in
+ * France), the city and the country (ISO 3166-1 alpha-2, France when absent). Outputs the
+ * canonical forms (postal code and country upper case, a blank complement null).
+ */
+export const postalAddressSchema = z
+  .object(
+    {
+      line1: requiredString().trim().superRefine(refineRequired(addressText)),
+      line2: z
+        .string({ error: 'field_invalid' })
+        .trim()
+        .superRefine((value, ctx) => {
+          const message = addressText(value);
+          if (message !== null) ctx.addIssue({ code: 'custom', message, input: value });
+        })
+        .nullish()
+        .transform((value) => (value ? value : null)),
+      postalCode: requiredString()
+        .overwrite(normalizePostalCode)
+        .superRefine(refineRequired(() => null)),
+      city: requiredString().trim().superRefine(refineRequired(addressText)),
+      country: requiredString()
+        .overwrite(normalizeCountry)
+        .superRefine(refineRequired((value) => (isValidCountry(value) ? null : 'country_invalid')))
+        .default(DEFAULT_COUNTRY),
+    },
+    { error: requiredOr('field_invalid') },
+  )
+  .superRefine((address, ctx) => {
+    if (!isValidPostalCode(address.postalCode, address.country)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'postal_code_invalid',
+        path: ['postalCode'],
+        input: address.postalCode,
+      });
+    }
+  });
+export type PostalAddress = z.output<typeof postalAddressSchema>;

@@ -11,3 +11,4 @@ export * from './birth-date.js';
 export * from './username.js';
 export * from './password.js';
 export * from './common-passwords.js';
+export * from './postal-address.js';

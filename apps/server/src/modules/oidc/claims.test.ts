@@ -16,6 +16,11 @@ const base = {
   ins_oid: '1.2.250.1.213.1.4.8',
   professional_id: '10002909371',
   professional_id_type: 'RPPS',
+  address_line1: null,
+  address_line2: null,
+  address_postal_code: null,
+  address_city: null,
+  address_country: null,
 };
 
 describe('claims', () => {

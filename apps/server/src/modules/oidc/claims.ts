@@ -1,7 +1,16 @@
+import { DEFAULT_COUNTRY } from '@hygie/domain';
 import type { UserRow } from '../../db/schema.js';
 
 /** The scopes platforms may ask for. */
-export const SCOPES = ['openid', 'offline_access', 'email', 'phone', 'profile', 'health'];
+export const SCOPES = [
+  'openid',
+  'offline_access',
+  'email',
+  'phone',
+  'profile',
+  'address',
+  'health',
+];
 
 /** Which claims each scope releases (the provider masks everything else). */
 export const SCOPE_CLAIMS = {
@@ -10,6 +19,7 @@ export const SCOPE_CLAIMS = {
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
   profile: ['given_name', 'family_name', 'birthdate', 'gender', 'profile_type'],
+  address: ['address'],
   health: ['ins', 'ins_oid', 'ins_status', 'professional_id', 'professional_id_type'],
 } as const;
 
@@ -36,6 +46,39 @@ export const DECLARED_INS_STATUS = 'provisional';
 
 export type Claims = Record<string, unknown> & { sub: string };
 
+/** The OpenID `address` claim (OpenID Connect Core §5.1.1). */
+export interface AddressClaim {
+  /** The whole address as on a mailing label, one line per part (the country when not France). */
+  formatted: string;
+  /** The street line and its complement, separated by a newline. */
+  street_address: string;
+  postal_code: string;
+  locality: string;
+  /** ISO 3166-1 alpha-2 code (`FR`). */
+  country: string;
+}
+
+type AddressColumns = Pick<
+  UserRow,
+  'address_line1' | 'address_line2' | 'address_postal_code' | 'address_city' | 'address_country'
+>;
+
+/** The `address` claim of a stored postal address; undefined when there is none. */
+export function addressClaim(user: AddressColumns): AddressClaim | undefined {
+  const { address_line1: line1, address_postal_code: postalCode, address_city: city } = user;
+  if (!line1 || !postalCode || !city) return undefined;
+  const country = user.address_country ?? DEFAULT_COUNTRY;
+  const street = [line1, user.address_line2].filter((line) => line).join('\n');
+  const locality = `${postalCode} ${city}`;
+  return {
+    formatted: [street, locality, ...(country === DEFAULT_COUNTRY ? [] : [country])].join('\n'),
+    street_address: street,
+    postal_code: postalCode,
+    locality: city,
+    country,
+  };
+}
+
 /** Every claim of a user; the provider keeps the ones the granted scopes release. */
 export function claimsOf(
   user: Pick<
@@ -54,6 +97,7 @@ export function claimsOf(
     | 'ins_oid'
     | 'professional_id'
     | 'professional_id_type'
+    | keyof AddressColumns
   >,
 ): Claims {
   const claims: Claims = {
@@ -65,7 +109,11 @@ export function claimsOf(
     claims.phone_number = user.phone;
     claims.phone_number_verified = user.phone_verified_at !== null;
   }
+  const address = addressClaim(user);
+  if (address) claims.address = address;
   // Absent values are left out rather than sent as null (OpenID Connect Core §5.3.2).
+  // `gender` is the civil-status sex (the INS trait platforms match identities on), not the
+  // self-declared gender of the profile, which is never released (docs/domain.md).
   const optional: Record<string, string | null | undefined> = {
     given_name: user.first_name,
     family_name: user.last_name,

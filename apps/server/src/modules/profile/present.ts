@@ -1,11 +1,24 @@
 import type { Profile } from '@hygie/domain';
-import { asLanguage, DEFAULT_LANGUAGE } from '@hygie/domain';
+import { asLanguage, DEFAULT_COUNTRY, DEFAULT_LANGUAGE } from '@hygie/domain';
 import type { UserRow } from '../../db/schema.js';
 
 /** Stored YYYY-MM-DD (00 for unknown parts) → the DD/MM/YYYY the UI shows. */
 export function displayBirthDate(iso: string | null): string | null {
   const m = iso ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso) : null;
   return m ? `${m[3]}/${m[2]}/${m[1]}` : null;
+}
+
+/** The stored postal address, or null when it has none (its required parts are all set or none). */
+function addressOf(user: UserRow): Profile['address'] {
+  const { address_line1: line1, address_postal_code: postalCode, address_city: city } = user;
+  if (line1 === null || postalCode === null || city === null) return null;
+  return {
+    line1,
+    line2: user.address_line2,
+    postalCode,
+    city,
+    country: user.address_country ?? DEFAULT_COUNTRY,
+  };
 }
 
 /** The profile answer: every person field, camelCase. */
@@ -32,6 +45,10 @@ export function presentProfile(user: UserRow): Profile {
     identifier: user.professional_id,
     job: user.job,
     specialty: user.specialty,
+    category: user.category,
+    address: addressOf(user),
+    gender: user.gender,
+    parentIns: user.parent_ins,
     language: asLanguage(user.language) ?? DEFAULT_LANGUAGE,
     pendingEmail: user.pending_email,
     pendingPhone: user.pending_phone,

@@ -59,20 +59,47 @@ function personChanges(user: UserRow, b: ProfileChanges, now: number): UserUpdat
   if (b.birthPlaceInsee !== undefined) changes.birth_place_insee = b.birthPlaceInsee;
   if (b.sex !== undefined) changes.sex = b.sex;
   if (b.language !== undefined) changes.language = b.language;
+  if (b.gender !== undefined) changes.gender = b.gender;
+  if (b.address !== undefined) Object.assign(changes, addressColumns(b.address));
   if (patient && b.ins !== undefined) Object.assign(changes, insColumns(b.ins));
   if (patient && b.firstNameUsed !== undefined) changes.first_name_used = b.firstNameUsed;
   if (patient && b.lastNameUsed !== undefined) changes.last_name_used = b.lastNameUsed;
+  if (patient && b.parentIns !== undefined) changes.parent_ins = b.parentIns;
   if (professional && b.identifier !== undefined) {
     changes.professional_id_type = b.identifier?.type ?? null;
     changes.professional_id = b.identifier?.value ?? null;
   }
   if (professional && b.job !== undefined) changes.job = b.job;
   if (professional && b.specialty !== undefined) changes.specialty = b.specialty;
+  if (professional && b.category !== undefined) changes.category = b.category;
   changes.search_name = searchKey(
     changes.first_name !== undefined ? changes.first_name : user.first_name,
     changes.last_name !== undefined ? changes.last_name : user.last_name,
   );
   return changes;
+}
+
+/** The columns of a postal address (all null to remove it). */
+function addressColumns(address: ProfileChanges['address']): UserUpdate {
+  return {
+    address_line1: address?.line1 ?? null,
+    address_line2: address?.line2 ?? null,
+    address_postal_code: address?.postalCode ?? null,
+    address_city: address?.city ?? null,
+    address_country: address?.country ?? null,
+  };
+}
+
+/**
+ * Refuses a parent's INS equal to the patient's own, as it will be once `changes` are saved
+ * (either may change in the same edit, or be the stored one).
+ */
+function assertParentInsNotOwn(user: UserRow, changes: UserUpdate): void {
+  const own = changes.ins !== undefined ? changes.ins : user.ins;
+  const parent = changes.parent_ins !== undefined ? changes.parent_ins : user.parent_ins;
+  if (own === null || parent === null || own !== parent) return;
+  const path = changes.parent_ins !== undefined ? 'parentIns' : 'ins';
+  throw new AppError('validation_error', { fields: [{ path, message: 'parent_ins_same' }] });
 }
 
 /**
@@ -151,6 +178,7 @@ async function savePersonFields(
     if (!user) throw new AppError('not_found');
     const changes = personChanges(user, input, ctx.clock.now());
     edit.check?.(user, changes);
+    assertParentInsNotOwn(user, changes);
     try {
       await updatePersonFields(trx, user.id, changes);
     } catch (err) {

@@ -22,6 +22,7 @@ import { StepUpSecondFactor, useSecondFactorStepUp } from '../../components/step
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
+import { AddressText } from '../profile/person-fields';
 import { useUserChange, useUserDetail, type UserChange } from './api/user-detail';
 
 /** Changes that cut the person's access: red, and the server asks for a fresh proof. */
@@ -111,6 +112,23 @@ function Facts({ user }: { user: AdminUserDetail }) {
   const when = (value: string | null) =>
     value ? formatDateTime(value, i18n.language) : t('admin:user.never');
   const verified = (yes: boolean) => t(yes ? 'admin:user.verified' : 'admin:user.unverified');
+  // The fields of the account's profile type only (a patient's parent, a professional's category).
+  const profileExtras: [string, ReactNode][] =
+    profile.profile === 'patient'
+      ? [
+          [
+            t('account:profile.parentIns'),
+            profile.parentIns ? <bdi key="pi">{profile.parentIns}</bdi> : '—',
+          ],
+        ]
+      : profile.profile === 'professional'
+        ? [
+            [
+              t('account:profile.category'),
+              profile.category ? t(`account:profile.categories.${profile.category}`) : '—',
+            ],
+          ]
+        : [];
   const facts: [string, ReactNode][] = [
     [
       t('admin:users.email'),
@@ -134,6 +152,15 @@ function Facts({ user }: { user: AdminUserDetail }) {
       ) : (
         '—'
       ),
+    ],
+    ...profileExtras,
+    [
+      t('account:profile.gender'),
+      profile.gender ? t(`account:profile.genders.${profile.gender}`) : '—',
+    ],
+    [
+      t('account:profile.address'),
+      profile.address ? <AddressText key="a" address={profile.address} /> : '—',
     ],
     [t('admin:user.status'), t(`account:status.${profile.status}`)],
     [

@@ -1,4 +1,4 @@
-import { PROFESSIONAL_IDENTIFIER_TYPES, profileUpdateSchema } from '@hygie/domain';
+import { DEFAULT_COUNTRY, PROFESSIONAL_IDENTIFIER_TYPES, profileUpdateSchema } from '@hygie/domain';
 import type { Profile } from '@hygie/domain';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 
@@ -18,6 +18,14 @@ export interface ProfileFormValues {
   identifierValue: string;
   job: string;
   specialty: string;
+  category: string;
+  gender: string;
+  parentIns: string;
+  addressLine1: string;
+  addressLine2: string;
+  addressPostalCode: string;
+  addressCity: string;
+  addressCountry: string;
 }
 
 export type ProfileFieldName = keyof ProfileFormValues;
@@ -37,7 +45,24 @@ export const PROFILE_FIELDS: readonly ProfileFieldName[] = [
   'identifierValue',
   'job',
   'specialty',
+  'category',
+  'gender',
+  'parentIns',
+  'addressLine1',
+  'addressLine2',
+  'addressPostalCode',
+  'addressCity',
+  'addressCountry',
 ];
+
+/** The postal address's parts as the form fields that show them (`address.postalCode`…). */
+const ADDRESS_FIELDS = {
+  line1: 'addressLine1',
+  line2: 'addressLine2',
+  postalCode: 'addressPostalCode',
+  city: 'addressCity',
+  country: 'addressCountry',
+} as const satisfies Record<string, ProfileFieldName>;
 
 export const IDENTIFIER_TYPES = PROFESSIONAL_IDENTIFIER_TYPES;
 
@@ -57,10 +82,36 @@ export function formValuesOf(profile: Profile): ProfileFormValues {
     identifierValue: profile.identifier ?? '',
     job: profile.job ?? '',
     specialty: profile.specialty ?? '',
+    category: profile.category ?? '',
+    gender: profile.gender ?? '',
+    parentIns: profile.parentIns ?? '',
+    addressLine1: profile.address?.line1 ?? '',
+    addressLine2: profile.address?.line2 ?? '',
+    addressPostalCode: profile.address?.postalCode ?? '',
+    addressCity: profile.address?.city ?? '',
+    addressCountry: profile.address?.country ?? DEFAULT_COUNTRY,
   };
 }
 
 const optional = (value: string) => (value.trim() === '' ? null : value);
+
+/** The address typed: null when its lines, postal code and city are all blank (the country alone is no address). */
+function addressOf(values: ProfileFormValues): Record<string, unknown> | null {
+  const typed = [
+    values.addressLine1,
+    values.addressLine2,
+    values.addressPostalCode,
+    values.addressCity,
+  ];
+  if (typed.every((value) => value.trim() === '')) return null;
+  return {
+    line1: values.addressLine1,
+    line2: optional(values.addressLine2),
+    postalCode: values.addressPostalCode,
+    city: values.addressCity,
+    country: values.addressCountry,
+  };
+}
 
 /** The PATCH body: blank optional fields are null; the extras of the user's profile type only. */
 export function payloadOf(
@@ -75,9 +126,12 @@ export function payloadOf(
     birthPlaceInsee: values.birthPlaceInsee,
     sex: values.sex === '' ? undefined : values.sex,
     language: values.language,
+    gender: optional(values.gender),
+    address: addressOf(values),
   };
   if (type === 'patient') {
     payload.ins = optional(values.ins);
+    payload.parentIns = optional(values.parentIns);
     payload.firstNameUsed = optional(values.firstNameUsed);
     payload.lastNameUsed = optional(values.lastNameUsed);
   }
@@ -88,6 +142,7 @@ export function payloadOf(
         : { type: values.identifierType, value: values.identifierValue };
     payload.job = optional(values.job);
     payload.specialty = optional(values.specialty);
+    payload.category = optional(values.category);
   }
   return payload;
 }
@@ -96,6 +151,11 @@ export function payloadOf(
 export function fieldOfPath(path: string): ProfileFieldName | null {
   if (path === 'identifier' || path === 'identifier.type') return 'identifierType';
   if (path === 'identifier.value') return 'identifierValue';
+  if (path === 'address') return 'addressLine1';
+  const part = /^address\.(\w+)$/.exec(path)?.[1];
+  if (part !== undefined) {
+    return Object.entries(ADDRESS_FIELDS).find(([key]) => key === part)?.[1] ?? null;
+  }
   return PROFILE_FIELDS.find((field) => field === path) ?? null;
 }
 

@@ -16,6 +16,7 @@ import { useProfile } from './api/profile';
 import type { ContactKind } from './api/change-contact';
 import { ContactChange } from './contact-change';
 import { PasswordChange } from './password-change';
+import { AddressText } from './person-fields';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -75,15 +76,24 @@ function ProfileView({ profile }: { profile: Profile }) {
       t('security:registration.sex'),
       profile.sex ? t(`security:registration.sexes.${profile.sex}`) : none,
     ],
+    [
+      t('account:profile.gender'),
+      profile.gender ? t(`account:profile.genders.${profile.gender}`) : none,
+    ],
     [t('account:dashboard.profileType'), t(`account:profileType.${profile.profile ?? 'none'}`)],
     [t('account:dashboard.status'), t(`account:status.${profile.status}`)],
     [t('account:profile.language'), t(`common:language.names.${profile.language}`)],
+    [
+      t('account:profile.address'),
+      profile.address ? <AddressText address={profile.address} /> : none,
+    ],
   ];
   const patient: [string, ReactNode][] = [
     [t('account:profile.ins'), text(profile.ins)],
     [t('account:profile.insOid'), text(profile.insOid)],
     [t('account:profile.firstNameUsed'), text(profile.firstNameUsed)],
     [t('account:profile.lastNameUsed'), text(profile.lastNameUsed)],
+    [t('account:profile.parentIns'), text(profile.parentIns)],
   ];
   const professional: [string, ReactNode][] = [
     [
@@ -93,6 +103,10 @@ function ProfileView({ profile }: { profile: Profile }) {
     [t('security:registration.identifier'), text(profile.identifier)],
     [t('security:registration.job'), text(profile.job)],
     [t('account:profile.specialty'), text(profile.specialty)],
+    [
+      t('account:profile.category'),
+      profile.category ? t(`account:profile.categories.${profile.category}`) : none,
+    ],
   ];
 
   const contact = (kind: ContactKind) => {

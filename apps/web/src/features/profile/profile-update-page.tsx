@@ -19,6 +19,7 @@ import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
 import { useProfile } from './api/profile';
 import { PersonIdentityFields, ProfessionalIdentifierFields } from './identity-fields';
+import { AddressFields, CategoryField, GenderField } from './person-fields';
 import { useUpdateProfile } from './api/update-profile';
 import {
   fieldOfPath,
@@ -127,10 +128,18 @@ function ProfileForm({ profile }: { profile: Profile }) {
           </option>
         ))}
       </TextField>
+      <GenderField field={field} idPrefix="profile" />
       {profile.profile === 'patient' && (
         <>
           <TextField
             {...field('ins', 'profile-ins', t('account:profile.ins'))}
+            autoComplete="off"
+            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 21 } }}
+          />
+          <TextField
+            {...field('parentIns', 'profile-parent-ins', t('account:profile.parentIns'), {
+              help: t('account:profile.parentInsHelp'),
+            })}
             autoComplete="off"
             slotProps={{ htmlInput: { dir: 'ltr', maxLength: 21 } }}
           />
@@ -156,8 +165,10 @@ function ProfileForm({ profile }: { profile: Profile }) {
             autoComplete="organization-title"
           />
           <TextField {...field('specialty', 'profile-specialty', t('account:profile.specialty'))} />
+          <CategoryField field={field} idPrefix="profile" />
         </>
       )}
+      <AddressFields field={field} idPrefix="profile" />
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
         <Button
           type="submit"

@@ -12,7 +12,15 @@ export function deviceInWords(t: TFunction, device: DeviceName | null): string {
 }
 
 const METHODS = ['pwd', 'otp', 'sms', 'hwk', 'user'] as const;
-const SCOPES = ['openid', 'email', 'phone', 'profile', 'health', 'offline_access'] as const;
+const SCOPES = [
+  'openid',
+  'email',
+  'phone',
+  'profile',
+  'address',
+  'health',
+  'offline_access',
+] as const;
 
 function known<T extends string>(list: readonly T[], value: string): value is T {
   return list.some((item) => item === value);
