@@ -2,8 +2,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedPlatform } from '@hygie/domain';
 import { DIALECTS, signIn, TestClient } from '../../test/helpers.js';
-import type { ListeningApp ,
-  Browser} from './test-support.js';
+import type { ListeningApp, Browser } from './test-support.js';
 import { addressClaim, claimsOf } from './claims.js';
 import {
   authorizationRequest,
