@@ -18,3 +18,4 @@ export * from './redirects.js';
 export * from './validation/index.js';
 export * from './schemas/self-service.js';
 export * from './schemas/my-data.js';
+export * from './wait.js';
