@@ -14,7 +14,10 @@ export const retryAfterDataSchema = z.object({ retryAfterSeconds: z.number().int
  */
 export const fieldErrorSchema = z.object({
   path: z.string().describe('The field, dotted ("identifier.value"); empty for the whole body.'),
-  message: z.enum(VALIDATION_MESSAGES).describe('The key of the failed rule.'),
+  // Read as a plain string: a client meeting a key it does not know yet shows its generic text.
+  message: z
+    .string()
+    .describe(`The key of the failed rule, one of: ${VALIDATION_MESSAGES.join(', ')}.`),
   text: z.string().optional().describe('The message in the request’s language (`?l=`).'),
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;

@@ -27,6 +27,11 @@ describe('the fields of a validation_error', () => {
       },
       async () => ({ ok: true }),
     );
+    app.post(
+      '/worded',
+      { schema: { body: z.object({ code: z.string().regex(/^\d+$/, 'Digits only, please') }) } },
+      async () => ({ ok: true }),
+    );
     await app.ready();
   });
   afterAll(() => app.close());
@@ -67,6 +72,17 @@ describe('the fields of a validation_error', () => {
       data: {
         fields: [{ path: '', message: 'field_required', text: 'Ce champ est obligatoire.' }],
       },
+    });
+  });
+
+  it('reads a message that is not a validation key as field_invalid, in English', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/worded?l=en',
+      payload: { code: 'abc' },
+    });
+    expect(res.json()).toMatchObject({
+      data: { fields: [{ path: 'code', message: 'field_invalid', text: 'Invalid value.' }] },
     });
   });
 });

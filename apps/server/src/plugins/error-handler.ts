@@ -28,7 +28,10 @@ function withFieldTexts(code: ErrorCode, data: unknown, language: Language): unk
   const fields = code === 'validation_error' ? parseErrorData(code, data)?.fields : undefined;
   if (!fields) return data;
   return {
-    fields: fields.map((field) => ({ ...field, text: validationText(field.message, language) })),
+    fields: fields.map((field) => {
+      const message = isValidationMessage(field.message) ? field.message : 'field_invalid';
+      return { path: field.path, message, text: validationText(message, language) };
+    }),
   };
 }
 

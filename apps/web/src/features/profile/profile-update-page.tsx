@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { LANGUAGES, type Profile, type ValidationMessage } from '@hygie/domain';
+import { LANGUAGES, type Profile } from '@hygie/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -79,7 +79,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       onError: (error) => {
         const problems = fieldProblems(error)
           .map((problem) => ({ field: fieldOfPath(problem.path), message: problem.message }))
-          .filter((problem): problem is { field: ProfileFieldName; message: ValidationMessage } =>
+          .filter((problem): problem is { field: ProfileFieldName; message: string } =>
             Boolean(problem.field),
           );
         problems.forEach((problem, index) =>
