@@ -39,7 +39,7 @@ test('sessions: two browsers listed, "sign out everywhere else" ends the other; 
 
   await first.getByTestId('sessions-end-others').click();
   await first.getByTestId('confirm-yes').click();
-  await expect(first.getByTestId('notification')).toContainText('Autres sessions terminées : 1.');
+  await expect(first.getByTestId('notification')).toContainText('1 autre session a été terminée.');
   await expect(rows).toHaveCount(1);
   await expect(first.getByTestId('sessions-alone')).toBeVisible();
 

@@ -229,13 +229,16 @@ function shownValue(name: string, value: unknown): string {
   return JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked);
 }
 
+const ENGLISH_ISSUES = z.locales.en().localeError;
+
 /**
  * Reads and validates the environment; throws ConfigError with one line per bad variable, naming
  * it, what was given (secrets hidden) and what is accepted.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blank = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
-  const parsed = envSchema.safeParse(blank);
+  // Read by operators, in English: not the validation keys the domain gives API refusals.
+  const parsed = envSchema.safeParse(blank, { error: ENGLISH_ISSUES });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = i.path.join('.');

@@ -1,13 +1,25 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import { ERROR_CODES } from './errors.js';
+import { VALIDATION_MESSAGES } from './schemas/fields.js';
 import { mfaDataSchema } from './schemas/security.js';
 
 /** `data` of the codes that say how long to wait (the server also sends `Retry-After`). */
 export const retryAfterDataSchema = z.object({ retryAfterSeconds: z.number().int().nonnegative() });
 
-/** One invalid field of a `validation_error`: its path and the message key of the failed rule. */
-export const fieldErrorSchema = z.object({ path: z.string(), message: z.string() });
+/**
+ * One invalid field of a `validation_error`: its path, the message key of the failed rule (a
+ * VALIDATION_MESSAGES key, which the web translates) and, in the server's answers, `text`: that
+ * message in the request's language, for API clients.
+ */
+export const fieldErrorSchema = z.object({
+  path: z.string().describe('The field, dotted ("identifier.value"); empty for the whole body.'),
+  // Read as a plain string: a client meeting a key it does not know yet shows its generic text.
+  message: z
+    .string()
+    .describe(`The key of the failed rule, one of: ${VALIDATION_MESSAGES.join(', ')}.`),
+  text: z.string().optional().describe('The message in the request’s language (`?l=`).'),
+});
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /**

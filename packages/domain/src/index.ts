@@ -1,3 +1,4 @@
+import './schemas/issue-messages.js';
 export * from './constants.js';
 export * from './one-of.js';
 export * from './account-state.js';
@@ -10,9 +11,11 @@ export * from './schemas/account.js';
 export * from './schemas/admin.js';
 export * from './schemas/biometrics.js';
 export * from './schemas/fields.js';
+export * from './schemas/issue-messages.js';
 export * from './schemas/platforms.js';
 export * from './schemas/legal.js';
 export * from './redirects.js';
 export * from './validation/index.js';
 export * from './schemas/self-service.js';
 export * from './schemas/my-data.js';
+export * from './wait.js';

@@ -1,7 +1,9 @@
 import type { ErrorCode, Language } from '@hygie/domain';
+import { waitInWords } from './wait-words.js';
 
 // The envelope's `message`: the web translates by code, but API clients (and the platforms) read
-// this text, so every code has one in each language. `{name}` placeholders come from `data`.
+// this text, so every code has one in each language. `{name}` placeholders come from `data`, but
+// `{wait}`: `data.retryAfterSeconds` in words, in the language's plural forms (wait-words.ts).
 type Catalogue = Record<ErrorCode, string>;
 
 const fr: Catalogue = {
@@ -31,7 +33,7 @@ const fr: Catalogue = {
   wrong_current_password: 'Modifications non enregistrées, veuillez vérifier votre mot de passe.',
   reauthentication_required: 'Pour continuer, confirmez votre mot de passe.',
   second_factor_required: 'Confirmez d’abord votre identité avec un code de vérification.',
-  wait_before_retry: 'Veuillez patienter {seconds} secondes avant de réessayer.',
+  wait_before_retry: 'Veuillez patienter {wait} avant de réessayer.',
   too_many_trials: 'Trop d’essais, veuillez recommencer la procédure.',
   wrong_code: 'Code incorrect.',
   code_expired: 'Ce code a expiré.',
@@ -95,7 +97,7 @@ const en: Catalogue = {
   wrong_current_password: 'Changes not saved, please check your password.',
   reauthentication_required: 'To continue, confirm your password.',
   second_factor_required: 'First confirm who you are with a verification code.',
-  wait_before_retry: 'Please wait {seconds} seconds before trying again.',
+  wait_before_retry: 'Please wait {wait} before trying again.',
   too_many_trials: 'Too many trials, please restart the process.',
   wrong_code: 'Wrong code.',
   code_expired: 'This code has expired.',
@@ -158,7 +160,7 @@ const ar: Catalogue = {
   wrong_current_password: 'لم يتم حفظ التغييرات، يرجى التحقق من كلمة المرور.',
   reauthentication_required: 'للمتابعة، أكّد كلمة المرور الخاصة بك.',
   second_factor_required: 'أكّد هويتك أولًا برمز تحقق.',
-  wait_before_retry: 'يرجى الانتظار {seconds} ثانية قبل المحاولة مجددًا.',
+  wait_before_retry: 'يرجى الانتظار {wait} قبل المحاولة مجددًا.',
   too_many_trials: 'محاولات كثيرة جدًا، يرجى إعادة العملية من البداية.',
   wrong_code: 'الرمز غير صحيح.',
   code_expired: 'انتهت صلاحية هذا الرمز.',
@@ -204,6 +206,9 @@ export function errorMessage(
 ): string {
   const template = catalogues[language][code];
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const seconds = data?.retryAfterSeconds;
+    if (name === 'wait')
+      return typeof seconds === 'number' ? waitInWords(language, seconds) : whole;
     const value = data?.[name];
     return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
   });

@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorCode, ErrorData } from '@hygie/domain';
-import { DEFAULT_LANGUAGE, statusOf } from '@hygie/domain';
+import type { ErrorCode, ErrorData, FieldError, Language } from '@hygie/domain';
+import { DEFAULT_LANGUAGE, isValidationMessage, parseErrorData, statusOf } from '@hygie/domain';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.js';
 import { isAppError } from '../lib/app-error.js';
 import { errorMessage } from '../i18n/error-messages.js';
+import { validationText } from '../i18n/validation-messages.js';
 import { queryLanguage } from './request-context.js';
 
 /** Sends the error envelope `{ code, message, data? }` in the request's language. */
@@ -18,8 +19,53 @@ export function sendError<C extends ErrorCode>(
   // request.language is set in preValidation; errors raised earlier (body parsing) read ?l= here.
   const language = request.language ?? queryLanguage(request) ?? DEFAULT_LANGUAGE;
   const body: Record<string, unknown> = { code, message: errorMessage(code, language, data) };
-  if (data && Object.keys(data).length > 0) body.data = data;
+  if (data && Object.keys(data).length > 0) body.data = withFieldTexts(code, data, language);
   return reply.code(statusOf(code)).type('application/json; charset=utf-8').send(body);
+}
+
+/** A validation_error's fields each get `text`, their message in the request's language. */
+function withFieldTexts(code: ErrorCode, data: unknown, language: Language): unknown {
+  const fields = code === 'validation_error' ? parseErrorData(code, data)?.fields : undefined;
+  if (!fields) return data;
+  return {
+    fields: fields.map((field) => {
+      const message = isValidationMessage(field.message) ? field.message : 'field_invalid';
+      return { path: field.path, message, text: validationText(message, language) };
+    }),
+  };
+}
+
+/** The path of a zod issue as the envelope gives it: dotted, empty for the whole input. */
+function dotted(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replace(/\//g, '.');
+}
+
+/**
+ * The fields of a schema refusal. Each message is a validation key (the domain's error map gives
+ * one to every issue; anything else reads as field_invalid), and an unknown key of a strict
+ * object is named itself rather than its object.
+ */
+function fieldsOf(
+  validation: readonly {
+    instancePath: string;
+    keyword: string;
+    message?: string;
+    params: unknown;
+  }[],
+): FieldError[] {
+  return validation.flatMap((v) => {
+    const path = dotted(v.instancePath);
+    const message = isValidationMessage(v.message) ? v.message : 'field_invalid';
+    const keys = v.keyword === 'unrecognized_keys' ? unknownKeysOf(v.params) : [];
+    if (keys.length === 0) return [{ path, message }];
+    return keys.map((key) => ({ path: path ? `${path}.${key}` : key, message }));
+  });
+}
+
+function unknownKeysOf(params: unknown): string[] {
+  if (typeof params !== 'object' || params === null || !('keys' in params)) return [];
+  const { keys } = params;
+  return Array.isArray(keys) ? keys.filter((key) => typeof key === 'string') : [];
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -68,11 +114,7 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
       return sendError(request, reply, error.code, error.data);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields = error.validation.map((v) => ({
-        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
-        message: v.message ?? 'invalid',
-      }));
-      return sendError(request, reply, 'validation_error', { fields });
+      return sendError(request, reply, 'validation_error', { fields: fieldsOf(error.validation) });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is down, restarting, unreachable or too slow: nothing was changed (the

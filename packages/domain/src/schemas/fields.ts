@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.js';
 import { isOneOf } from '../one-of.js';
+import { ISSUE_MESSAGES } from './issue-messages.js';
 import { isValidBirthDate } from '../validation/birth-date.js';
 import { isValidEmail, normalizeEmail } from '../validation/email.js';
 import { isValidIns, normalizeIns } from '../validation/ins.js';
@@ -23,9 +24,12 @@ import {
   normalizeProfessionalIdentifier,
 } from '../validation/professional-ids.js';
 
-/** Messages of the field schemas: translation keys the web's locale files must all define. */
+/**
+ * Messages of the field schemas, and of any schema part without one (ISSUE_MESSAGES): translation
+ * keys the web's locale files and the server's catalogue must all define.
+ */
 export const VALIDATION_MESSAGES = [
-  'field_required',
+  ...ISSUE_MESSAGES,
   'email_invalid',
   'email_too_long',
   'first_name_length',

@@ -75,12 +75,12 @@ export default function PrivacyPage() {
               t('legal:privacy.retention.account'),
               t('legal:privacy.retention.sessions'),
               <span key="devices" data-testid="privacy-retention-devices">
-                {t('legal:privacy.retention.devices', { days: data.retention.trustedDeviceDays })}
+                {t('legal:privacy.retention.devices', { count: data.retention.trustedDeviceDays })}
               </span>,
               t('legal:privacy.retention.codes'),
               t('legal:privacy.retention.messages'),
               <span key="audit" data-testid="privacy-retention-audit">
-                {t('legal:privacy.retention.audit', { days: data.retention.auditDays })}
+                {t('legal:privacy.retention.audit', { count: data.retention.auditDays })}
               </span>,
             ]}
           />

@@ -151,7 +151,7 @@ describe('my sessions', () => {
       within(await screen.findByTestId('confirm-dialog')).getByTestId('confirm-yes'),
     );
     expect((await screen.findByTestId('notification')).textContent).toContain(
-      'Other sessions ended: 2.',
+      '2 other sessions were ended.',
     );
     await waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
     expect(screen.getByTestId('sessions-alone').textContent).toBe('No other session is open.');
