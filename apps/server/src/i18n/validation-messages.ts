@@ -36,6 +36,10 @@ const fr: Catalogue = {
   cgu_must_be_accepted: 'Vous devez accepter les conditions générales d’utilisation.',
   identifier_taken: 'Cet identifiant est déjà utilisé.',
   identity_locked: 'Identité vérifiée : pour la modifier, contactez le support.',
+  address_too_long: 'Ce champ ne doit pas dépasser 100 caractères.',
+  postal_code_invalid: 'Code postal invalide (5 chiffres en France).',
+  country_invalid: 'Pays inconnu.',
+  parent_ins_same: 'Le numéro du parent doit différer du vôtre.',
 };
 
 const en: Catalogue = {
@@ -69,6 +73,10 @@ const en: Catalogue = {
   cgu_must_be_accepted: 'You must accept the terms of use.',
   identifier_taken: 'This identifier is already used.',
   identity_locked: 'Verified identity: to change it, contact support.',
+  address_too_long: 'This field must not exceed 100 characters.',
+  postal_code_invalid: 'Invalid postal code (5 digits in France).',
+  country_invalid: 'Unknown country.',
+  parent_ins_same: 'The parent’s number must differ from yours.',
 };
 
 const ar: Catalogue = {
@@ -102,6 +110,10 @@ const ar: Catalogue = {
   cgu_must_be_accepted: 'يجب عليك قبول الشروط العامة للاستخدام.',
   identifier_taken: 'هذا المعرّف مستخدم بالفعل.',
   identity_locked: 'هوية تم التحقق منها: لتغييرها، تواصل مع الدعم.',
+  address_too_long: 'يجب ألا يتجاوز هذا الحقل 100 حرف.',
+  postal_code_invalid: 'رمز بريدي غير صالح (5 أرقام في فرنسا).',
+  country_invalid: 'بلد غير معروف.',
+  parent_ins_same: 'يجب أن يختلف رقم الوالد عن رقمك.',
 };
 
 const catalogues: Record<Language, Catalogue> = { fr, en, ar };

@@ -49,7 +49,6 @@ export const VALIDATION_MESSAGES = [
   'cgu_must_be_accepted',
   'identifier_taken',
   'identity_locked',
-  'field_invalid',
   'address_too_long',
   'postal_code_invalid',
   'country_invalid',

@@ -53,7 +53,9 @@ describe.each(DIALECTS)(
     }
 
     const problems = (response: { json: <T>() => T }) =>
-      response.json<{ data: { fields: FieldProblem[] } }>().data.fields;
+      response
+        .json<{ data: { fields: FieldProblem[] } }>()
+        .data.fields.map(({ path, message }) => ({ path, message }));
 
     it('a patient sets an address, a gender and the parent INS; they are stored, shown and cleared', async () => {
       const { client, row, edit } = await signedIn('patient', { ins: OWN_INS });
