@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminCguVersionListSchema,
   cguPublishInputSchema,
   errorEnvelopeSchema,
   SETTING_KEYS,
@@ -9,7 +10,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import type { RouteDeps } from '../route-deps.js';
-import { publishTerms } from '../consent/service.js';
+import { listTermsVersions, publishTerms } from '../consent/service.js';
 import { listSettings } from '../settings/service.js';
 import { changeSetting, resetSettingToDefault } from './service.js';
 
@@ -77,6 +78,22 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         userId: admin.user_id,
         ip: request.ip,
       });
+    },
+  );
+
+  app.get(
+    '/api/admin/cgu',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The published terms versions: effective date, when and by whom, the hash of each language’s text, the one in force',
+        response: { 200: adminCguVersionListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return listTermsVersions(ctx);
     },
   );
 
