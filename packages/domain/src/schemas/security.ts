@@ -204,6 +204,23 @@ export const adminCguVersionListSchema = z.object({
   ),
 });
 export type AdminCguVersionList = z.infer<typeof adminCguVersionListSchema>;
+/** GET /api/admin/cgu/:version: a published version's text in every language (to start a new one from). */
+export const adminCguVersionTextsSchema = z.object({
+  version: z.string(),
+  effectiveDate: z.string(),
+  texts: z.object({
+    fr: z.array(cguSectionSchema),
+    en: z.array(cguSectionSchema),
+    ar: z.array(cguSectionSchema),
+  }),
+});
+export type AdminCguVersionTexts = z.infer<typeof adminCguVersionTextsSchema>;
+/** POST /api/admin/cgu → the version put in force, its date and the hash of each language's text. */
+export const cguPublishedSchema = z.object({
+  version: z.string(),
+  publishedAt: z.string(),
+  hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
+});
 
 /**
  * POST /api/password/renew — the password expired or must be created. The session reached this

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   adminCguVersionListSchema,
+  adminCguVersionTextsSchema,
+  cguPublishedSchema,
   cguPublishInputSchema,
   errorEnvelopeSchema,
   SETTING_KEYS,
@@ -10,7 +12,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import type { RouteDeps } from '../route-deps.js';
-import { listTermsVersions, publishTerms } from '../consent/service.js';
+import { listTermsVersions, publishTerms, termsTextsOfVersion } from '../consent/service.js';
 import { listSettings } from '../settings/service.js';
 import { changeSetting, resetSettingToDefault } from './service.js';
 
@@ -97,6 +99,22 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
   );
 
+  app.get(
+    '/api/admin/cgu/:version',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A published terms version’s text in every language, to start a new version from',
+        params: z.object({ version: z.string().min(1).max(40) }),
+        response: { 200: adminCguVersionTextsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return termsTextsOfVersion(ctx, request.params.version);
+    },
+  );
+
   app.post(
     '/api/admin/cgu',
     {
@@ -106,11 +124,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           'Publish a new terms version with its text in every language: every user accepts it at the next sign-in',
         body: cguPublishInputSchema,
         response: {
-          201: z.object({
-            version: z.string(),
-            publishedAt: z.string(),
-            hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
-          }),
+          201: cguPublishedSchema,
           ...errors,
           409: errorEnvelopeSchema,
         },

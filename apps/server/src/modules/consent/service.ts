@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type {
   AdminCguVersionList,
+  AdminCguVersionTexts,
   cguStatusSchema,
   cguTextSchema,
   CguPublishInput,
@@ -121,6 +122,25 @@ export async function listTermsVersions(ctx: AppContext): Promise<AdminCguVersio
     versions.set(row.version, entry);
   }
   return { versions: [...versions.values()] };
+}
+
+/** A published version's text in every language (admin: to start a new version from); 404 unknown. */
+export async function termsTextsOfVersion(
+  ctx: AppContext,
+  version: string,
+): Promise<AdminCguVersionTexts> {
+  const rows = await findTermsTexts(ctx.db, version);
+  const text = (language: Language) => {
+    const row = rows.find((candidate) => candidate.language === language);
+    if (!row) throw new AppError('not_found');
+    return present(row);
+  };
+  const fr = text('fr');
+  return {
+    version,
+    effectiveDate: fr.publishedAt,
+    texts: { fr: fr.sections, en: text('en').sections, ar: text('ar').sections },
+  };
 }
 
 /**

@@ -90,6 +90,17 @@ describe.each(DIALECTS)(
       expect(ar.hash).toBe(hashes.ar);
     });
 
+    it('gives a version’s text in every language, to start the next one from', async () => {
+      const res = await admin.get('/api/admin/cgu/2027-04');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        version: '2027-04',
+        effectiveDate: '2027-04-01',
+        texts: texts('A'),
+      });
+      expect((await admin.get('/api/admin/cgu/1999-01')).statusCode).toBe(404);
+    });
+
     it('is for administrators only', async () => {
       await createUser(t, {
         email: 'not-admin@hygie.test',
@@ -99,6 +110,7 @@ describe.each(DIALECTS)(
       const patient = new TestClient(t.app);
       await signIn(t, patient, 'not-admin@hygie.test', 'Terms-Passw0rd-1');
       expect((await patient.get('/api/admin/cgu')).statusCode).toBe(403);
+      expect((await patient.get('/api/admin/cgu/2027-04')).statusCode).toBe(403);
       expect((await new TestClient(t.app).get('/api/admin/cgu')).statusCode).toBe(401);
     });
 
