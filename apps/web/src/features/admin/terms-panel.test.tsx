@@ -49,11 +49,16 @@ const IN_FORCE = {
   },
 };
 
-function open(handlers: Record<string, FakeHandler> = {}, language: 'fr' | 'ar' = 'fr') {
+function open(
+  handlers: Record<string, FakeHandler> = {},
+  language: 'fr' | 'ar' = 'fr',
+  brand: 'hygie' | 'telecare' = 'hygie',
+) {
   return renderScreen(AppSettingsPage, {
     path: '/app-settings?tab=terms',
     user: admin,
     language,
+    brand,
     handlers: {
       'GET /api/admin/cgu': () => json(200, VERSIONS),
       'GET /api/admin/cgu/2026-11': () => json(200, IN_FORCE),
@@ -203,8 +208,8 @@ describe('terms tab', () => {
     expect(input('terms-en-0-title')).toBeTruthy();
   });
 
-  it('in Arabic: right to left, each text in its own direction and language', async () => {
-    await open({}, 'ar');
+  it('in Arabic and the TeleCare brand: right to left, each text in its own direction and language', async () => {
+    await open({}, 'ar', 'telecare');
     await waitFor(() => expect(value('terms-fr-0-title')).toHaveProperty('value', 'Objet'));
     expect(document.documentElement.getAttribute('dir')).toBe('rtl');
     expect(screen.getByTestId('terms-tab').textContent).toBe('شروط الاستخدام');
