@@ -15,6 +15,7 @@ import {
   passSecondFactor,
   registerPatient,
   serverNow,
+  termsShown,
   withDatabase,
   xsrfHeader,
 } from './support.js';
@@ -159,6 +160,7 @@ test.beforeAll(async ({ request }) => {
       password: PROFESSIONAL.password,
       passwordConfirmation: PROFESSIONAL.password,
       acceptCgu: true,
+      ...(await termsShown(request)),
       firstName: 'Amine',
       lastName: 'Haddad',
       birthDate: '14/09/1979',

@@ -255,6 +255,18 @@ export async function linkIn(
   return url;
 }
 
+/** The terms in force as the sign-up screen shows them: what its ticked box names. */
+export async function termsShown(
+  request: APIRequestContext,
+): Promise<{ cguVersion: string; cguHash: string }> {
+  const res = await request.get('/api/cgu');
+  const terms: unknown = await res.json();
+  if (!hasStrings(terms, ['version', 'hash'])) {
+    throw new Error(`unexpected terms answer: ${JSON.stringify(terms)}`);
+  }
+  return { cguVersion: terms.version, cguHash: terms.hash };
+}
+
 /** Creates an account through the API (registration), as the sign-up screen would. */
 export async function registerPatient(
   request: APIRequestContext,
@@ -268,6 +280,7 @@ export async function registerPatient(
       password: person.password,
       passwordConfirmation: person.password,
       acceptCgu: true,
+      ...(await termsShown(request)),
       firstName: person.firstName ?? 'Camille',
       lastName: person.lastName ?? 'Lefebvre',
       birthDate: '02/03/1985',

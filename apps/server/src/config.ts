@@ -14,6 +14,9 @@ const httpUrl = z.url({
 });
 
 // proxy-addr's named ranges, which Fastify's trustProxy accepts alongside addresses and CIDRs.
+/** The day the accessibility statement shipped with the portal was drawn up. */
+const ACCESSIBILITY_STATEMENT_DATE = '2026-11-26';
+
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isProxyAddress(item: string): boolean {
@@ -114,6 +117,10 @@ const envSchema = z.object({
   LEGAL_HOST_ADDRESS: z.string().optional(),
   LEGAL_HOST_HDS_CERTIFICATE: z.string().optional(),
   LEGAL_DPO_CONTACT: z.string().optional(),
+  /** The day the accessibility statement was drawn up (its last assessment). */
+  LEGAL_ACCESSIBILITY_DATE: z.iso
+    .date({ error: 'must be a real calendar date, YYYY-MM-DD' })
+    .default(ACCESSIBILITY_STATEMENT_DATE),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -193,6 +200,8 @@ export interface Config {
     hostAddress: string | null;
     hostHdsCertificate: string | null;
     dpoContact: string | null;
+    /** The accessibility statement's date, YYYY-MM-DD. */
+    accessibilityDate: string;
   };
   smtp: { url: string; from: string; timeoutMs: number } | undefined;
   sms: { url: string; token: string | undefined; sender: string; timeoutMs: number } | undefined;
@@ -315,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hostAddress: e.LEGAL_HOST_ADDRESS ?? null,
       hostHdsCertificate: e.LEGAL_HOST_HDS_CERTIFICATE ?? null,
       dpoContact: e.LEGAL_DPO_CONTACT ?? null,
+      accessibilityDate: e.LEGAL_ACCESSIBILITY_DATE,
     },
     smtp: e.SMTP_URL
       ? { url: e.SMTP_URL, from: e.SMTP_FROM, timeoutMs: e.SMTP_TIMEOUT_MS }

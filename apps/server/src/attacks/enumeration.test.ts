@@ -25,11 +25,18 @@ type Answer = { status: number; body: unknown };
 
 describe.each(DIALECTS)('enumeration oracles on %s', (dialect) => {
   let t: TestApp;
+  /** The terms in force as the sign-up form shows them. */
+  const terms = { cguVersion: '', cguHash: '' };
   beforeAll(async () => {
     t = await createTestApp(dialect);
     const userId = await createUser(t, KNOWN);
     await createUser(t, { ...UNVERIFIED, emailVerified: false });
     await createUser(t, KNOWN_PRO);
+    const inForce = (await new TestClient(t.app).get('/api/cgu')).json<{
+      version: string;
+      hash: string;
+    }>();
+    Object.assign(terms, { cguVersion: inForce.version, cguHash: inForce.hash });
     await t.ctx.db
       .insertInto('credentials')
       .values({
@@ -115,6 +122,7 @@ describe.each(DIALECTS)('enumeration oracles on %s', (dialect) => {
 
   const signUp = (email: string, extra: Record<string, unknown>) => ({
     type: 'patient',
+    ...terms,
     email,
     password: 'Sunny-Garden-42',
     passwordConfirmation: 'Sunny-Garden-42',

@@ -9,6 +9,12 @@ export interface RouteMeta {
   anonymous?: boolean;
   /** Only for visitors without a user: a signed-in user is sent home. */
   anonymousOnly?: boolean;
+  /**
+   * An anonymous-only screen a signed-in user may open too when it names what to read
+   * (`?version=`: a terms version, the one in force or the one they accepted). Without it, the
+   * screen is anonymous-only like the others (a sign-in completed there goes on home).
+   */
+  readableSignedIn?: boolean;
   /** Only for admins. */
   admin?: boolean;
   /**
@@ -120,8 +126,10 @@ export function guard(input: GuardInput): GuardDecision {
     return redirect(withParams(BIOMETRICS_PATH, flowParams(to)));
   }
 
-  // 5. An anonymous-only route for a signed-in user goes home, or back to the requested page.
-  if (route.anonymousOnly && user && !enrolling) {
+  // 5. An anonymous-only route for a signed-in user goes home, or back to the requested page
+  //    (but for a screen a signed-in user may read, asked with what to read).
+  const reading = !!route.readableSignedIn && new URLSearchParams(to.search).has('version');
+  if (route.anonymousOnly && user && !enrolling && !reading) {
     const back = safeInternalPath(new URLSearchParams(to.search).get('redirect'));
     return redirect(back && back.split('?')[0] !== to.pathname ? back : HOME_PATH);
   }

@@ -17,6 +17,7 @@ export interface RouteHandle {
 const META_FLAGS = [
   'anonymous',
   'anonymousOnly',
+  'readableSignedIn',
   'admin',
   'alwaysOpen',
 ] as const satisfies (keyof RouteMeta)[];

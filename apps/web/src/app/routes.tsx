@@ -179,7 +179,8 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'accept-cgu',
-            handle: handle('accept-cgu', ANONYMOUS_ONLY),
+            // Also read by a signed-in user: the terms in force, or the version they accepted.
+            handle: handle('accept-cgu', { ...ANONYMOUS_ONLY, readableSignedIn: true }),
             lazy: lazyComponent(() => import('../features/consent/accept-cgu-page')),
           },
           {

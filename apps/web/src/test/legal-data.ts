@@ -15,6 +15,7 @@ export const LEGAL_INFORMATION: LegalInformation = {
     hdsCertificate: 'HDS-2024-001',
   },
   dpoContact: 'dpo@hygie.example',
+  accessibilityDate: '2027-02-15',
   contactEmail: 'support@hygie.example',
   retention: { auditDays: 365, trustedDeviceDays: 30 },
 };
@@ -25,6 +26,7 @@ export const UNCONFIGURED_LEGAL_INFORMATION: LegalInformation = {
   publicationDirector: null,
   host: { name: null, address: null, hdsCertificate: null },
   dpoContact: null,
+  accessibilityDate: '2026-11-26',
   contactEmail: 'support@hygie.example',
   retention: { auditDays: 365, trustedDeviceDays: 30 },
 };

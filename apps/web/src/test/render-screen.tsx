@@ -14,7 +14,7 @@ import { LEGAL_LINKS } from '../components/site-footer';
 import { routeEntries } from '../app/routes';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
-import { PUBLIC_CONFIG } from './factories';
+import { makeCguStatus, PUBLIC_CONFIG } from './factories';
 import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
 import './emotion-styles';
@@ -96,6 +96,8 @@ export async function renderScreen(Screen: ComponentType, options: RenderScreenO
     // The legal pages' facts, open to everyone (each page's own tests vary them).
     'GET /api/legal': () => json(200, LEGAL_INFORMATION),
     'GET /api/support': () => json(200, SUPPORT),
+    // The terms in force, public (the sign-up form sends the hash of the text it shows).
+    'GET /api/cgu': () => json(200, makeCguStatus()),
     'GET /api/me': options.me ?? (() => (user ? json(200, user) : apiError(401, 'not_logged_in'))),
     ...options.handlers,
   });

@@ -21,6 +21,8 @@ export const legalInformationSchema = z.object({
   }),
   /** How to reach the data protection officer (an e-mail or postal address). */
   dpoContact: z.string().nullable(),
+  /** The day the accessibility statement was drawn up (LEGAL_ACCESSIBILITY_DATE), YYYY-MM-DD. */
+  accessibilityDate: z.string(),
   /** The support address (CONTACT_EMAIL), also for accessibility problems. */
   contactEmail: z.string(),
   retention: z.object({

@@ -42,6 +42,12 @@ const credentialFields = {
   password: passwordSchema,
   passwordConfirmation: required(),
   acceptCgu: z.literal(true, { error: 'cgu_must_be_accepted' }),
+  /**
+   * The terms ticked: the version and the hash of the exact text shown (GET /api/cgu). Refused
+   * with 409 terms_changed when that is no longer the text in force.
+   */
+  cguVersion: z.string({ error: 'cgu_must_be_accepted' }).min(1).max(40),
+  cguHash: z.string({ error: 'cgu_must_be_accepted' }).regex(/^[0-9a-f]{64}$/),
 };
 
 /** POST /api/register — patient. */
@@ -179,6 +185,42 @@ export const cguPublishInputSchema = z.object({
   texts: cguTextsSchema,
 });
 export type CguPublishInput = z.infer<typeof cguPublishInputSchema>;
+
+/** GET /api/admin/cgu: every published terms version, newest publication first. */
+export const adminCguVersionListSchema = z.object({
+  versions: z.array(
+    z.object({
+      version: z.string(),
+      /** The date the version took effect, YYYY-MM-DD. */
+      effectiveDate: z.string(),
+      /** When it was published (ISO), and by which admin (null: the command line). */
+      publishedAt: z.iso.datetime(),
+      publishedBy: z.object({ id: z.string(), email: z.string() }).nullable(),
+      /** The SHA-256 of its text in each language. */
+      hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
+      /** The version users accept now. */
+      inForce: z.boolean(),
+    }),
+  ),
+});
+export type AdminCguVersionList = z.infer<typeof adminCguVersionListSchema>;
+/** GET /api/admin/cgu/:version: a published version's text in every language (to start a new one from). */
+export const adminCguVersionTextsSchema = z.object({
+  version: z.string(),
+  effectiveDate: z.string(),
+  texts: z.object({
+    fr: z.array(cguSectionSchema),
+    en: z.array(cguSectionSchema),
+    ar: z.array(cguSectionSchema),
+  }),
+});
+export type AdminCguVersionTexts = z.infer<typeof adminCguVersionTextsSchema>;
+/** POST /api/admin/cgu → the version put in force, its date and the hash of each language's text. */
+export const cguPublishedSchema = z.object({
+  version: z.string(),
+  publishedAt: z.string(),
+  hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
+});
 
 /**
  * POST /api/password/renew — the password expired or must be created. The session reached this

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminCguVersionListSchema,
+  adminCguVersionTextsSchema,
+  cguPublishedSchema,
   cguPublishInputSchema,
   errorEnvelopeSchema,
   SETTING_KEYS,
@@ -9,7 +12,7 @@ import {
 } from '@hygie/domain';
 import { z } from 'zod';
 import type { RouteDeps } from '../route-deps.js';
-import { publishTerms } from '../consent/service.js';
+import { listTermsVersions, publishTerms, termsTextsOfVersion } from '../consent/service.js';
 import { listSettings } from '../settings/service.js';
 import { changeSetting, resetSettingToDefault } from './service.js';
 
@@ -80,6 +83,38 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
   );
 
+  app.get(
+    '/api/admin/cgu',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'The published terms versions: effective date, when and by whom, the hash of each language’s text, the one in force',
+        response: { 200: adminCguVersionListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return listTermsVersions(ctx);
+    },
+  );
+
+  app.get(
+    '/api/admin/cgu/:version',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A published terms version’s text in every language, to start a new version from',
+        params: z.object({ version: z.string().min(1).max(40) }),
+        response: { 200: adminCguVersionTextsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return termsTextsOfVersion(ctx, request.params.version);
+    },
+  );
+
   app.post(
     '/api/admin/cgu',
     {
@@ -89,11 +124,7 @@ export const adminSettingsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           'Publish a new terms version with its text in every language: every user accepts it at the next sign-in',
         body: cguPublishInputSchema,
         response: {
-          201: z.object({
-            version: z.string(),
-            publishedAt: z.string(),
-            hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
-          }),
+          201: cguPublishedSchema,
           ...errors,
           409: errorEnvelopeSchema,
         },

@@ -20,14 +20,11 @@ export function findTermsTexts(db: Db, version: string): Promise<TermsTextTable[
   return db.selectFrom('terms_texts').selectAll().where('version', '=', version).execute();
 }
 
-/** Every published version, newest publication first, one row per version. */
-export function listTermsVersions(
-  db: Db,
-): Promise<Pick<TermsTextTable, 'version' | 'effective_date' | 'published_at'>[]> {
+/** Every published text without its sections (one row per version and language), newest first. */
+export function listTermsTexts(db: Db): Promise<Omit<TermsTextTable, 'sections'>[]> {
   return db
     .selectFrom('terms_texts')
-    .select(['version', 'effective_date', 'published_at'])
-    .where('language', '=', 'fr')
+    .select(['version', 'language', 'hash', 'effective_date', 'published_at', 'published_by'])
     .orderBy('published_at', 'desc')
     .orderBy('version', 'desc')
     .execute();

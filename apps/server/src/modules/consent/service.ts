@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { cguStatusSchema, cguTextSchema, CguPublishInput, Language } from '@hygie/domain';
+import type {
+  AdminCguVersionList,
+  AdminCguVersionTexts,
+  cguStatusSchema,
+  cguTextSchema,
+  CguPublishInput,
+  Language,
+} from '@hygie/domain';
 import { asLanguage, DEFAULT_LANGUAGE, LANGUAGES } from '@hygie/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -12,7 +19,7 @@ import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, termsStage } from '../auth/service.js';
 import { loadSettings, saveSetting } from '../settings/service.js';
 import { findUserById } from '../users/service.js';
-import { findTermsText, findTermsTexts, insertTermsTexts } from './repository.js';
+import { findTermsText, findTermsTexts, insertTermsTexts, listTermsTexts } from './repository.js';
 
 type CguText = z.infer<typeof cguTextSchema>;
 type CguStatus = z.infer<typeof cguStatusSchema>;
@@ -71,6 +78,72 @@ export async function termsStatus(
 }
 
 /**
+ * The text in force that a person read, by its version and hash (in any language it is published
+ * in), read in the caller's transaction: `terms_changed` when another version is in force, or the
+ * text is not the one in force (the page showed a text since replaced).
+ */
+export async function termsReadInForce(
+  ctx: AppContext,
+  db: Db,
+  read: { version: string; hash: string },
+): Promise<{ version: string; hash: string; language: string }> {
+  const { CGU_VERSION } = await loadSettings(ctx, db);
+  const texts = read.version === CGU_VERSION ? await findTermsTexts(db, CGU_VERSION) : [];
+  const text = texts.find((row) => row.hash === read.hash);
+  if (!text) throw new AppError('terms_changed');
+  return { version: text.version, hash: text.hash, language: text.language };
+}
+
+/**
+ * Every published version (admin): its effective date, when and by whom it was published, the
+ * hash of each language's text, and which one is in force.
+ */
+export async function listTermsVersions(ctx: AppContext): Promise<AdminCguVersionList> {
+  const [rows, { CGU_VERSION }] = await Promise.all([listTermsTexts(ctx.db), loadSettings(ctx)]);
+  const publishers = new Map<string, { id: string; email: string } | null>();
+  for (const row of rows) {
+    if (row.published_by && !publishers.has(row.published_by)) {
+      const user = await findUserById(ctx.db, row.published_by);
+      publishers.set(row.published_by, user ? { id: user.id, email: user.email } : null);
+    }
+  }
+  const versions = new Map<string, AdminCguVersionList['versions'][number]>();
+  for (const row of rows) {
+    const entry = versions.get(row.version) ?? {
+      version: row.version,
+      effectiveDate: row.effective_date,
+      publishedAt: new Date(row.published_at).toISOString(),
+      publishedBy: row.published_by ? (publishers.get(row.published_by) ?? null) : null,
+      hashes: { fr: '', en: '', ar: '' },
+      inForce: row.version === CGU_VERSION,
+    };
+    const language = asLanguage(row.language);
+    if (language) entry.hashes[language] = row.hash;
+    versions.set(row.version, entry);
+  }
+  return { versions: [...versions.values()] };
+}
+
+/** A published version's text in every language (admin: to start a new version from); 404 unknown. */
+export async function termsTextsOfVersion(
+  ctx: AppContext,
+  version: string,
+): Promise<AdminCguVersionTexts> {
+  const rows = await findTermsTexts(ctx.db, version);
+  const text = (language: Language) => {
+    const row = rows.find((candidate) => candidate.language === language);
+    if (!row) throw new AppError('not_found');
+    return present(row);
+  };
+  const fr = text('fr');
+  return {
+    version,
+    effectiveDate: fr.publishedAt,
+    texts: { fr: fr.sections, en: text('en').sections, ar: text('ar').sections },
+  };
+}
+
+/**
  * Accepts the terms in force: the version and the hash of the exact text the user read (in any
  * language it is published in). Kept with when, from where and which language; moves the session on.
  */
@@ -80,11 +153,8 @@ export async function acceptTerms(
   accepted: { version: string; hash: string },
   request: ProgressContext,
 ): Promise<Progress> {
-  const { CGU_VERSION } = await loadSettings(ctx);
-  const texts = accepted.version === CGU_VERSION ? await findTermsTexts(ctx.db, CGU_VERSION) : [];
-  const read = texts.find((text) => text.hash === accepted.hash);
   // The page showed another version, or another text, than the one in force: show it again.
-  if (!read) throw new AppError('terms_changed');
+  const read = await termsReadInForce(ctx, ctx.db, accepted);
   const { progress } = await finishStage(
     ctx,
     { ...request, userId: session.userId, sessionId: session.id },

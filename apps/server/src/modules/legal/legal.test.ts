@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.js';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
 import { saveSetting } from '../settings/service.js';
@@ -19,6 +20,7 @@ describe.each(DIALECTS)('the legal information on %s', (dialect) => {
           LEGAL_HOST_ADDRESS: '2 avenue des Serveurs, 69000 Lyon',
           LEGAL_HOST_HDS_CERTIFICATE: 'HDS-2024-001',
           LEGAL_DPO_CONTACT: 'dpo@hopital.test',
+          LEGAL_ACCESSIBILITY_DATE: '2027-02-15',
           CONTACT_EMAIL: 'aide@hopital.test',
         },
       });
@@ -41,6 +43,7 @@ describe.each(DIALECTS)('the legal information on %s', (dialect) => {
           hdsCertificate: 'HDS-2024-001',
         },
         dpoContact: 'dpo@hopital.test',
+        accessibilityDate: '2027-02-15',
         contactEmail: 'aide@hopital.test',
         retention: { auditDays: 365, trustedDeviceDays: 30 },
       });
@@ -71,8 +74,21 @@ describe.each(DIALECTS)('the legal information on %s', (dialect) => {
         publicationDirector: null,
         host: { name: null, address: null, hdsCertificate: null },
         dpoContact: null,
+        accessibilityDate: '2026-11-26',
         contactEmail: 'support@hygie.local',
       });
     });
+  });
+});
+
+describe('the accessibility statement’s date in the configuration', () => {
+  it('is a real calendar date', () => {
+    expect(loadConfig({ LEGAL_ACCESSIBILITY_DATE: '2027-02-15' }).legal.accessibilityDate).toBe(
+      '2027-02-15',
+    );
+    expect(() => loadConfig({ LEGAL_ACCESSIBILITY_DATE: '2027-02-30' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LEGAL_ACCESSIBILITY_DATE: '15/02/2027' })).toThrow(
+      'LEGAL_ACCESSIBILITY_DATE',
+    );
   });
 });

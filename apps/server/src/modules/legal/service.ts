@@ -24,6 +24,7 @@ export async function legalInformation(ctx: AppContext): Promise<LegalInformatio
       hdsCertificate: legal.hostHdsCertificate,
     },
     dpoContact: legal.dpoContact,
+    accessibilityDate: legal.accessibilityDate,
     contactEmail,
     retention: {
       auditDays: Math.round(settings.AUDIT_RETENTION / DAY_SECONDS),

@@ -10,12 +10,16 @@ import {
   ADMIN,
 } from '../../test/helpers.js';
 
+/** The terms in force as the form shows them (GET /api/cgu), read once the app is up. */
+const TERMS = { cguVersion: '', cguHash: '' };
+
 const patient = (email: string) => ({
   type: 'patient',
   email,
   password: 'Sunny-Garden-42',
   passwordConfirmation: 'Sunny-Garden-42',
   acceptCgu: true,
+  ...TERMS,
   firstName: 'Léa',
   lastName: 'Bernard',
   birthDate: '17/05/1980',
@@ -35,6 +39,11 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(dialect);
+    const terms = (await new TestClient(t.app).get('/api/cgu')).json<{
+      version: string;
+      hash: string;
+    }>();
+    Object.assign(TERMS, { cguVersion: terms.version, cguHash: terms.hash });
   });
   afterAll(() => t.close());
 

@@ -17,7 +17,7 @@ import {
   findUserByProfessionalId,
   recordConsent,
 } from '../users/service.js';
-import { termsInForce } from '../consent/service.js';
+import { termsReadInForce } from '../consent/service.js';
 
 export type Registration = z.output<typeof registrationInputSchema>;
 export type { RegistrationInput };
@@ -27,7 +27,7 @@ const HOUR = 60 * 60_000;
 export const REGISTRATIONS_PER_IP_PER_HOUR = 20;
 
 /**
- * Creates the account, records the terms accepted, and queues the e-mail verification code — one
+ * Creates the account, records the terms accepted (the version and hash of the text shown), and queues the e-mail verification code — one
  * transaction. Patients start active; professionals wait for an admin to validate their identity.
  * Every attempt counts against the address's hourly sign-up limit, successful or not.
  */
@@ -78,15 +78,13 @@ export async function register(
               specialty: input.specialty ?? null,
             }),
       });
-      // The terms in force, in the language the form was shown in (its link opens that text).
-      const terms = await termsInForce(ctx, trx, meta.language);
-      await recordConsent(ctx, trx, {
-        userId: id,
-        version: terms.version,
-        hash: terms.hash,
-        language: terms.language,
-        ip: meta.ip,
+      // The exact text the person was shown and ticked; another one in force meanwhile is
+      // `terms_changed` and nothing is created (the form shows the new text to accept).
+      const terms = await termsReadInForce(ctx, trx, {
+        version: input.cguVersion,
+        hash: input.cguHash,
       });
+      await recordConsent(ctx, trx, { userId: id, ...terms, ip: meta.ip });
       await queueEmailVerificationCode(ctx, trx, { id, email: input.email }, meta);
       await recordAudit(trx, ctx.clock, {
         action: 'registered',

@@ -11,11 +11,12 @@ import { AuditPanel } from './audit-panel';
 import { MessagesPanel } from './messages-panel';
 import { PlatformsPanel } from './platforms-panel';
 import { SettingsPanel } from './settings-panel';
+import { TermsPanel } from './terms-panel';
 
-const TABS = ['settings', 'access', 'accounts', 'platforms', 'messages', 'audit'] as const;
+const TABS = ['settings', 'access', 'accounts', 'platforms', 'terms', 'messages', 'audit'] as const;
 type TabName = (typeof TABS)[number];
 
-/** Application configuration (admin): settings, platform access, accounts, platforms, messages, audit trail — one route, 6 tabs. */
+/** Application configuration (admin): settings, platform access, accounts, platforms, terms of use, messages, audit trail — one route, 7 tabs. */
 export default function AppSettingsPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -55,6 +56,7 @@ export default function AppSettingsPage() {
         {tab === 'access' && <AccessPanel />}
         {tab === 'accounts' && <AccountsPanel />}
         {tab === 'platforms' && <PlatformsPanel />}
+        {tab === 'terms' && <TermsPanel />}
         {tab === 'messages' && <MessagesPanel />}
         {tab === 'audit' && <AuditPanel />}
       </Box>

@@ -189,7 +189,11 @@ export default function AcceptCguPage() {
       {asked && !pending ? (
         <>
           <PublishedVersion version={asked} />
-          <Link component={RouterLink} to="?">
+          {/* Named by its version: a signed-in reader stays on the page (see the route's marks). */}
+          <Link
+            component={RouterLink}
+            to={status.data ? `?version=${encodeURIComponent(status.data.version)}` : '?'}
+          >
             {t('security:cgu.readInForce')}
           </Link>
         </>

@@ -6,14 +6,14 @@ import { useBrand } from '../../lib/brand';
 import { formatLongDate } from '../../lib/format-date';
 import { useLegalInformation } from './api/legal-information';
 import { Bullets, LegalLoading, LegalSection, MailLink, Paragraph } from './legal-parts';
-import { ACCESSIBILITY_STATEMENT_DATE } from './statement';
 
 const DEFENSEUR_FORM_URL = 'https://formulaire.defenseurdesdroits.fr/';
 const DEFENSEUR_DELEGATES_URL = 'https://www.defenseurdesdroits.fr/saisir/delegues';
 
 /**
  * The accessibility statement (RGAA 4.1 model): conformance state — not compliant, as no audit has
- * been carried out —, known limits and exemptions, how it was established, the contact to report a
+ * been carried out —, known limits and exemptions, how and when it was established (the date from
+ * the server's configuration, LEGAL_ACCESSIBILITY_DATE), the contact to report a
  * problem and the remedies (Défenseur des droits).
  */
 export default function AccessibilityPage() {
@@ -48,13 +48,15 @@ export default function AccessibilityPage() {
         <Paragraph>{t('legal:accessibility.nonAccessible.exempt')}</Paragraph>
       </LegalSection>
       <LegalSection title={t('legal:accessibility.establishment.heading')}>
-        <Paragraph>
-          <span data-testid="accessibility-date">
-            {t('legal:accessibility.establishment.date', {
-              date: formatLongDate(ACCESSIBILITY_STATEMENT_DATE, i18n.language),
-            })}
-          </span>
-        </Paragraph>
+        {legal.data && (
+          <Paragraph>
+            <span data-testid="accessibility-date">
+              {t('legal:accessibility.establishment.date', {
+                date: formatLongDate(legal.data.accessibilityDate, i18n.language),
+              })}
+            </span>
+          </Paragraph>
+        )}
         <Paragraph>{t('legal:accessibility.establishment.technologies')}</Paragraph>
         <Paragraph>{t('legal:accessibility.establishment.environment')}</Paragraph>
       </LegalSection>

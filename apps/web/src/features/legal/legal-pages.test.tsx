@@ -201,8 +201,9 @@ describe('the accessibility statement', () => {
     expect(screen.getByTestId('accessibility-state').textContent).toMatch(
       /^Le portail Hygie est non conforme avec le référentiel général d’amélioration de l’accessibilité \(RGAA\), version 4\.1 : aucun audit/,
     );
-    expect(screen.getByTestId('accessibility-date').textContent).toBe(
-      'Cette déclaration a été établie le 26 novembre 2026.',
+    // The date the operator configured (LEGAL_ACCESSIBILITY_DATE), not one built into the client.
+    expect((await screen.findByTestId('accessibility-date')).textContent).toBe(
+      'Cette déclaration a été établie le 15 février 2027.',
     );
     expect((await screen.findByTestId('accessibility-contact')).getAttribute('href')).toBe(
       'mailto:support@hygie.example',
@@ -219,7 +220,7 @@ describe('the accessibility statement', () => {
 
   it('gives the date in Arabic with Latin digits', async () => {
     await renderScreenAt({ path: '/accessibility', language: 'ar' });
-    expect((await screen.findByTestId('accessibility-date')).textContent).toMatch(/26.+2026/);
+    expect((await screen.findByTestId('accessibility-date')).textContent).toMatch(/15.+2027/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -8,6 +8,7 @@ import Link from '@mui/material/Link';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type FieldPath, type Resolver } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -23,11 +24,14 @@ import { FormError } from '../../components/form-error';
 import { NewPasswordFields } from '../../components/new-password-fields';
 import { Page } from '../../components/page';
 import { PhoneField } from '../../components/phone-field';
-import { errorMessage } from '../../lib/error-message';
+import { ApiError } from '../../lib/api-client';
+import { errorMessage, isolate } from '../../lib/error-message';
+import { formatLongDate } from '../../lib/format-date';
 import { withFlowParams } from '../../lib/flow-params';
 import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
 import { voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
+import { CGU_QUERY_KEY, useCguStatus } from '../consent/api/get-cgu';
 import { useRegister } from './api/register';
 
 /** What the form holds: every field as typed ('' when empty). */
@@ -37,6 +41,9 @@ export interface RegistrationFormValues {
   password: string;
   passwordConfirmation: string;
   acceptCgu: boolean;
+  /** The terms shown (GET /api/cgu): what the ticked box accepts, sent as is. */
+  cguVersion: string;
+  cguHash: string;
   lastName: string;
   firstName: string;
   birthName: string;
@@ -62,6 +69,8 @@ const EMPTY: RegistrationFormValues = {
   password: '',
   passwordConfirmation: '',
   acceptCgu: false,
+  cguVersion: '',
+  cguHash: '',
   lastName: '',
   firstName: '',
   birthName: '',
@@ -175,8 +184,10 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const signUp = useRegister();
+  const queryClient = useQueryClient();
+  const terms = useCguStatus();
   const [failure, setFailure] = useState<unknown>(null);
-  const { register, control, handleSubmit, setError, getFieldState, formState } = useForm<
+  const { register, control, handleSubmit, setError, setValue, getFieldState, formState } = useForm<
     RegistrationFormValues,
     unknown,
     RegistrationValues
@@ -185,6 +196,15 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
     defaultValues: { ...EMPTY, type },
   });
   const professional = type === 'professional';
+  const shown = terms.data;
+
+  // The box accepts the text shown: its version and hash go with the form (a newer text, or
+  // the text in another language, replaces them).
+  useEffect(() => {
+    if (!shown) return;
+    setValue('cguVersion', shown.version);
+    setValue('cguHash', shown.hash);
+  }, [shown, setValue]);
 
   /** Props of a text field bound to `name`, with its translated error. */
   const field = (
@@ -214,6 +234,13 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
         void navigate(withFlowParams('/security/register/success', search, { profile: type }));
       },
       onError: (error) => {
+        if (error instanceof ApiError && error.code === 'terms_changed') {
+          // Published while the form was open: show the new text, to be read and ticked again.
+          setValue('acceptCgu', false);
+          void queryClient.invalidateQueries({ queryKey: CGU_QUERY_KEY });
+          setFailure(error);
+          return;
+        }
         const codes: Readonly<Record<string, FieldName>> = {
           ...PASSWORD_CODE_FIELDS,
           email_already_used: 'email',
@@ -413,7 +440,13 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
                       input: {
                         ref: cgu.ref,
                         'aria-invalid': fieldState.error ? true : undefined,
-                        'aria-describedby': fieldState.error ? 'register-cgu-error' : undefined,
+                        'aria-describedby':
+                          [
+                            shown ? 'register-cgu-version' : '',
+                            fieldState.error ? 'register-cgu-error' : '',
+                          ]
+                            .filter(Boolean)
+                            .join(' ') || undefined,
                       },
                     }}
                   />
@@ -422,11 +455,34 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
                   <Trans
                     i18nKey="security:registration.acceptCgu"
                     components={{
-                      terms: <Link href="/security/accept-cgu" target="_blank" rel="noopener" />,
+                      terms: (
+                        <Link
+                          href={
+                            shown
+                              ? `/security/accept-cgu?version=${encodeURIComponent(shown.version)}`
+                              : '/security/accept-cgu'
+                          }
+                          target="_blank"
+                          rel="noopener"
+                        />
+                      ),
                     }}
                   />
                 }
               />
+              {shown && (
+                <FormHelperText id="register-cgu-version" sx={{ mx: 0 }}>
+                  {t('security:registration.termsVersion', {
+                    version: isolate(shown.version),
+                    date: formatLongDate(shown.publishedAt, i18n.language),
+                  })}
+                </FormHelperText>
+              )}
+              {terms.isError && (
+                <FormHelperText error sx={{ mx: 0 }}>
+                  {errorMessage(i18n, terms.error)}
+                </FormHelperText>
+              )}
               {fieldState.error && (
                 <FormHelperText id="register-cgu-error" error sx={{ mx: 0 }}>
                   {validationMessage(i18n, fieldState.error.message)}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { elementById } from '../../test/dom';
@@ -83,7 +83,10 @@ describe('patient registration', () => {
     const terms = screen.getByRole('link', {
       name: 'conditions générales d’utilisation (nouvel onglet)',
     });
-    expect(terms.getAttribute('href')).toBe('/security/accept-cgu');
+    // The version shown, the one the box accepts.
+    await waitFor(() =>
+      expect(terms.getAttribute('href')).toBe('/security/accept-cgu?version=2025-03'),
+    );
     expect(terms.getAttribute('target')).toBe('_blank');
   });
 
@@ -108,6 +111,8 @@ describe('patient registration', () => {
         password: 'Inscription2025x',
         passwordConfirmation: 'Inscription2025x',
         acceptCgu: true,
+        cguVersion: '2025-03',
+        cguHash: 'a'.repeat(64),
         firstName: 'Marie',
         lastName: 'Dupont',
         birthDate: '15/04/1985',
@@ -211,6 +216,8 @@ describe('professional registration', () => {
         password: 'Inscription2025x',
         passwordConfirmation: 'Inscription2025x',
         acceptCgu: true,
+        cguVersion: '2025-03',
+        cguHash: 'a'.repeat(64),
         firstName: 'Marie',
         lastName: 'Dupont',
         birthDate: '15/04/1985',

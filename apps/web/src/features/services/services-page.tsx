@@ -7,19 +7,22 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import type { Service } from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { Page } from '../../components/page';
-import { errorMessage } from '../../lib/error-message';
+import { LEGAL_LINKS } from '../../components/site-footer';
+import { errorMessage, isolate } from '../../lib/error-message';
 import { formatLongDate } from '../../lib/format-date';
 import { useServices } from '../../lib/services';
 import { useEnableService } from './api/enable-service';
 import { usePlatformServices } from './api/services';
-import { useTerms } from './api/terms';
+import { useCguStatus } from '../consent/api/get-cgu';
 import { SupportDialog } from './support-dialog';
 
 function isWebUrl(value: string): boolean {
@@ -168,7 +171,7 @@ function ServiceGrid({ services }: { services: Service[] }) {
 export default function ServicesPage() {
   const { t, i18n } = useTranslation();
   const services = usePlatformServices();
-  const terms = useTerms();
+  const terms = useCguStatus();
   const [supportOpen, setSupportOpen] = useState(false);
   const list = services.data?.services ?? [];
   const mine = list.filter((service) => service.usable);
@@ -235,6 +238,41 @@ export default function ServicesPage() {
             })}
           </Typography>
         )}
+        <Box
+          component="ul"
+          aria-label={t('account:legal.links')}
+          sx={{ listStyle: 'none', p: 0, m: 0, mt: 2, display: 'grid', gap: 1 }}
+        >
+          {terms.data && (
+            <li>
+              <Link
+                component={RouterLink}
+                to={`/security/accept-cgu?version=${encodeURIComponent(terms.data.version)}`}
+                data-testid="terms-read"
+              >
+                {t('account:legal.readTerms')}
+              </Link>
+            </li>
+          )}
+          {terms.data?.acceptedVersion && terms.data.acceptedVersion !== terms.data.version && (
+            <li>
+              <Link
+                component={RouterLink}
+                to={`/security/accept-cgu?version=${encodeURIComponent(terms.data.acceptedVersion)}`}
+                data-testid="terms-accepted"
+              >
+                {t('security:cgu.readAccepted', { version: isolate(terms.data.acceptedVersion) })}
+              </Link>
+            </li>
+          )}
+          {LEGAL_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link component={RouterLink} to={link.to}>
+                {t(link.labelKey)}
+              </Link>
+            </li>
+          ))}
+        </Box>
       </Paper>
       <SupportDialog open={supportOpen} onClose={() => setSupportOpen(false)} />
     </Page>
