@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -5,6 +6,8 @@ export default defineConfig({
   plugins: [react()],
   test: {
     name: 'web',
+    // Every core (vitest's default leaves one to its main process, which is idle meanwhile).
+    maxWorkers: availableParallelism(),
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
