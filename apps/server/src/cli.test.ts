@@ -48,18 +48,21 @@ describe('operator commands', () => {
       const usage = run(dataDir, 'invite');
       expect(usage.status).toBe(2);
       expect(usage.stderr).toBe('--email is required; run cli invite --help\n');
-      expect(
-        run(
-          dataDir,
-          'cgu:publish',
-          '--version',
-          '2027-01',
-          '--date',
-          '2027-01-01',
-          '--file',
-          TERMS_FILE,
-        ).status,
-      ).toBe(0);
+      // A date to come schedules the version: the one in force stays until that day.
+      const scheduled = run(
+        dataDir,
+        'cgu:publish',
+        '--version',
+        '2099-01',
+        '--date',
+        '2099-01-01',
+        '--file',
+        TERMS_FILE,
+      );
+      expect(scheduled.status).toBe(0);
+      expect(scheduled.stdout).toContain(
+        'terms version 2099-01 scheduled: in force from 2099-01-01',
+      );
 
       const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') });
       const user = await db.db
@@ -67,12 +70,18 @@ describe('operator commands', () => {
         .select(['roles', 'must_create_password', 'password_hash'])
         .executeTakeFirstOrThrow();
       expect(user).toEqual({ roles: '["admin"]', must_create_password: 1, password_hash: null });
-      const setting = await db.db
+      const settings = await db.db
         .selectFrom('settings')
-        .select('value')
-        .where('key', '=', 'CGU_VERSION')
-        .executeTakeFirstOrThrow();
-      expect(JSON.parse(setting.value)).toBe('2027-01');
+        .select(['key', 'value'])
+        .where('key', 'like', 'CGU_%')
+        .orderBy('key')
+        .execute();
+      expect(settings.map((row): [string, unknown] => [row.key, JSON.parse(row.value)])).toEqual([
+        ['CGU_NEXT_AT', '2099-01-01'],
+        ['CGU_NEXT_VERSION', '2099-01'],
+        ['CGU_PUBLISHED_AT', '2026-01-01'],
+        ['CGU_VERSION', '2026-01'],
+      ]);
       await db.close();
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -415,6 +424,7 @@ describe('the command registry', () => {
       expect(JSON.parse(published.stdout)).toEqual({
         version: '2027-01',
         publishedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+        scheduled: false,
         hashes: {
           fr: expect.stringMatching(/^[0-9a-f]{64}$/),
           en: expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -77,6 +77,8 @@ export const ERRORS = {
   last_admin: { status: 409 },
   /** A terms version is published once; its text never changes. */
   terms_version_exists: { status: 409 },
+  /** A terms version cannot take effect before the date of the version in force. */
+  terms_date_too_early: { status: 409 },
   /** The terms text the user read is not the one in force (a new version, or another text). */
   terms_changed: { status: 409 },
   account_state_conflict: { status: 409 },

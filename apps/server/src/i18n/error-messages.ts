@@ -55,6 +55,7 @@ const fr: Catalogue = {
   last_admin: 'C’est le dernier administrateur actif : nommez d’abord un autre administrateur.',
   terms_version_exists:
     'Cette version des conditions existe déjà : une version publiée ne change plus, publiez-en une nouvelle.',
+  terms_date_too_early: 'La date d’effet ne peut pas précéder celle de la version en vigueur.',
   terms_changed:
     'Les conditions ont changé pendant votre lecture : lisez la version en vigueur, puis acceptez-la.',
   account_state_conflict: 'Le compte n’est pas dans un état qui permet cette action.',
@@ -118,6 +119,7 @@ const en: Catalogue = {
   last_admin: 'This is the last active administrator: make someone else an administrator first.',
   terms_version_exists:
     'This terms version already exists: a published version never changes, publish a new one.',
+  terms_date_too_early: 'The effective date cannot be earlier than that of the version in force.',
   terms_changed:
     'The terms changed while you were reading: read the version in force, then accept it.',
   account_state_conflict: 'The account is not in a state that allows this action.',
@@ -181,6 +183,7 @@ const ar: Catalogue = {
   last_admin: 'هذا آخر مسؤول نشط: عيّن مسؤولًا آخر أولًا.',
   terms_version_exists:
     'هذا الإصدار من الشروط موجود بالفعل: لا يتغيّر الإصدار المنشور، انشر إصدارًا جديدًا.',
+  terms_date_too_early: 'لا يمكن أن يسبق تاريخ السريان تاريخ الإصدار الساري.',
   terms_changed: 'تغيّرت الشروط أثناء قراءتك: اقرأ الإصدار الساري ثم وافق عليه.',
   account_state_conflict: 'الحساب ليس في حالة تسمح بهذا الإجراء.',
   validation_error: 'بعض البيانات غير صالحة.',

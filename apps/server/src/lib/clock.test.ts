@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MovableClock } from './clock.js';
+import { dateIn, MovableClock } from './clock.js';
 
 describe('the movable clock', () => {
   it('runs with the clock under it, plus what it was moved', () => {
@@ -17,5 +17,14 @@ describe('the movable clock', () => {
     expect(() => clock.advance(-1)).toThrow(RangeError);
     expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
     expect(clock.now()).toBe(0);
+  });
+});
+
+describe('the date in a time zone', () => {
+  it('is the calendar day the moment falls on there, not in UTC', () => {
+    const lateEvening = Date.parse('2027-03-14T23:30:00Z');
+    expect(dateIn(lateEvening, 'UTC')).toBe('2027-03-14');
+    expect(dateIn(lateEvening, 'Europe/Paris')).toBe('2027-03-15');
+    expect(dateIn(Date.parse('2027-01-01T03:00:00Z'), 'America/New_York')).toBe('2026-12-31');
   });
 });

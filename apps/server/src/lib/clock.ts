@@ -29,3 +29,16 @@ export class MovableClock implements Clock {
     this.offsetMs += ms;
   }
 }
+
+/** The calendar date, YYYY-MM-DD, that the moment `at` falls on in an IANA time zone. */
+export function dateIn(at: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}

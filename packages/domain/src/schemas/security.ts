@@ -175,9 +175,9 @@ export const cguTextsSchema = z.object({
   ar: z.array(cguSectionSchema).min(1).max(50),
 });
 /**
- * A terms version put in force (`cgu:publish`, the admin area): the version every user then
- * accepts, its date (a real calendar date, YYYY-MM-DD; today when omitted) and its text in every
- * language.
+ * A terms version published (`cgu:publish`, the admin area): the version every user then accepts,
+ * its effective date (a real calendar date, YYYY-MM-DD; today when omitted — a later date schedules
+ * it: in force from that day on) and its text in every language.
  */
 export const cguPublishInputSchema = z.object({
   version: z.string().trim().min(1).max(40),
@@ -200,6 +200,8 @@ export const adminCguVersionListSchema = z.object({
       hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
       /** The version users accept now. */
       inForce: z.boolean(),
+      /** Published with a future effective date: in force from that date on. */
+      scheduled: z.boolean(),
     }),
   ),
 });
@@ -215,10 +217,14 @@ export const adminCguVersionTextsSchema = z.object({
   }),
 });
 export type AdminCguVersionTexts = z.infer<typeof adminCguVersionTextsSchema>;
-/** POST /api/admin/cgu → the version put in force, its date and the hash of each language's text. */
+/**
+ * POST /api/admin/cgu → the version published, its effective date, whether it waits for that date
+ * (`scheduled`; otherwise in force now) and the hash of each language's text.
+ */
 export const cguPublishedSchema = z.object({
   version: z.string(),
   publishedAt: z.string(),
+  scheduled: z.boolean(),
   hashes: z.object({ fr: z.string(), en: z.string(), ar: z.string() }),
 });
 

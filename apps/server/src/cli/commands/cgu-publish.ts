@@ -23,7 +23,7 @@ function readTexts(file: string | undefined): unknown {
 export const cguPublish = defineCommand({
   name: 'cgu:publish',
   summary:
-    'puts a new terms-of-use version in force, with its text in every language: every user accepts it at the next sign-in',
+    'publishes a new terms-of-use version with its text in every language, in force from its date: every user accepts it at the next sign-in from then on',
   usage: '--version VERSION --file TEXTS.json [--date YYYY-MM-DD]',
   options: {
     version: { type: 'string' },
@@ -41,7 +41,7 @@ export const cguPublish = defineCommand({
     },
     date: {
       value: 'YYYY-MM-DD',
-      text: 'its publication date, a real calendar date (default: today)',
+      text: 'its effective date, a real calendar date, not before the version in force’s (default: today); a later date schedules it: in force from that day on (TIME_ZONE)',
     },
   },
   run: async (values, env) => {
@@ -53,7 +53,9 @@ export const cguPublish = defineCommand({
     const terms = await publishTerms(await env.context(), input, null);
     return {
       data: terms,
-      text: `terms version ${terms.version} in force: every user accepts it at the next sign-in`,
+      text: terms.scheduled
+        ? `terms version ${terms.version} scheduled: in force from ${terms.publishedAt}, every user accepts it at the next sign-in from then on`
+        : `terms version ${terms.version} in force: every user accepts it at the next sign-in`,
     };
   },
 });

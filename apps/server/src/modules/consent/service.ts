@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, termsStage } from '../auth/service.js';
-import { loadSettings, saveSetting } from '../settings/service.js';
+import { loadSettings, saveSetting, todayIn } from '../settings/service.js';
 import { findUserById } from '../users/service.js';
 import { findTermsText, findTermsTexts, insertTermsTexts, listTermsTexts } from './repository.js';
 
@@ -96,10 +96,13 @@ export async function termsReadInForce(
 
 /**
  * Every published version (admin): its effective date, when and by whom it was published, the
- * hash of each language's text, and which one is in force.
+ * hash of each language's text, which one is in force and which one is scheduled.
  */
 export async function listTermsVersions(ctx: AppContext): Promise<AdminCguVersionList> {
-  const [rows, { CGU_VERSION }] = await Promise.all([listTermsTexts(ctx.db), loadSettings(ctx)]);
+  const [rows, { CGU_VERSION, CGU_NEXT_VERSION }] = await Promise.all([
+    listTermsTexts(ctx.db),
+    loadSettings(ctx),
+  ]);
   const publishers = new Map<string, { id: string; email: string } | null>();
   for (const row of rows) {
     if (row.published_by && !publishers.has(row.published_by)) {
@@ -116,6 +119,7 @@ export async function listTermsVersions(ctx: AppContext): Promise<AdminCguVersio
       publishedBy: row.published_by ? (publishers.get(row.published_by) ?? null) : null,
       hashes: { fr: '', en: '', ar: '' },
       inForce: row.version === CGU_VERSION,
+      scheduled: row.version === CGU_NEXT_VERSION,
     };
     const language = asLanguage(row.language);
     if (language) entry.hashes[language] = row.hash;
@@ -165,18 +169,28 @@ export async function acceptTerms(
 }
 
 /**
- * Puts a new terms version in force with its text in every language (every user accepts it at
- * the next sign-in), dated `publishedAt` (today on the context's clock unless given), in one
- * transaction. A version is published once: publishing it again is `terms_version_exists`.
+ * Publishes a new terms version with its text in every language, effective `publishedAt` (today in
+ * TIME_ZONE unless given; never before the date of the version in force: `terms_date_too_early`),
+ * in one transaction. Effective today or earlier, it is in force at once (every user accepts it at
+ * the next sign-in); effective later, it is scheduled and read as the version in force from that
+ * day on (`loadSettings`). Either way it replaces a version still waiting for its date (that one
+ * stays listed, never in force). A version is published once: again is `terms_version_exists`.
  */
 export async function publishTerms(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config'>,
   terms: CguPublishInput,
   /** The admin who publishes, and from where (null for the command line). */
   by: { userId: string; ip: string | null } | null,
-): Promise<{ version: string; publishedAt: string; hashes: Record<Language, string> }> {
+): Promise<{
+  version: string;
+  publishedAt: string;
+  scheduled: boolean;
+  hashes: Record<Language, string>;
+}> {
   const now = ctx.clock.now();
-  const publishedAt = terms.publishedAt ?? new Date(now).toISOString().slice(0, 10);
+  const today = todayIn(ctx);
+  const publishedAt = terms.publishedAt ?? today;
+  const scheduled = publishedAt > today;
   const hashOf = (language: Language) => termsHash(terms.version, language, terms.texts[language]);
   const hashes = { fr: hashOf('fr'), en: hashOf('en'), ar: hashOf('ar') };
   const rows = LANGUAGES.map((language) => ({
@@ -188,21 +202,36 @@ export async function publishTerms(
     published_at: now,
     published_by: by?.userId ?? null,
   }));
+  const actor = by?.userId ?? null;
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      // What is in force today: a scheduled version whose date has come is written down as such.
+      const current = await loadSettings(ctx, trx);
+      if (publishedAt < current.CGU_PUBLISHED_AT) throw new AppError('terms_date_too_early');
       await insertTermsTexts(trx, rows);
-      await saveSetting(trx, 'CGU_VERSION', terms.version, by?.userId ?? null, now);
-      await saveSetting(trx, 'CGU_PUBLISHED_AT', publishedAt, by?.userId ?? null, now);
+      const [inForce, inForceAt] = scheduled
+        ? [current.CGU_VERSION, current.CGU_PUBLISHED_AT]
+        : [terms.version, publishedAt];
+      await saveSetting(trx, 'CGU_VERSION', inForce, actor, now);
+      await saveSetting(trx, 'CGU_PUBLISHED_AT', inForceAt, actor, now);
+      await saveSetting(trx, 'CGU_NEXT_VERSION', scheduled ? terms.version : null, actor, now);
+      await saveSetting(trx, 'CGU_NEXT_AT', scheduled ? publishedAt : null, actor, now);
       await recordAudit(trx, ctx.clock, {
         action: 'terms_published',
-        actorId: by?.userId ?? null,
+        actorId: actor,
         ip: by?.ip ?? null,
-        details: { version: terms.version, publishedAt },
+        details: {
+          version: terms.version,
+          publishedAt,
+          ...(scheduled ? { scheduled: true } : {}),
+          // The version that was waiting for its date, and no longer will be in force.
+          ...(current.CGU_NEXT_VERSION ? { replacesScheduled: current.CGU_NEXT_VERSION } : {}),
+        },
       });
     });
   } catch (err) {
     if (isUniqueViolation(err, 'terms_texts_pk')) throw new AppError('terms_version_exists');
     throw err;
   }
-  return { version: terms.version, publishedAt, hashes };
+  return { version: terms.version, publishedAt, scheduled, hashes };
 }

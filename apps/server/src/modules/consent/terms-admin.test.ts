@@ -84,6 +84,7 @@ describe.each(DIALECTS)(
         publishedBy: { id: adminId?.id, email: ADMIN.email },
         hashes,
         inForce: true,
+        scheduled: false,
       });
       // The public text of each language is the one the list names.
       const ar = (await new TestClient(t.app).get('/api/cgu?l=ar')).json<{ hash: string }>();

@@ -54,8 +54,9 @@ describe.each(DIALECTS)('terms of use stored on the server, on %s', (dialect) =>
     const res = await admin.post('/api/admin/cgu', { version: '2027-03', texts: texts('A') });
     expect(res.statusCode).toBe(201);
     const published = res.json<{ version: string; publishedAt: string; hashes: object }>();
-    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
-    expect(published).toMatchObject({ version: '2027-03', publishedAt: today });
+    // 23:30 UTC on the 14th is the 15th in Paris (TIME_ZONE): today is the service's date.
+    const today = '2027-03-15';
+    expect(published).toMatchObject({ version: '2027-03', publishedAt: today, scheduled: false });
     const settings = await loadSettings(t.ctx, t.ctx.db);
     expect([settings.CGU_VERSION, settings.CGU_PUBLISHED_AT]).toEqual(['2027-03', today]);
     const inForce = (await new TestClient(t.app).get('/api/cgu?l=ar')).json<Text>();

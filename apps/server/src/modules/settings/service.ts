@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { dateIn } from '../../lib/clock.js';
 import {
   deleteSetting,
   findSettingChanges,
@@ -26,6 +27,12 @@ export interface AppSettings {
   /** The terms version users must have accepted (published with `npm run cgu:publish` or the admin area). */
   CGU_VERSION: string;
   CGU_PUBLISHED_AT: string;
+  /**
+   * A version published with a future effective date, and that date (YYYY-MM-DD): it replaces
+   * CGU_VERSION / CGU_PUBLISHED_AT from that day on. Null when none is scheduled.
+   */
+  CGU_NEXT_VERSION: string | null;
+  CGU_NEXT_AT: string | null;
 }
 
 interface Bounds {
@@ -57,6 +64,8 @@ export function defaultSettings(config: Pick<Config, 'session'>): AppSettings {
     AUDIT_RETENTION: 365 * DAY,
     CGU_VERSION: '2026-01',
     CGU_PUBLISHED_AT: '2026-01-01',
+    CGU_NEXT_VERSION: null,
+    CGU_NEXT_AT: null,
   };
 }
 
@@ -70,6 +79,8 @@ const STORED_VALUE: { [K in keyof AppSettings]: z.ZodType<AppSettings[K]> } = {
   AUDIT_RETENTION: z.number(),
   CGU_VERSION: z.string(),
   CGU_PUBLISHED_AT: z.string(),
+  CGU_NEXT_VERSION: z.string().min(1).nullable(),
+  CGU_NEXT_AT: z.iso.date().nullable(),
 };
 
 function isSettingName(key: string): key is keyof AppSettings {
@@ -91,11 +102,33 @@ function applyStored<K extends keyof AppSettings>(settings: AppSettings, key: K,
 }
 
 /**
+ * The terms in force on `today` (YYYY-MM-DD): a scheduled version whose date has come is the one
+ * in force (CGU_VERSION, CGU_PUBLISHED_AT), and none is scheduled any more; otherwise unchanged.
+ */
+export function termsInForceOn(settings: AppSettings, today: string): AppSettings {
+  const { CGU_NEXT_VERSION: next, CGU_NEXT_AT: at } = settings;
+  if (next === null || at === null || at > today) return settings;
+  return {
+    ...settings,
+    CGU_VERSION: next,
+    CGU_PUBLISHED_AT: at,
+    CGU_NEXT_VERSION: null,
+    CGU_NEXT_AT: null,
+  };
+}
+
+/** Today's date, YYYY-MM-DD, in the service's time zone (TIME_ZONE): the day terms take effect. */
+export function todayIn(ctx: Pick<AppContext, 'config' | 'clock'>): string {
+  return dateIn(ctx.clock.now(), ctx.config.timeZone);
+}
+
+/**
  * The settings in force. Read where they are used (sign-in, the once-a-minute session slide), never
  * on the per-request hot path, so a change applies on every node without a cache to invalidate.
+ * A terms version scheduled for a date that has come reads as the one in force (`termsInForceOn`).
  */
 export async function loadSettings(
-  ctx: Pick<AppContext, 'db' | 'config'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
   db: Db = ctx.db,
 ): Promise<AppSettings> {
   const rows = await findSettingValues(db, ALL_KEYS);
@@ -103,7 +136,7 @@ export async function loadSettings(
   for (const row of rows) {
     if (isSettingName(row.key)) applyStored(settings, row.key, row.value);
   }
-  return settings;
+  return termsInForceOn(settings, todayIn(ctx));
 }
 
 export async function saveSetting<K extends keyof AppSettings>(
@@ -121,7 +154,9 @@ export async function resetSetting(db: Db, key: keyof AppSettings): Promise<void
 }
 
 /** The admin view of every editable setting. */
-export async function listSettings(ctx: Pick<AppContext, 'db' | 'config'>): Promise<Setting[]> {
+export async function listSettings(
+  ctx: Pick<AppContext, 'db' | 'config' | 'clock'>,
+): Promise<Setting[]> {
   const rows = await findSettingChanges(ctx.db, SETTING_KEYS);
   const current = await loadSettings(ctx);
   const defaults = defaultSettings(ctx.config);

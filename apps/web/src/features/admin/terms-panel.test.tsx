@@ -24,6 +24,7 @@ const VERSIONS = {
       publishedBy: { id: 'u-1', email: 'admin@hygie.example' },
       hashes: hashes('a'),
       inForce: true,
+      scheduled: false,
     },
     {
       version: '2026-01',
@@ -32,6 +33,7 @@ const VERSIONS = {
       publishedBy: null,
       hashes: hashes('b'),
       inForce: false,
+      scheduled: false,
     },
   ],
 };
@@ -90,7 +92,12 @@ describe('terms tab', () => {
     await open({
       'POST /api/admin/cgu': (request) => {
         bodies.push(request.body);
-        return json(201, { version: '2027-01', publishedAt: '2026-12-01', hashes: hashes('c') });
+        return json(201, {
+          version: '2027-01',
+          publishedAt: '2026-11-05',
+          scheduled: false,
+          hashes: hashes('c'),
+        });
       },
     });
     const user = userEvent.setup();
@@ -99,7 +106,7 @@ describe('terms tab', () => {
     await user.type(input('terms-version'), '2027-01');
     const date = elementById('terms-effective-date', HTMLInputElement);
     await user.clear(date);
-    await user.type(date, '2026-11-01');
+    await user.type(date, '2026-11-05');
     await user.clear(input('terms-fr-0-title'));
     await user.type(input('terms-fr-0-title'), 'Objet du portail');
     // Move the second section up, then add a third one.
@@ -127,7 +134,7 @@ describe('terms tab', () => {
     expect(dialog.textContent).toContain(
       'Chaque utilisateur devra l’accepter à nouveau à sa prochaine connexion.',
     );
-    expect(dialog.textContent).toContain('1 novembre 2026');
+    expect(dialog.textContent).toContain('5 novembre 2026');
     expect(bodies).toEqual([]);
     await user.click(within(dialog).getByTestId('confirm-yes'));
     expect((await screen.findByTestId('terms-published')).textContent).toContain(
@@ -136,7 +143,7 @@ describe('terms tab', () => {
     expect(bodies).toEqual([
       {
         version: '2027-01',
-        publishedAt: '2026-11-01',
+        publishedAt: '2026-11-05',
         texts: {
           fr: [
             { title: 'Votre compte', body: 'Personnel.' },
@@ -171,16 +178,20 @@ describe('terms tab', () => {
     expect(input('terms-en-0-title').getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByTestId('confirm-dialog')).toBeNull();
     expect(posts).toBe(0);
-    // Nor a date in the future: the version is in force as soon as it is published.
+    // Nor a date before the version in force's.
     const date = elementById('terms-effective-date', HTMLInputElement);
     await user.clear(date);
-    await user.type(date, '2999-01-01');
+    await user.type(date, '2026-10-01');
     await user.click(screen.getByTestId('terms-submit'));
     expect(date.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Saisissez une date valide, au plus tard aujourd’hui.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Saisissez une date valide, au plus tôt le 2 novembre 2026 (date d’effet de la version en vigueur).',
+      ),
+    ).toBeTruthy();
     expect(posts).toBe(0);
     await user.clear(date);
-    await user.type(date, '2026-01-15');
+    await user.type(date, '2026-11-15');
 
     await user.type(input('terms-en-0-title'), 'Purpose');
     await user.type(input('terms-version'), '2026-11');

@@ -38,7 +38,10 @@ const EMPTY_TEXTS: Texts = { fr: [], en: [], ar: [] };
 /** The direction of each language's text, whatever the interface's. */
 const TEXT_DIR: Record<Language, 'ltr' | 'rtl'> = { fr: 'ltr', en: 'ltr', ar: 'rtl' };
 
-/** Today on this computer, YYYY-MM-DD (the default effective date). */
+/**
+ * Today on this computer, YYYY-MM-DD: the default effective date, and what the confirmation calls
+ * "later" (the server decides by its own time zone's date; its answer says which it did).
+ */
 function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -49,17 +52,18 @@ function today(): string {
 const shortHash = (hash: string) => hash.slice(0, 8);
 
 /**
- * Which fields are refused: `version`, `publishedAt`, `fr.0.title`… by the schema, and a date in
- * the future (the version is in force as soon as it is published).
+ * Which fields are refused: `version`, `publishedAt`, `fr.0.title`… by the schema, and a date
+ * before the effective date of the version in force (`notBefore`; the server refuses it too). A
+ * date to come is accepted: the version is then scheduled, in force from that day on.
  */
-function invalidFields(input: { publishedAt: string }): Set<string> {
+function invalidFields(input: { publishedAt: string }, notBefore: string | null): Set<string> {
   const result = cguPublishInputSchema.safeParse(input);
   const refused = new Set(
     (result.error?.issues ?? []).map((issue) =>
       (issue.path[0] === 'texts' ? issue.path.slice(1) : issue.path).map(String).join('.'),
     ),
   );
-  if (input.publishedAt > today()) refused.add('publishedAt');
+  if (notBefore !== null && input.publishedAt < notBefore) refused.add('publishedAt');
   return refused;
 }
 
@@ -134,6 +138,17 @@ function VersionsTable() {
                     variant="outlined"
                     label={t('admin:terms.inForce')}
                     data-testid="terms-in-force"
+                  />
+                )}
+                {v.scheduled && (
+                  <Chip
+                    size="small"
+                    color="info"
+                    variant="outlined"
+                    label={t('admin:terms.scheduled', {
+                      date: formatLongDate(v.effectiveDate, i18n.language),
+                    })}
+                    data-testid="terms-scheduled"
                   />
                 )}
               </TableCell>
@@ -289,14 +304,19 @@ function Preview({ language, sections }: { language: Language; sections: Section
 }
 
 /**
- * Terms of use (admin): the published versions (date, who, hashes, the one in force) and the
- * publication of a new one — its text in every language, section by section, starting from the
- * version in force, previewed, confirmed (every user accepts it again at the next sign-in).
+ * Terms of use (admin): the published versions (date, who, hashes, the one in force, the one
+ * scheduled) and the publication of a new one — its effective date (today: in force at once; later:
+ * scheduled for that day), its text in every language, section by section, starting from the
+ * version in force, previewed, confirmed (every user accepts it again at the next sign-in from
+ * its date on).
  */
 export function TermsPanel() {
   const { t, i18n } = useTranslation();
   const list = useTermsVersions();
-  const inForce = list.data?.versions.find((v) => v.inForce)?.version ?? null;
+  const inForceVersion = list.data?.versions.find((v) => v.inForce);
+  const inForce = inForceVersion?.version ?? null;
+  const notBefore = inForceVersion?.effectiveDate ?? null;
+  const waiting = list.data?.versions.find((v) => v.scheduled) ?? null;
   const current = useTermsTexts(inForce);
   const publish = usePublishTerms();
   const [version, setVersion] = useState('');
@@ -308,7 +328,11 @@ export function TermsPanel() {
   const [preview, setPreview] = useState(false);
   const [invalid, setInvalid] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const [published, setPublished] = useState<string | null>(null);
+  const [published, setPublished] = useState<{
+    version: string;
+    publishedAt: string;
+    scheduled: boolean;
+  } | null>(null);
 
   const input = { version: version.trim(), publishedAt: effectiveDate, texts };
   const fieldError = (path: string) =>
@@ -318,7 +342,7 @@ export function TermsPanel() {
     event.preventDefault();
     publish.reset();
     setPublished(null);
-    const refused = invalidFields(input);
+    const refused = invalidFields(input, notBefore);
     setInvalid(refused);
     if (refused.size > 0) {
       // Show the first language with a refused field.
@@ -332,7 +356,7 @@ export function TermsPanel() {
   const confirm = () =>
     publish.mutate(input, {
       onSuccess: (answer) => {
-        setPublished(answer.version);
+        setPublished(answer);
         setVersion('');
       },
       onSettled: () => setConfirming(false),
@@ -363,7 +387,12 @@ export function TermsPanel() {
             data-testid="terms-published"
             onClose={() => setPublished(null)}
           >
-            {t('admin:terms.published', { version: isolate(published) })}
+            {published.scheduled
+              ? t('admin:terms.publishedScheduled', {
+                  version: isolate(published.version),
+                  date: formatLongDate(published.publishedAt, i18n.language),
+                })
+              : t('admin:terms.published', { version: isolate(published.version) })}
           </Alert>
         )}
         {publish.isError && (
@@ -402,9 +431,18 @@ export function TermsPanel() {
               onChange={(e) => setEffectiveDate(e.target.value)}
               error={!!fieldError('publishedAt')}
               helperText={
-                fieldError('publishedAt') ? t('admin:terms.dateInvalid') : t('admin:terms.dateHelp')
+                fieldError('publishedAt')
+                  ? notBefore
+                    ? t('admin:terms.dateTooEarly', {
+                        date: formatLongDate(notBefore, i18n.language),
+                      })
+                    : t('admin:terms.dateInvalid')
+                  : t('admin:terms.dateHelp')
               }
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { dir: 'ltr', max: today() } }}
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { dir: 'ltr', min: notBefore ?? undefined },
+              }}
             />
           </Box>
           <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -471,9 +509,14 @@ export function TermsPanel() {
         onConfirm={confirm}
         onClose={() => setConfirming(false)}
       >
-        {t('admin:terms.confirmText', {
+        {t(effectiveDate > today() ? 'admin:terms.confirmScheduled' : 'admin:terms.confirmText', {
           date: formatLongDate(effectiveDate, i18n.language),
         })}
+        {waiting &&
+          ` ${t('admin:terms.confirmReplaces', {
+            version: isolate(waiting.version),
+            date: formatLongDate(waiting.effectiveDate, i18n.language),
+          })}`}
       </ConfirmDialog>
     </Box>
   );

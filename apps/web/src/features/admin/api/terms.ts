@@ -36,8 +36,10 @@ export function useTermsTexts(version: string | null) {
 }
 
 /**
- * POST /api/admin/cgu: puts a new version in force (every user accepts it at the next sign-in).
- * 409 terms_version_exists for a version already published.
+ * POST /api/admin/cgu: publishes a new version, in force from its effective date (today: at once;
+ * later: `scheduled`); every user accepts it at the next sign-in from then on. 409
+ * terms_version_exists for a version already published, terms_date_too_early for a date before
+ * the version in force's.
  */
 export function usePublishTerms() {
   const { api } = useServices();
