@@ -192,7 +192,7 @@ function SectionsEditor({
         <Alert severity="error">{t('admin:terms.noSection', { language: languageName })}</Alert>
       )}
       {sections.map((section, index) => {
-        const number = index + 1;
+        const position = index + 1;
         const id = `terms-${language}-${index}`;
         return (
           <Box
@@ -206,11 +206,11 @@ function SectionsEditor({
               sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
             >
               <Typography id={`${id}-legend`} component="legend" sx={{ fontWeight: 500, p: 0 }}>
-                {t('admin:terms.section', { number, language: languageName })}
+                {t('admin:terms.section', { position, language: languageName })}
               </Typography>
               <Box>
                 <IconButton
-                  aria-label={t('admin:terms.moveUp', { number })}
+                  aria-label={t('admin:terms.moveUp', { position })}
                   disabled={index === 0}
                   onClick={() => move(index, -1)}
                   data-testid="terms-section-up"
@@ -218,7 +218,7 @@ function SectionsEditor({
                   <ArrowUpward aria-hidden="true" />
                 </IconButton>
                 <IconButton
-                  aria-label={t('admin:terms.moveDown', { number })}
+                  aria-label={t('admin:terms.moveDown', { position })}
                   disabled={index === sections.length - 1}
                   onClick={() => move(index, 1)}
                   data-testid="terms-section-down"
@@ -226,7 +226,7 @@ function SectionsEditor({
                   <ArrowDownward aria-hidden="true" />
                 </IconButton>
                 <IconButton
-                  aria-label={t('admin:terms.remove', { number })}
+                  aria-label={t('admin:terms.remove', { position })}
                   onClick={() => onChange(sections.filter((_, i) => i !== index))}
                   data-testid="terms-section-remove"
                 >
