@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, testConfig, TestClient } from '../../test/helpers.js';
+import {
+  createTestApp,
+  createUser,
+  DIALECTS,
+  lastCode,
+  testConfig,
+  TestClient,
+} from '../../test/helpers.js';
+import { amrOf } from '../oidc/assurance.js';
 import { Browser, freePort } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import type { MockProvider } from './test-support.js';
@@ -223,6 +231,23 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     expect(await lastEvent('login_identity_provider')).toMatchObject({
       details: { provider: 'franceconnect', twoFactors: false },
     });
+  });
+
+  it("counts the provider's sign-in and the portal's code as two factors towards platforms", async () => {
+    fc.nextLogin = { subject: 'fc-pairwise-1', acr: 'eidas1' };
+    const client = new TestClient(t.app);
+    await roundTrip(client, 'franceconnect');
+    t.clock.advance(2 * 60_000);
+    await client.post('/api/mfa/send', { provider: 'email' });
+    const verified = await client.post('/api/mfa/verify', {
+      provider: 'email',
+      code: await lastCode(t, 'dr.dupont@hygie.test'),
+      trustDevice: false,
+    });
+    expect(verified.statusCode).toBe(200);
+    const session = (await sessionsOf(userId)).find((s) => s.amr === 'ext otp');
+    expect(session).toBeDefined();
+    expect(session && amrOf(session)).toEqual(['ext', 'otp', 'mfa']);
   });
 
   it('counts FranceConnect+ (eidas2) as both factors', async () => {
