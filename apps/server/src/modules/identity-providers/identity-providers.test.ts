@@ -291,6 +291,29 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     expect(again.statusCode).toBe(400);
   });
 
+  it("refuses a callback at another provider's address than the one the sign-in started with", async () => {
+    psc.nextLogin = { subject: 'f:psc-sub-1', acr: 'eidas1' };
+    const client = new TestClient(t.app);
+    const start = await client.get('/api/idp/psc/start');
+    const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
+    const res = await client.get(`/api/idp/franceconnect/callback?code=abc&state=${state}`);
+    expect(res.statusCode).toBe(400);
+    expect(client.cookies.has('hygie_session')).toBe(false);
+  });
+
+  it('refuses a transaction cookie that was tampered with', async () => {
+    const client = new TestClient(t.app);
+    const start = await client.get('/api/idp/psc/start');
+    const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
+    const sealed = client.cookies.get('hygie_idp') ?? '';
+    const [iv = '', body = '', tag = ''] = sealed.split('.');
+    const flipped = Buffer.from(body, 'base64url');
+    flipped[0] = (flipped[0] ?? 0) ^ 1;
+    client.cookies.set('hygie_idp', [iv, flipped.toString('base64url'), tag].join('.'));
+    const res = await client.get(`/api/idp/psc/callback?code=abc&state=${state}`);
+    expect(res.statusCode).toBe(400);
+  });
+
   it('refuses an expired transaction', async () => {
     const client = new TestClient(t.app);
     const start = await client.get('/api/idp/psc/start');
@@ -383,6 +406,16 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     } finally {
       psc.tokenOverride = null;
     }
+  });
+
+  it('counts the outcomes by provider in the metrics', async () => {
+    const { values } = await t.ctx.metrics.identityProviderSignIns.get();
+    const count = (provider: string, outcome: string) =>
+      values.find((v) => v.labels.provider === provider && v.labels.outcome === outcome)?.value;
+    expect(count('psc', 'ok')).toBeGreaterThanOrEqual(1);
+    expect(count('psc', 'not_linked')).toBe(1);
+    expect(count('franceconnect', 'cancelled')).toBe(1);
+    expect(count('psc', 'identity_provider_unavailable')).toBe(1);
   });
 
   it('answers 404 for a provider that is not configured', async () => {

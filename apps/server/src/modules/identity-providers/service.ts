@@ -53,6 +53,7 @@ async function recordFailure(
   details: { step?: string; targetId?: string } = {},
 ): Promise<void> {
   const { targetId, ...rest } = details;
+  ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: reason });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'identity_provider_failed',
     targetId: targetId ?? null,
@@ -182,6 +183,7 @@ export async function finishSignIn(
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
     const result = await signInLinked(ctx, provider, link, twoFactors, attempt);
+    ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
     return { ok: true, result, target };
   } catch (err) {
     if (
@@ -190,6 +192,7 @@ export async function finishSignIn(
         err.code === 'account_disabled' ||
         err.code === 'account_pending_validation')
     ) {
+      ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: err.code });
       return { ok: false, error: err.code, target };
     }
     throw err;
