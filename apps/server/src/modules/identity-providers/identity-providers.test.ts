@@ -418,6 +418,19 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     expect(count('psc', 'identity_provider_unavailable')).toBe(1);
   });
 
+  it("forgets an account's links when the account is deleted, and links a subject once", async () => {
+    const other = await createUser(t, { email: 'gone@hygie.test', password: 'Gone-Passw0rd-1' });
+    await linkIdentity(t.ctx, 'franceconnect', 'fc-gone', other);
+    await expect(linkIdentity(t.ctx, 'franceconnect', 'fc-gone', userId)).rejects.toThrow();
+    await t.ctx.db.deleteFrom('users').where('id', '=', other).execute();
+    const left = await t.ctx.db
+      .selectFrom('identity_links')
+      .select('subject')
+      .where('user_id', '=', other)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
   it('answers 404 for a provider that is not configured', async () => {
     const res = await new TestClient(t.app).get('/api/idp/hospital/start');
     expect(res.statusCode).toBe(404);
