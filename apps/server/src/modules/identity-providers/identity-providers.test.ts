@@ -398,11 +398,24 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     };
     try {
       const client = new TestClient(t.app);
-      const { response } = await roundTrip(client, 'psc');
-      expect(response.headers.location).toBe(`${LOGIN}?idp_error=identity_provider_unavailable`);
+      const { response } = await roundTrip(client, 'psc', '?target_uri=%2Fdevices');
+      // Back to the login page, the page asked for kept for the password or a retry.
+      expect(response.headers.location).toBe(
+        `${LOGIN}?idp_error=identity_provider_unavailable&target_uri=${encodeURIComponent(`${PORTAL}/devices`)}`,
+      );
       expect(await lastEvent('identity_provider_failed')).toMatchObject({
         details: { provider: 'psc', reason: 'identity_provider_unavailable', step: 'token' },
       });
+      // A program asking for JSON gets the 503 with Retry-After instead.
+      const api = new TestClient(t.app);
+      const start = await api.get('/api/idp/psc/start');
+      const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
+      const iss = encodeURIComponent(psc.issuer);
+      const res = await api.get(`/api/idp/psc/callback?code=abc&state=${state}&iss=${iss}`, {
+        accept: 'application/json',
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
     } finally {
       psc.tokenOverride = null;
     }
@@ -415,7 +428,7 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     expect(count('psc', 'ok')).toBeGreaterThanOrEqual(1);
     expect(count('psc', 'not_linked')).toBe(1);
     expect(count('franceconnect', 'cancelled')).toBe(1);
-    expect(count('psc', 'identity_provider_unavailable')).toBe(1);
+    expect(count('psc', 'identity_provider_unavailable')).toBe(2);
   });
 
   it("forgets an account's links when the account is deleted, and links a subject once", async () => {
@@ -462,10 +475,12 @@ describe.each(DIALECTS)('identity providers unreachable (%s)', (dialect) => {
     'sends the browser back to the login page when %s is down or silent, audited',
     async (provider) => {
       const began = Date.now();
-      const res = await new TestClient(t.app).get(`/api/idp/${provider}/start`);
+      const res = await new TestClient(t.app).get(`/api/idp/${provider}/start?target_uri=%2F`);
       expect(Date.now() - began).toBeLessThan(3000);
       expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe(`${LOGIN}?idp_error=identity_provider_unavailable`);
+      expect(res.headers.location).toBe(
+        `${LOGIN}?idp_error=identity_provider_unavailable&target_uri=${encodeURIComponent(`${PORTAL}/`)}`,
+      );
       const event = await t.ctx.db
         .selectFrom('audit_events')
         .select('details')

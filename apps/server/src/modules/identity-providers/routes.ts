@@ -2,12 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { IdpError } from '@hygie/domain';
-import { errorEnvelopeSchema } from '@hygie/domain';
+import { errorEnvelopeSchema, safeTargetUri } from '@hygie/domain';
 import type { RouteDeps } from '../route-deps.js';
 import { isAppError } from '../../lib/app-error.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { requestMeta } from '../../plugins/stage-reply.js';
-import { finishSignIn, startSignIn } from './service.js';
+import { finishSignIn, providerUnavailableError, startSignIn } from './service.js';
 import { TRANSACTION_TTL_MS } from './transaction.js';
 
 /** The login page a failed provider sign-in comes back to, with its reason. */
@@ -40,8 +40,12 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     secure: cookies.secure,
   } as const;
 
-  const backToLogin = (reply: FastifyReply, error: IdpError) =>
-    reply.redirect(`${LOGIN_PAGE}?idp_error=${error}`, 303);
+  /** Back to the login page with the reason, keeping the page asked for (password or retry). */
+  const backToLogin = (reply: FastifyReply, error: IdpError, target: string | null) => {
+    const query = new URLSearchParams({ idp_error: error });
+    if (target) query.set('target_uri', target);
+    return reply.redirect(`${LOGIN_PAGE}?${query.toString()}`, 303);
+  };
 
   app.get(
     '/api/idp/:provider/start',
@@ -80,7 +84,8 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           err.code === 'identity_provider_unavailable' &&
           !wantsJson(request)
         ) {
-          return backToLogin(reply, 'identity_provider_unavailable');
+          const target = safeTargetUri(request.query.target_uri, ctx.config.publicUrl.origin);
+          return backToLogin(reply, 'identity_provider_unavailable', target);
         }
         throw err;
       }
@@ -115,40 +120,34 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       // The transaction is used once: whatever happens next, the browser forgets it.
       const sealed = request.cookies[transactionCookie];
       void reply.clearCookie(transactionCookie, cookieOptions);
-      try {
-        const outcome = await finishSignIn(
-          ctx,
-          request.params.provider,
-          new URL(request.url, ctx.config.publicUrl),
-          sealed,
-          {
-            meta: requestMeta(request),
-            deviceToken: request.cookies[cookies.deviceCookie],
-            previousToken: request.cookies[cookies.sessionCookie],
-          },
-        );
-        if (!outcome.ok) return backToLogin(reply, outcome.error);
-        const { result, target } = outcome;
-        const { progress } = result;
-        const token =
-          progress.complete && progress.rotatedToken ? progress.rotatedToken : result.token;
-        cookies.setSession(reply, token);
-        issueXsrf(reply, cookies, ctx.secret, token);
-        if (progress.complete && progress.browserToken) {
-          cookies.setBrowser(reply, progress.browserToken);
+      const outcome = await finishSignIn(
+        ctx,
+        request.params.provider,
+        new URL(request.url, ctx.config.publicUrl),
+        sealed,
+        {
+          meta: requestMeta(request),
+          deviceToken: request.cookies[cookies.deviceCookie],
+          previousToken: request.cookies[cookies.sessionCookie],
+        },
+      );
+      if (!outcome.ok) {
+        if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
+          throw providerUnavailableError();
         }
-        // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
-        return reply.redirect(target ?? '/', 303);
-      } catch (err) {
-        if (
-          isAppError(err) &&
-          err.code === 'identity_provider_unavailable' &&
-          !wantsJson(request)
-        ) {
-          return backToLogin(reply, 'identity_provider_unavailable');
-        }
-        throw err;
+        return backToLogin(reply, outcome.error, outcome.target);
       }
+      const { result, target } = outcome;
+      const { progress } = result;
+      const token =
+        progress.complete && progress.rotatedToken ? progress.rotatedToken : result.token;
+      cookies.setSession(reply, token);
+      issueXsrf(reply, cookies, ctx.secret, token);
+      if (progress.complete && progress.browserToken) {
+        cookies.setBrowser(reply, progress.browserToken);
+      }
+      // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
+      return reply.redirect(target ?? '/', 303);
     },
   );
 };

@@ -62,18 +62,22 @@ async function recordFailure(
   });
 }
 
-/** The 503 an unavailable provider answers, audited with the step that failed. */
+/** What an API caller gets for an unavailable provider: 503 with Retry-After. */
+export function providerUnavailableError(): AppError<'identity_provider_unavailable'> {
+  return new AppError('identity_provider_unavailable', undefined, {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
+
+/** Records an unavailable provider (audited with the step that failed); discovers it again next time. */
 async function unavailable(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   err: ProviderUnavailable,
   ip: string | null,
-): Promise<AppError<'identity_provider_unavailable'>> {
+): Promise<void> {
   forgetConfiguration(ctx, provider.id);
   await recordFailure(ctx, provider, 'identity_provider_unavailable', ip, { step: err.step });
-  return new AppError('identity_provider_unavailable', undefined, {
-    'retry-after': String(RETRY_AFTER_SECONDS),
-  });
 }
 
 /**
@@ -91,7 +95,10 @@ export async function startSignIn(
   try {
     configuration = await providerConfiguration(ctx, provider);
   } catch (err) {
-    if (err instanceof ProviderUnavailable) throw await unavailable(ctx, provider, err, ip);
+    if (err instanceof ProviderUnavailable) {
+      await unavailable(ctx, provider, err, ip);
+      throw providerUnavailableError();
+    }
     throw err;
   }
   const verifier = client.randomPKCECodeVerifier();
@@ -164,7 +171,10 @@ export async function finishSignIn(
   try {
     ({ identity, acr } = await exchange(ctx, provider, currentUrl, transaction));
   } catch (err) {
-    if (err instanceof ProviderUnavailable) throw await unavailable(ctx, provider, err, ip);
+    if (err instanceof ProviderUnavailable) {
+      await unavailable(ctx, provider, err, ip);
+      return { ok: false, error: 'identity_provider_unavailable', target };
+    }
     if (err instanceof ProviderRefused) {
       await recordFailure(ctx, provider, 'refused', ip, { step: err.step });
       return { ok: false, error: 'refused', target };
