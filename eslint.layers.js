@@ -106,6 +106,7 @@ const TABLE_OWNERS = {
   [`${SERVER}/modules/audit/repository.ts`]: ['audit_events'],
   [`${SERVER}/modules/codes/repository.ts`]: ['one_time_codes'],
   [`${SERVER}/modules/links/repository.ts`]: ['link_tokens'],
+  [`${SERVER}/modules/identity-providers/repository.ts`]: ['identity_links'],
   [`${SERVER}/messaging/repository.ts`]: ['outbox'],
 };
 const WRITES =

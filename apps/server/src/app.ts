@@ -73,6 +73,7 @@ import { PlatformLogoutSender } from './modules/oidc/backchannel.js';
 import { oidcRoutes } from './modules/oidc/routes.js';
 import { messageQueueRoutes } from './modules/message-queue/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
+import { identityProviderRoutes } from './modules/identity-providers/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
 
@@ -298,6 +299,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       dashboardRoutes,
       legalRoutes,
       biometricsRoutes,
+      identityProviderRoutes,
       stepUpRoutes,
       platformRoutes,
     ]) {

@@ -13,6 +13,43 @@ const httpUrl = z.url({
   error: 'expected an http:// or https:// URL',
 });
 
+/** Space-separated OAuth scopes, `openid` among them. */
+const scopeList = z
+  .string()
+  .transform((v) => v.split(/\s+/).filter(Boolean))
+  .refine((scopes) => scopes.includes('openid'), { error: 'expected scopes including openid' });
+/** Space-separated `acr` values, the lowest first (e.g. eidas1, or eidas2 eidas3). */
+const acrList = z
+  .string()
+  .transform((v) => v.split(/\s+/).filter(Boolean))
+  .refine((values) => values.length > 0, { error: 'expected at least one acr value' });
+
+/**
+ * The upstream identity providers the portal knows (docs/identity-providers.md): each is enabled
+ * by its `<PREFIX>_ISSUER`, `_CLIENT_ID` and `_CLIENT_SECRET`, and its claims are read by its
+ * mapper. Another OpenID provider is one more row here and its five variables.
+ */
+const UPSTREAM_PROVIDERS = [
+  { id: 'psc', prefix: 'PSC', claims: 'psc' },
+  { id: 'franceconnect', prefix: 'FRANCECONNECT', claims: 'franceconnect' },
+] as const;
+
+/** How a provider's claims become an identity (modules/identity-providers/claims.ts). */
+export type ClaimsMapperKind = (typeof UPSTREAM_PROVIDERS)[number]['claims'];
+
+/** One upstream OpenID provider the portal signs people in with. */
+export interface IdentityProviderConfig {
+  /** The path segment (`/api/idp/<id>/start`) and the links' provider column. */
+  id: string;
+  claims: ClaimsMapperKind;
+  issuer: URL;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  /** Sent as `acr_values`; the first (lowest) is the level a sign-in must reach to count. */
+  acrValues: string[];
+}
+
 // proxy-addr's named ranges, which Fastify's trustProxy accepts alongside addresses and CIDRs.
 /** The day the accessibility statement shipped with the portal was drawn up. */
 const ACCESSIBILITY_STATEMENT_DATE = '2026-11-26';
@@ -135,6 +172,19 @@ const envSchema = z.object({
   OUTBOX_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   OIDC_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  PSC_ISSUER: httpUrl.optional(),
+  PSC_CLIENT_ID: z.string().optional(),
+  PSC_CLIENT_SECRET: z.string().optional(),
+  PSC_SCOPES: scopeList.prefault('openid scope_all'),
+  PSC_ACR_VALUES: acrList.prefault('eidas1'),
+  FRANCECONNECT_ISSUER: httpUrl.optional(),
+  FRANCECONNECT_CLIENT_ID: z.string().optional(),
+  FRANCECONNECT_CLIENT_SECRET: z.string().optional(),
+  FRANCECONNECT_SCOPES: scopeList.prefault(
+    'openid given_name family_name birthdate gender birthplace birthcountry preferred_username',
+  ),
+  FRANCECONNECT_ACR_VALUES: acrList.prefault('eidas1'),
+  IDP_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   SENTRY_DSN: z.url().optional(),
   SENTRY_ENVIRONMENT: z.string().default('production'),
   WEB_DIST_DIR: z.string().optional(),
@@ -210,6 +260,10 @@ export interface Config {
   sentry: { dsn: string | null; environment: string };
   /** How long a rotated refresh token may still be presented (parallel refreshes of one app). */
   oidc: { refreshReuseGraceSeconds: number };
+  /** The upstream identity providers that are configured (none: no provider sign-in). */
+  identityProviders: IdentityProviderConfig[];
+  /** The deadline of each call to an upstream provider (discovery, token, userinfo). */
+  identityProviderTimeoutMs: number;
   webDistDir: string;
   bodyLimit: number;
   hsts: boolean;
@@ -274,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Moving time would let anyone skip every cooldown and expiry: only a server run by the tests.
     throw new ConfigError('Invalid configuration: HYGIE_TEST_CLOCK needs NODE_ENV=test');
   }
+  const identityProviders = upstreamProviders(e);
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -344,6 +399,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sentry: { dsn: e.SENTRY_DSN ?? null, environment: e.SENTRY_ENVIRONMENT },
     oidc: { refreshReuseGraceSeconds: e.OIDC_REFRESH_REUSE_GRACE_SECONDS },
+    identityProviders,
+    identityProviderTimeoutMs: e.IDP_TIMEOUT_MS,
     webDistDir: path.resolve(
       e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist'),
     ),
@@ -353,4 +410,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN ?? null,
     testClock: e.HYGIE_TEST_CLOCK ?? false,
   };
+}
+
+/**
+ * The providers whose issuer is set. An issuer needs its client id and secret (and the reverse);
+ * in production it is reached over https only.
+ */
+function upstreamProviders(e: Env): IdentityProviderConfig[] {
+  return UPSTREAM_PROVIDERS.flatMap(({ id, prefix, claims }) => {
+    const issuer = e[`${prefix}_ISSUER`];
+    const clientId = e[`${prefix}_CLIENT_ID`];
+    const clientSecret = e[`${prefix}_CLIENT_SECRET`];
+    if (issuer === undefined && clientId === undefined && clientSecret === undefined) return [];
+    if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+      throw new ConfigError(
+        `Invalid configuration: ${prefix}_ISSUER, ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET go together`,
+      );
+    }
+    const url = new URL(issuer);
+    if (e.NODE_ENV === 'production' && url.protocol !== 'https:') {
+      throw new ConfigError(`Invalid configuration: ${prefix}_ISSUER must be https in production`);
+    }
+    return [
+      {
+        id,
+        claims,
+        issuer: url,
+        clientId,
+        clientSecret,
+        scopes: e[`${prefix}_SCOPES`],
+        acrValues: e[`${prefix}_ACR_VALUES`],
+      },
+    ];
+  });
 }

@@ -8,6 +8,8 @@ export const AUDIT_ACTIONS = [
   'login',
   'login_biometric',
   'login_failed',
+  'login_identity_provider',
+  'identity_provider_failed',
   'second_factor_sent',
   'second_factor_failed',
   'second_factor_passed',

@@ -35,6 +35,8 @@ export const ERRORS = {
   account_disabled: { status: 403 },
   too_many_attempts: { status: 429 },
   identity_provider_unavailable: { status: 503 },
+  /** A provider's callback without the sign-in it answers (state unknown, expired or used). */
+  identity_provider_sign_in_invalid: { status: 400 },
 
   // Passwords.
   password_must_differ: { status: 400 },

@@ -4,6 +4,7 @@ export * from './one-of.js';
 export * from './account-state.js';
 export * from './audit.js';
 export * from './errors.js';
+export * from './identity-providers.js';
 export * from './error-data.js';
 export * from './schemas/api.js';
 export * from './schemas/security.js';

@@ -81,6 +81,15 @@ export interface TrustedDeviceTable {
   expires_at: number;
 }
 
+/** An account's link to an upstream identity provider's subject (migration 0016). */
+export interface IdentityLinkTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** A browser an account has signed in from: its cookie's hash, for the new-browser notice. */
 export interface KnownBrowserTable {
   user_id: string;
@@ -259,6 +268,7 @@ export interface Database {
   outbox: OutboxTable;
   trusted_devices: TrustedDeviceTable;
   known_browsers: KnownBrowserTable;
+  identity_links: IdentityLinkTable;
   terms_texts: TermsTextTable;
   one_time_codes: OneTimeCodeTable;
   link_tokens: LinkTokenTable;

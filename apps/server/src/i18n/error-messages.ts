@@ -25,6 +25,8 @@ const fr: Catalogue = {
   account_pending_validation: 'Votre identité doit être vérifiée avant de pouvoir vous connecter.',
   too_many_attempts: 'Trop de tentatives, veuillez réessayer plus tard.',
   identity_provider_unavailable: 'La connexion avec cette méthode est actuellement indisponible.',
+  identity_provider_sign_in_invalid:
+    'Cette connexion n’a pas pu être vérifiée : recommencez depuis la page de connexion.',
   password_must_differ: 'Le nouveau mot de passe doit être différent de l’ancien.',
   password_too_weak:
     'Au moins 8 caractères dont 1 chiffre, 1 lettre minuscule et 1 lettre majuscule.',
@@ -91,6 +93,8 @@ const en: Catalogue = {
   account_pending_validation: 'Your identity must be verified before you can sign in.',
   too_many_attempts: 'Too many attempts, please try again later.',
   identity_provider_unavailable: 'Login with this method is currently unavailable.',
+  identity_provider_sign_in_invalid:
+    'This sign-in could not be verified: start again from the sign-in page.',
   password_must_differ: 'The new password must differ from the old one.',
   password_too_weak: 'At least 8 characters with 1 digit, 1 lowercase and 1 uppercase letter.',
   password_too_common: 'This password is too common, please choose another one.',
@@ -155,6 +159,8 @@ const ar: Catalogue = {
   account_pending_validation: 'يجب التحقق من هويتك قبل أن تتمكن من تسجيل الدخول.',
   too_many_attempts: 'محاولات كثيرة جدًا، يرجى المحاولة لاحقًا.',
   identity_provider_unavailable: 'تسجيل الدخول بهذه الطريقة غير متاح حاليًا.',
+  identity_provider_sign_in_invalid:
+    'تعذّر التحقق من تسجيل الدخول هذا: أعد المحاولة من صفحة تسجيل الدخول.',
   password_must_differ: 'يجب أن تختلف كلمة المرور الجديدة عن القديمة.',
   password_too_weak: '8 أحرف على الأقل تتضمن رقمًا واحدًا وحرفًا صغيرًا وحرفًا كبيرًا.',
   password_too_common: 'كلمة المرور هذه شائعة جدًا، اختر كلمة أخرى.',

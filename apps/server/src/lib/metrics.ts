@@ -43,6 +43,12 @@ export class Metrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly identityProviderSignIns = new Counter({
+    name: 'hygie_identity_provider_sign_ins_total',
+    help: 'Sign-ins through an upstream identity provider by provider and outcome (ok, or the idp_error)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly secondFactors = new Counter({
     name: 'hygie_second_factors_total',
     help: 'Second factors by channel and outcome (sent, passed, or the error code answered)',

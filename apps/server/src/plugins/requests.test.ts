@@ -171,6 +171,7 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
       xsrfCookieName: 'XSRF-TOKEN',
       contactEmail: 'support@hygie.local',
       sessionWarningSeconds: 300,
+      identityProviders: [],
     });
   });
 });

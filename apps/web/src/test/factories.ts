@@ -31,6 +31,7 @@ export const PUBLIC_CONFIG = {
   xsrfCookieName: 'XSRF-TOKEN',
   contactEmail: 'support@hygie.example',
   sessionWarningSeconds: 300,
+  identityProviders: [],
 };
 
 /** The terms in force as GET /api/cgu answers them: two sections, in French. */

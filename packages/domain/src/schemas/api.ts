@@ -56,6 +56,8 @@ export const publicConfigSchema = z.object({
   xsrfCookieName: z.string(),
   contactEmail: z.string(),
   sessionWarningSeconds: z.number(),
+  /** The upstream identity providers one may sign in with (docs/identity-providers.md). */
+  identityProviders: z.array(z.string()),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -76,6 +76,10 @@ export const myDataSchema = z.object({
   ),
   /** The browsers the person signed in from (each named by a cookie it keeps, never exported). */
   knownBrowsers: z.array(z.object({ firstSeenAt: at, lastSeenAt: at })),
+  /** The upstream identity providers' identities linked to the account (their subject ids). */
+  identityLinks: z.array(
+    z.object({ provider: z.string(), subject: z.string(), linkedAt: at, lastUsedAt: atOrNull }),
+  ),
   /** Passkeys and the app's biometric keys, revoked ones included (never key material). */
   keys: z.array(
     z.object({

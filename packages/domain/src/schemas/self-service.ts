@@ -38,6 +38,7 @@ export const endedSessionsSchema = z.object({ ended: z.number().int() });
 export const MY_ACTIVITY_ACTIONS = [
   'login',
   'login_biometric',
+  'login_identity_provider',
   'login_failed',
   'second_factor_failed',
   'second_factor_passed',

@@ -130,6 +130,17 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       last_seen_at: exported,
     },
   },
+  identity_links: {
+    section: 'identityLinks',
+    by: { column: 'user_id', value: 'id' },
+    columns: {
+      provider: exported,
+      subject: exported,
+      user_id: exported,
+      created_at: exported,
+      last_used_at: exported,
+    },
+  },
   one_time_codes: {
     section: 'codes',
     by: { column: 'user_id', value: 'id' },
@@ -338,6 +349,16 @@ describe.each(DIALECTS)('my data export on %s', (dialect) => {
     // A link in flight, a passkey (and a revoked one), a platform opened and its grant, tokens.
     const now = t.clock.now();
     secrets.push(await issueLink(t.ctx, t.ctx.db, userId, 'password_reset', 3_600_000));
+    await t.ctx.db
+      .insertInto('identity_links')
+      .values({
+        provider: 'psc',
+        subject: 'f:psc-subject-of-the-person',
+        user_id: userId,
+        created_at: t.clock.now() - 60_000,
+        last_used_at: t.clock.now(),
+      })
+      .execute();
     const keys = [
       { id: 'key-live', revoked_at: null, device_name: 'Pixel of Jeanne' },
       { id: 'key-old', revoked_at: now, device_name: 'Old phone' },

@@ -14,6 +14,7 @@ import {
 import { keysHeldFor } from '../biometrics/service.js';
 import { codesHeldFor } from '../codes/service.js';
 import { trustedDevicesHeldFor } from '../devices/service.js';
+import { identityLinksOfUser } from '../identity-providers/service.js';
 import { linksHeldFor } from '../links/service.js';
 import { consentsOf } from '../oidc/consents.js';
 import { platformAccessHeldFor } from '../platforms/service.js';
@@ -78,6 +79,7 @@ export async function exportMyData(
     sessions,
     devices,
     browsers,
+    identityLinks,
     keys,
     access,
     grants,
@@ -91,6 +93,7 @@ export async function exportMyData(
     sessionsOfUser(ctx.db, user.id),
     trustedDevicesHeldFor(ctx.db, user.id),
     knownBrowsersOfUser(ctx.db, user.id),
+    identityLinksOfUser(ctx.db, user.id),
     keysHeldFor(ctx.db, user.id),
     platformAccessHeldFor(ctx.db, user.id),
     consentsOf(ctx, user.id),
@@ -151,6 +154,12 @@ export async function exportMyData(
     knownBrowsers: browsers.map((b) => ({
       firstSeenAt: iso(b.created_at),
       lastSeenAt: iso(b.last_seen_at),
+    })),
+    identityLinks: identityLinks.map((l) => ({
+      provider: l.provider,
+      subject: l.subject,
+      linkedAt: iso(l.created_at),
+      lastUsedAt: isoOrNull(l.last_used_at),
     })),
     keys: keys.map((k) => ({
       id: k.id,

@@ -157,7 +157,7 @@ export async function recordSignInFailure(
   err: unknown,
   targetId: string | null,
   ip: string | null,
-  details?: { method: 'biometric' },
+  details?: { method: 'biometric' | 'identity_provider' },
 ): Promise<void> {
   const reason = signInFailureReason(err);
   if (!reason) return;

@@ -10,11 +10,14 @@ export const ACR = {
   twoFactors: 'urn:hygie:loa:2',
 } as const;
 
-// RFC 8176 method references by kind of factor: something known, held, or been.
+// RFC 8176 method references by kind of factor: something known, held, or been — and `ext`, a
+// sign-in at an upstream identity provider (docs/identity-providers.md), a factor of its own: the
+// portal's code after it makes two.
 const FACTOR_KINDS = [
   new Set(['pwd', 'pin', 'kba']),
   new Set(['otp', 'sms', 'tel', 'hwk', 'swk']),
   new Set(['user', 'fpt', 'face', 'iris', 'retina', 'vbm']),
+  new Set(['ext']),
 ];
 
 /**

@@ -24,6 +24,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
       xsrfCookieName: config.xsrfCookieName,
       contactEmail: config.contactEmail,
       sessionWarningSeconds: SESSION_WARNING_SECONDS,
+      identityProviders: config.identityProviders.map((provider) => provider.id),
     }),
   );
 };

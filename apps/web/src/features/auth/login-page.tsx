@@ -18,6 +18,7 @@ import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
 import { BiometricSignIn } from './biometric-sign-in';
+import { IdentityProviderError, IdentityProviderSignIn } from './identity-provider-sign-in';
 import { loginFormSchema, type LoginForm } from './login-form';
 
 export default function LoginPage() {
@@ -55,6 +56,7 @@ export default function LoginPage() {
           {t('errors:session_expired')}
         </Alert>
       )}
+      {!failure && <IdentityProviderError />}
       {failure && (
         <Alert severity="error" sx={{ mb: 3 }} data-testid="login-error">
           {failure}
@@ -111,6 +113,7 @@ export default function LoginPage() {
         </Button>
       </Box>
       <BiometricSignIn getUsername={() => getValues('username')} />
+      <IdentityProviderSignIn />
       <Divider sx={{ my: 3 }} />
       <Typography>
         {t('security:login.noAccount')}{' '}

@@ -1,0 +1,153 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { IdpError } from '@hygie/domain';
+import { errorEnvelopeSchema, safeTargetUri } from '@hygie/domain';
+import type { RouteDeps } from '../route-deps.js';
+import { isAppError } from '../../lib/app-error.js';
+import { issueXsrf } from '../../plugins/csrf.js';
+import { requestMeta } from '../../plugins/stage-reply.js';
+import { finishSignIn, providerUnavailableError, startSignIn } from './service.js';
+import { TRANSACTION_TTL_MS } from './transaction.js';
+
+/** The login page a failed provider sign-in comes back to, with its reason. */
+const LOGIN_PAGE = '/security/login';
+
+const providerParams = z.object({ provider: z.string().max(40) });
+
+const redirected = z.null().describe('The `location` header is where the browser goes next');
+
+/**
+ * Whether the caller is a program that asked for JSON (it gets the 503 with Retry-After) rather
+ * than a browser navigating (it goes back to the login page with `idp_error`).
+ */
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+/** Upstream identity providers: start a sign-in, and the provider's callback (docs/identity-providers.md). */
+export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
+  app,
+  { ctx, cookies },
+) => {
+  // Sent back by the browser when the provider redirects it here (a cross-site navigation: Lax).
+  const transactionCookie = cookies.secure ? '__Host-hygie_idp' : 'hygie_idp';
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookies.secure,
+  } as const;
+
+  /** Back to the login page with the reason, keeping the page asked for (password or retry). */
+  const backToLogin = (reply: FastifyReply, error: IdpError, target: string | null) => {
+    const query = new URLSearchParams({ idp_error: error });
+    if (target) query.set('target_uri', target);
+    return reply.redirect(`${LOGIN_PAGE}?${query.toString()}`, 303);
+  };
+
+  app.get(
+    '/api/idp/:provider/start',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Browser navigation: starts a sign-in with an upstream identity provider (PKCE, state, nonce, acr_values)',
+        params: providerParams,
+        querystring: z.object({ target_uri: z.string().optional() }),
+        response: {
+          302: redirected,
+          303: redirected,
+          404: errorEnvelopeSchema,
+          503: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { url, transaction } = await startSignIn(
+          ctx,
+          request.params.provider,
+          request.query.target_uri,
+          request.ip,
+        );
+        void reply.setCookie(transactionCookie, transaction, {
+          ...cookieOptions,
+          maxAge: TRANSACTION_TTL_MS / 1000,
+        });
+        return reply.redirect(url, 302);
+      } catch (err) {
+        if (
+          isAppError(err) &&
+          err.code === 'identity_provider_unavailable' &&
+          !wantsJson(request)
+        ) {
+          const target = safeTargetUri(request.query.target_uri, ctx.config.publicUrl.origin);
+          return backToLogin(reply, 'identity_provider_unavailable', target);
+        }
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/api/idp/:provider/callback',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          "The provider's redirect back: a linked identity signs its account in; anything else returns to the login page with idp_error",
+        params: providerParams,
+        querystring: z
+          .object({
+            code: z.string().optional(),
+            state: z.string().optional(),
+            error: z.string().optional(),
+          })
+          .loose(),
+        response: {
+          303: redirected,
+          400: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+          503: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      // The transaction is used once: whatever happens next, the browser forgets it.
+      const sealed = request.cookies[transactionCookie];
+      void reply.clearCookie(transactionCookie, cookieOptions);
+      const outcome = await finishSignIn(
+        ctx,
+        request.params.provider,
+        new URL(request.url, ctx.config.publicUrl),
+        sealed,
+        {
+          meta: requestMeta(request),
+          deviceToken: request.cookies[cookies.deviceCookie],
+          previousToken: request.cookies[cookies.sessionCookie],
+        },
+      );
+      if (!outcome.ok) {
+        if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
+          throw providerUnavailableError();
+        }
+        return backToLogin(reply, outcome.error, outcome.target);
+      }
+      const { result, target } = outcome;
+      const { progress } = result;
+      const token =
+        progress.complete && progress.rotatedToken ? progress.rotatedToken : result.token;
+      cookies.setSession(reply, token);
+      issueXsrf(reply, cookies, ctx.secret, token);
+      if (progress.complete && progress.browserToken) {
+        cookies.setBrowser(reply, progress.browserToken);
+      }
+      // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
+      return reply.redirect(target ?? '/', 303);
+    },
+  );
+};

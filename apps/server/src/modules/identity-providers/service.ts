@@ -1,0 +1,308 @@
+import * as client from 'openid-client';
+import type { IdpError } from '@hygie/domain';
+import { safeTargetUri } from '@hygie/domain';
+import type { AppContext } from '../../context.js';
+import type { IdentityProviderConfig } from '../../config.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
+import { recordAudit } from '../audit/service.js';
+import type { LoginResult, ProgressContext } from '../auth/service.js';
+import { advanceSession, recordSignInFailure } from '../auth/service.js';
+import { recognisedDevice } from '../devices/service.js';
+import { closeSession, openSession } from '../sessions/service.js';
+import { assertMaySignIn, findUserById } from '../users/service.js';
+import type { UpstreamIdentity } from './claims.js';
+import { countsAsTwoFactors, mapClaims } from './claims.js';
+import type { IdentityLinkRow } from './repository.js';
+import { findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
+import type { IdpTransaction } from './transaction.js';
+import { openTransaction, sealTransaction, TRANSACTION_TTL_MS } from './transaction.js';
+import {
+  forgetConfiguration,
+  isUnavailability,
+  ProviderRefused,
+  ProviderUnavailable,
+  providerConfiguration,
+} from './upstream.js';
+
+/** What an API caller is told to wait before trying an unavailable provider again. */
+export const RETRY_AFTER_SECONDS = 30;
+
+/** The providers one may sign in with (their ids), in configuration order. */
+export function enabledProviderIds(ctx: AppContext): string[] {
+  return ctx.config.identityProviders.map((provider) => provider.id);
+}
+
+/** A configured provider, or 404 (an unknown or unconfigured one does not exist). */
+export function providerOf(ctx: AppContext, id: string): IdentityProviderConfig {
+  const provider = ctx.config.identityProviders.find((p) => p.id === id);
+  if (!provider) throw new AppError('not_found');
+  return provider;
+}
+
+/** The redirect URI to register at the provider: PUBLIC_URL + /api/idp/<id>/callback. */
+export function callbackUrl(ctx: AppContext, provider: IdentityProviderConfig): string {
+  return new URL(`/api/idp/${provider.id}/callback`, ctx.config.publicUrl).href;
+}
+
+/** The audit record of a failed provider sign-in: the provider, the step, the reason (no claims). */
+async function recordFailure(
+  ctx: AppContext,
+  provider: IdentityProviderConfig,
+  reason: IdpError,
+  ip: string | null,
+  details: { step?: string; targetId?: string } = {},
+): Promise<void> {
+  const { targetId, ...rest } = details;
+  ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: reason });
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'identity_provider_failed',
+    targetId: targetId ?? null,
+    ip,
+    details: { provider: provider.id, reason, ...rest },
+  });
+}
+
+/** What an API caller gets for an unavailable provider: 503 with Retry-After. */
+export function providerUnavailableError(): AppError<'identity_provider_unavailable'> {
+  return new AppError('identity_provider_unavailable', undefined, {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
+}
+
+/** Records an unavailable provider (audited with the step that failed); discovers it again next time. */
+async function unavailable(
+  ctx: AppContext,
+  provider: IdentityProviderConfig,
+  err: ProviderUnavailable,
+  ip: string | null,
+): Promise<void> {
+  forgetConfiguration(ctx, provider.id);
+  await recordFailure(ctx, provider, 'identity_provider_unavailable', ip, { step: err.step });
+}
+
+/**
+ * Starts a sign-in with a provider: the authorization URL (code flow, PKCE S256, state, nonce,
+ * acr_values) and the sealed transaction the browser keeps until the provider sends it back.
+ */
+export async function startSignIn(
+  ctx: AppContext,
+  providerId: string,
+  target: string | undefined,
+  ip: string | null,
+): Promise<{ url: string; transaction: string }> {
+  const provider = providerOf(ctx, providerId);
+  let configuration: client.Configuration;
+  try {
+    configuration = await providerConfiguration(ctx, provider);
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) {
+      await unavailable(ctx, provider, err, ip);
+      throw providerUnavailableError();
+    }
+    throw err;
+  }
+  const verifier = client.randomPKCECodeVerifier();
+  const transaction: IdpTransaction = {
+    provider: provider.id,
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    verifier,
+    target: safeTargetUri(target, ctx.config.publicUrl.origin),
+    expiresAt: ctx.clock.now() + TRANSACTION_TTL_MS,
+  };
+  const url = client.buildAuthorizationUrl(configuration, {
+    redirect_uri: callbackUrl(ctx, provider),
+    response_type: 'code',
+    scope: provider.scopes.join(' '),
+    acr_values: provider.acrValues.join(' '),
+    state: transaction.state,
+    nonce: transaction.nonce,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  return { url: url.href, transaction: sealTransaction(ctx.secret, transaction) };
+}
+
+/** The browser a provider's callback arrives in: its request, device cookie and current session. */
+export interface CallbackAttempt {
+  meta: ProgressContext;
+  deviceToken: string | undefined;
+  previousToken: string | undefined;
+}
+
+export type CallbackOutcome =
+  | { ok: true; result: LoginResult; target: string | null }
+  | { ok: false; error: IdpError; target: string | null };
+
+/**
+ * The provider sent the browser back. The transaction must be this provider's, unexpired, with
+ * the same state (else 400: nothing is signed in). Then the code is exchanged (PKCE verifier,
+ * nonce, the ID token's iss and aud checked by openid-client), the userinfo fetched and mapped,
+ * and a linked subject signs its account in.
+ */
+export async function finishSignIn(
+  ctx: AppContext,
+  providerId: string,
+  currentUrl: URL,
+  sealed: string | undefined,
+  attempt: CallbackAttempt,
+): Promise<CallbackOutcome> {
+  const provider = providerOf(ctx, providerId);
+  const { ip } = attempt.meta;
+  const transaction = openTransaction(ctx.secret, sealed);
+  const state = currentUrl.searchParams.get('state');
+  if (
+    !transaction ||
+    transaction.provider !== provider.id ||
+    transaction.expiresAt <= ctx.clock.now() ||
+    state !== transaction.state
+  ) {
+    throw new AppError('identity_provider_sign_in_invalid');
+  }
+  const target = transaction.target;
+  const providerError = currentUrl.searchParams.get('error');
+  if (providerError !== null) {
+    const error = providerError === 'access_denied' ? 'cancelled' : 'refused';
+    await recordFailure(ctx, provider, error, ip, { step: 'authorization' });
+    return { ok: false, error, target };
+  }
+  let identity: UpstreamIdentity | null;
+  let acr: unknown;
+  try {
+    ({ identity, acr } = await exchange(ctx, provider, currentUrl, transaction));
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) {
+      await unavailable(ctx, provider, err, ip);
+      return { ok: false, error: 'identity_provider_unavailable', target };
+    }
+    if (err instanceof ProviderRefused) {
+      await recordFailure(ctx, provider, 'refused', ip, { step: err.step });
+      return { ok: false, error: 'refused', target };
+    }
+    throw err;
+  }
+  if (!identity) {
+    await recordFailure(ctx, provider, 'refused', ip, { step: 'claims' });
+    return { ok: false, error: 'refused', target };
+  }
+  const link = await findLink(ctx.db, provider.id, identity.subject);
+  if (!link) {
+    await recordFailure(ctx, provider, 'not_linked', ip);
+    return { ok: false, error: 'not_linked', target };
+  }
+  try {
+    const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
+    const result = await signInLinked(ctx, provider, link, twoFactors, attempt);
+    ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
+    return { ok: true, result, target };
+  } catch (err) {
+    if (
+      isAppError(err) &&
+      (err.code === 'account_locked' ||
+        err.code === 'account_disabled' ||
+        err.code === 'account_pending_validation')
+    ) {
+      ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: err.code });
+      return { ok: false, error: err.code, target };
+    }
+    throw err;
+  }
+}
+
+/** The code exchange, then the userinfo: the identity the provider asserts, and its `acr`. */
+async function exchange(
+  ctx: AppContext,
+  provider: IdentityProviderConfig,
+  currentUrl: URL,
+  transaction: IdpTransaction,
+): Promise<{ identity: UpstreamIdentity | null; acr: unknown }> {
+  const configuration = await providerConfiguration(ctx, provider);
+  // openid-client compares the redirect URI it sends with the one the browser came back to.
+  const returned = new URL(callbackUrl(ctx, provider));
+  returned.search = currentUrl.search;
+  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+  try {
+    tokens = await client.authorizationCodeGrant(configuration, returned, {
+      pkceCodeVerifier: transaction.verifier,
+      expectedState: transaction.state,
+      expectedNonce: transaction.nonce,
+      idTokenExpected: true,
+    });
+  } catch (err) {
+    if (isUnavailability(err)) throw new ProviderUnavailable('token', { cause: err });
+    throw new ProviderRefused('token', { cause: err });
+  }
+  const claims = tokens.claims();
+  if (!claims) throw new ProviderRefused('token', { cause: new Error('no ID token') });
+  let userinfo: client.UserInfoResponse;
+  try {
+    userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+  } catch (err) {
+    if (isUnavailability(err)) throw new ProviderUnavailable('userinfo', { cause: err });
+    throw new ProviderRefused('userinfo', { cause: err });
+  }
+  return {
+    identity: mapClaims(provider.claims, claims.sub, { ...claims, ...userinfo }),
+    acr: claims.acr,
+  };
+}
+
+/**
+ * A linked subject signs its account in, like a password sign-in: the provider's sign-in is the
+ * first factor (`ext`), and both (`ext mfa`) when its `acr` reaches the configured level with a
+ * two-factor means; below it, the portal's second factor follows. The other stages still apply.
+ */
+async function signInLinked(
+  ctx: AppContext,
+  provider: IdentityProviderConfig,
+  link: IdentityLinkRow,
+  twoFactors: boolean,
+  attempt: CallbackAttempt,
+): Promise<LoginResult> {
+  const { meta } = attempt;
+  const user = await findUserById(ctx.db, link.user_id);
+  if (!user) throw new Error('identity link without its account');
+  try {
+    assertMaySignIn(user, ctx.config.contactEmail);
+  } catch (err) {
+    await recordSignInFailure(ctx, err, user.id, meta.ip, { method: 'identity_provider' });
+    throw err;
+  }
+  const now = ctx.clock.now();
+  await markLinkUsed(ctx.db, provider.id, link.subject, now);
+  const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);
+  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
+    amr: twoFactors ? ['ext', 'mfa'] : ['ext'],
+    trustedDeviceId,
+    mfaVerifiedAt: twoFactors ? now : null,
+  });
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'login_identity_provider',
+    actorId: user.id,
+    targetId: user.id,
+    ip: meta.ip,
+    details: { provider: provider.id, twoFactors },
+  });
+  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
+  if (attempt.previousToken) await closeSession(ctx, attempt.previousToken);
+  return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
+}
+
+/** Links a provider's subject to an account (the linking flows of the next steps call this). */
+export async function linkIdentity(
+  ctx: AppContext,
+  providerId: string,
+  subject: string,
+  userId: string,
+): Promise<void> {
+  await insertLink(ctx.db, {
+    provider: providerOf(ctx, providerId).id,
+    subject,
+    user_id: userId,
+    created_at: ctx.clock.now(),
+    last_used_at: null,
+  });
+}
+
+/** An account's links, for its data export. */
+export { linksOfUser as identityLinksOfUser };

@@ -1,0 +1,214 @@
+// Mock Pro Santé Connect and FranceConnect for the tests: real OpenID providers (oidc-provider)
+// on a random port, sending the claims and `acr` the real ones send. Only tests import this file.
+import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import Provider from 'oidc-provider';
+import type { Account, FindAccount } from 'oidc-provider';
+import { portOf } from '../../test/helpers.js';
+
+export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
+
+/** The userinfo of a professional as Pro Santé Connect sends it (scope_all). */
+export function pscClaims(rpps: string, given = 'Jean', family = 'Dupont') {
+  return {
+    SubjectNameID: `8${rpps}`,
+    preferred_username: `8${rpps}`,
+    given_name: given,
+    family_name: family,
+    SubjectOrganization: 'CABINET M DUPONT',
+    SubjectRefPro: {
+      codeCivilite: 'M',
+      exercices: [
+        {
+          codeProfession: '10',
+          codeCategorieProfession: 'C',
+          codeCiviliteDexercice: 'DR',
+          nomDexercice: family,
+          prenomDexercice: given,
+          codeTypeSavoirFaire: 'S',
+          codeSavoirFaire: 'SM54',
+          activities: [{ codeModeExercice: 'L', codeSecteurDactivite: 'SA07' }],
+        },
+      ],
+    },
+  };
+}
+
+/** FranceConnect's identity pivot for a person. */
+export function franceConnectClaims() {
+  return {
+    given_name: 'Jeanne Marie',
+    family_name: 'Martin',
+    birthdate: '1980-05-17',
+    gender: 'female',
+    birthplace: '75056',
+    birthcountry: '99100',
+    preferred_username: 'Martin',
+  };
+}
+
+const KINDS: Record<'psc' | 'franceconnect', { scopes: Record<string, string[]> }> = {
+  psc: {
+    scopes: {
+      scope_all: [
+        'SubjectNameID',
+        'SubjectRefPro',
+        'SubjectOrganization',
+        'given_name',
+        'family_name',
+        'preferred_username',
+      ],
+    },
+  },
+  franceconnect: {
+    scopes: {
+      given_name: ['given_name'],
+      family_name: ['family_name'],
+      birthdate: ['birthdate'],
+      gender: ['gender'],
+      birthplace: ['birthplace'],
+      birthcountry: ['birthcountry'],
+      preferred_username: ['preferred_username'],
+    },
+  },
+};
+
+export interface MockProvider {
+  issuer: string;
+  clientId: string;
+  /** Who signs in at the provider next, and at which `acr`; `cancel` refuses like a user would. */
+  nextLogin: { subject: string; acr: string } | 'cancel';
+  /** Each subject's claims (what the provider's userinfo and ID token carry). */
+  accounts: Map<string, Record<string, unknown>>;
+  /** Replaces the token endpoint's answer (a forged ID token, a delay); null: the real one. */
+  tokenOverride: ((params: URLSearchParams) => Promise<{ status: number; body: unknown }>) | null;
+  /** The last authorization request's parameters (what the portal sent). */
+  lastAuthorization: URLSearchParams | null;
+  /** Signs an ID token with the provider's own key (for forged answers). */
+  sign(claims: Record<string, unknown>): string;
+  close(): Promise<void>;
+}
+
+/** Starts a mock provider of that kind, knowing the portal's client and its redirect URI. */
+export async function startMockProvider(
+  kind: keyof typeof KINDS,
+  redirectUri: string,
+): Promise<MockProvider> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = randomUUID();
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' };
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = portOf(server);
+  const issuer = `http://127.0.0.1:${port}`;
+  const clientId = `${kind}-client`;
+  const claimsByScope: Record<string, string[]> = { openid: ['sub'] };
+  for (const [scope, names] of Object.entries(KINDS[kind].scopes)) claimsByScope[scope] = names;
+
+  const mock: MockProvider = {
+    issuer,
+    clientId,
+    nextLogin: 'cancel',
+    accounts: new Map(),
+    tokenOverride: null,
+    lastAuthorization: null,
+    sign(claims) {
+      const encode = (part: unknown) => Buffer.from(JSON.stringify(part)).toString('base64url');
+      const input = `${encode({ alg: 'RS256', typ: 'JWT', kid })}.${encode(claims)}`;
+      const signature = createSign('RSA-SHA256').update(input).sign(privateKey, 'base64url');
+      return `${input}.${signature}`;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+
+  const findAccount: FindAccount = (_ctx, sub): Account => ({
+    accountId: sub,
+    claims: () => ({ sub, ...(mock.accounts.get(sub) ?? {}) }),
+  });
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'client_secret_post',
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+      },
+    ],
+    jwks: { keys: [jwk] },
+    findAccount,
+    claims: claimsByScope,
+    scopes: Object.keys(claimsByScope),
+    acrValues: ['eidas1', 'eidas2', 'eidas3'],
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ['mock-provider-cookie-key'] },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
+  });
+  const handle = provider.callback();
+
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', issuer);
+      if (url.pathname === '/auth') mock.lastAuthorization = url.searchParams;
+      if (url.pathname === '/token' && req.method === 'POST' && mock.tokenOverride) {
+        const body = await new Promise<string>((resolve) => {
+          let text = '';
+          req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          req.on('end', () => resolve(text));
+        });
+        const answer = await mock.tokenOverride(new URLSearchParams(body));
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+        return;
+      }
+      if (url.pathname.startsWith('/interaction/')) {
+        const details = await provider.interactionDetails(req, res);
+        const next = mock.nextLogin;
+        if (next === 'cancel') {
+          await provider.interactionFinished(req, res, {
+            error: 'access_denied',
+            error_description: 'The user cancelled',
+          });
+          return;
+        }
+        const grant = new provider.Grant({ accountId: next.subject, clientId });
+        grant.addOIDCScope(String(details.params.scope));
+        await provider.interactionFinished(req, res, {
+          login: { accountId: next.subject, acr: next.acr, amr: ['mfa'] },
+          consent: { grantId: await grant.save() },
+        });
+        return;
+      }
+      await handle(req, res);
+    })();
+  });
+  return mock;
+}
+
+/** A server that accepts connections and never answers (a provider hanging). */
+export async function startSilentServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer(() => undefined);
+  server.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = portOf(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
