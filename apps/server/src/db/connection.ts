@@ -3,7 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery, KyselyConfig } from 'kysely';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, sql, SqliteDialect } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './introspector.js';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -84,7 +85,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     // one, fails instead — a 503 — and the pool replaces the client.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
     const openForMigrations = () => {
       const single = new pg.Pool({
         connectionString: database.url,
@@ -94,7 +95,9 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       });
       single.on('error', () => {});
       single.on('connect', (client) => client.on('error', () => {}));
-      const migrations = new Kysely<Database>({ dialect: new PostgresDialect({ pool: single }) });
+      const migrations = new Kysely<Database>({
+        dialect: new CurrentSchemaPostgresDialect({ pool: single }),
+      });
       return { db: migrations, close: () => migrations.destroy() };
     };
     return {
