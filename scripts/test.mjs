@@ -40,11 +40,13 @@ function vitest(name, projects) {
     `--outputFile.json=${file}`,
   ]);
   const json = readJson(file);
+  // A file failing outside its tests (a hook, an import) fails no test: count it as a failure.
+  const failedTests = (json?.numFailedTests ?? 0) + (json?.numFailedTestSuites ?? 0);
   suites.push({
     name,
     status,
     passed: json?.numPassedTests ?? 0,
-    failed: json?.numFailedTests ?? (status === 0 ? 0 : 1),
+    failed: failedTests || (status === 0 ? 0 : 1),
     skipped: (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0),
   });
 }
