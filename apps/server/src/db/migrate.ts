@@ -17,6 +17,7 @@ import * as m0012 from './migrations/0012-audit-request.js';
 import * as m0013 from './migrations/0013-known-browsers.js';
 import * as m0014 from './migrations/0014-terms.js';
 import * as m0015 from './migrations/0015-person-fields.js';
+import * as m0017 from './migrations/0017-sealed-person-fields.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '0013-known-browsers': m0013,
   '0014-terms': m0014,
   '0015-person-fields': m0015,
+  // 0016 is taken by a change under way elsewhere.
+  '0017-sealed-person-fields': m0017,
 };
 
 /** Every migration this version carries, in application order. */
