@@ -7,6 +7,7 @@ export default defineConfig({
     // Every core (vitest's default leaves one to its main process, which is idle meanwhile).
     maxWorkers: availableParallelism(),
     include: ['src/**/*.test.ts'],
+    setupFiles: ['src/test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

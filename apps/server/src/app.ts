@@ -22,7 +22,11 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Clock } from './lib/clock.js';
 import { MovableClock, systemClock } from './lib/clock.js';
 import { createPasswordHasher } from './security/passwords.js';
-import { ensureAdmin, loadSecret } from './bootstrap.js';
+import { checkDataKeys, ensureAdmin, loadSecret } from './bootstrap.js';
+import { installDataKeys } from './security/field-crypto.js';
+import { resolveDataKeys } from './security/data-keys.js';
+import { sealClearPersonFields } from './modules/users/service.js';
+import { reclaimReplacedValues } from './db/connection.js';
 import { OutboxDispatcher } from './messaging/dispatcher.js';
 import type { Transport } from './messaging/transports/types.js';
 import { smtpTransport } from './messaging/transports/smtp.js';
@@ -140,8 +144,19 @@ export async function createContext(
   config: Config,
   database: DbHandle,
   clock: Clock = systemClock,
+  log: (line: string) => void = () => {},
 ): Promise<AppContext> {
   await migrateToLatest(database);
+  const { keyring, note } = resolveDataKeys(config);
+  if (note) log(note);
+  await checkDataKeys(database.db, keyring, clock.now());
+  installDataKeys(keyring);
+  // An upgraded installation's clear values are sealed before anything reads them.
+  const sealed = await sealClearPersonFields(database.db);
+  if (sealed > 0) {
+    await reclaimReplacedValues(database);
+    log(`data keys: sealed the health identifiers of ${sealed} accounts stored in clear`);
+  }
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
   const passwords = await createPasswordHasher(config.argon2);
   const metrics = new Metrics();
@@ -186,7 +201,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   try {
-    const ctx = await createContext(config, database, clock);
+    const ctx = await createContext(config, database, clock, (line) => app.log.info(line));
     await ensureAdmin(ctx, app.log);
     app.log.info(
       config.devOutbox

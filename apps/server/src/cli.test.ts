@@ -463,7 +463,12 @@ describe('the command registry', () => {
         messaging: { smtp: null, smsGateway: null, devOutbox: true },
         production: {
           required: false,
-          unmet: [expect.stringContaining('SMTP_URL'), expect.stringContaining('SMS_GATEWAY_URL')],
+          unmet: [
+            expect.stringContaining('SMTP_URL'),
+            expect.stringContaining('SMS_GATEWAY_URL'),
+            expect.stringContaining('DATA_ENCRYPTION_KEY'),
+            expect.stringContaining('DATA_INDEX_KEY'),
+          ],
         },
       });
       expect(fs.existsSync(path.join(dataDir, 'data'))).toBe(false);
@@ -506,6 +511,8 @@ describe('the command registry', () => {
           PUBLIC_URL: 'http://portal.example.fr',
           SMTP_URL: 'smtp://user:password@mail.example.fr:587',
           SMS_GATEWAY_URL: 'https://sms.example.fr/send?token=abc',
+          DATA_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+          DATA_INDEX_KEY: Buffer.alloc(32, 2).toString('base64'),
         },
         'config:check',
         '--json',

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { SESSION_DEFAULTS, XSRF_COOKIE_NAME } from '@hygie/domain';
+import type { DataKey } from './security/field-crypto.js';
+import { KEY_BYTES, KEY_ID } from './security/field-crypto.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -197,6 +200,12 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(3000),
   /** The bearer token a Prometheus scraper presents at /metrics; unset, /metrics is off. */
   METRICS_TOKEN: z.string().min(24, { error: 'expected at least 24 characters' }).optional(),
+  /** Data keys sealing health identifiers: `id:base64` (32 bytes), comma-separated, active first. */
+  DATA_ENCRYPTION_KEY: z.string().optional(),
+  DATA_ENCRYPTION_KEY_FILE: z.string().optional(),
+  /** The blind-index key (HMAC of the INS for exact-match lookups): base64, 32 bytes. */
+  DATA_INDEX_KEY: z.string().optional(),
+  DATA_INDEX_KEY_FILE: z.string().optional(),
   HYGIE_TEST_CLOCK: bool.optional(),
 });
 
@@ -273,6 +282,11 @@ export interface Config {
   /** The browser suite's movable clock and its endpoint (NODE_ENV=test only). */
   testClock: boolean;
   /**
+   * Keys sealing health identifiers and indexing the INS (docs/security.md); null: not configured,
+   * generated into DATA_DIR on first start (refused in production).
+   */
+  dataKeys: { encryption: DataKey[] | null; index: Buffer | null };
+  /**
    * `/api/dev/outbox` (every code and link in clear) is served only outside production and only
    * when no real transport is configured: once SMTP or an SMS gateway is set, messages are real.
    */
@@ -329,6 +343,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: HYGIE_TEST_CLOCK needs NODE_ENV=test');
   }
   const identityProviders = upstreamProviders(e);
+  const dataKeys = {
+    encryption: keysFrom(e, 'DATA_ENCRYPTION_KEY', parseDataKeys),
+    index: keysFrom(e, 'DATA_INDEX_KEY', parseIndexKey),
+  };
+  if (e.NODE_ENV === 'production' && (!dataKeys.encryption || !dataKeys.index)) {
+    // A generated key would sit beside the database it protects: production brings its own.
+    const missing = dataKeys.encryption ? 'DATA_INDEX_KEY' : 'DATA_ENCRYPTION_KEY';
+    throw new ConfigError(
+      `Invalid configuration: NODE_ENV=production needs ${missing} (or ${missing}_FILE): see docs/deployment.md`,
+    );
+  }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -409,6 +434,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metricsToken: e.METRICS_TOKEN ?? null,
     testClock: e.HYGIE_TEST_CLOCK ?? false,
+    dataKeys,
   };
 }
 
@@ -443,4 +469,70 @@ function upstreamProviders(e: Env): IdentityProviderConfig[] {
       },
     ];
   });
+}
+
+/** Parses a 32-byte base64 key, or says why not. */
+export function parseKeyBytes(text: string): Buffer | string {
+  const trimmed = text.trim();
+  const bytes = Buffer.from(trimmed, 'base64');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) || bytes.length !== KEY_BYTES) {
+    return `expected ${KEY_BYTES} bytes in base64 (e.g. openssl rand -base64 32)`;
+  }
+  return bytes;
+}
+
+/** `id:base64` entries, comma-separated, the active key first; a lone base64 key has id `1`. */
+export function parseDataKeys(text: string): DataKey[] | string {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const keys: DataKey[] = [];
+  for (const entry of entries) {
+    const colon = entry.indexOf(':');
+    const id = colon < 0 ? '1' : entry.slice(0, colon);
+    const key = parseKeyBytes(colon < 0 ? entry : entry.slice(colon + 1));
+    if (!KEY_ID.test(id)) return `key id "${id}": expected 1 to 16 letters or digits`;
+    if (typeof key === 'string') return `key "${id}": ${key}`;
+    if (keys.some((k) => k.id === id)) return `key id "${id}" appears twice`;
+    keys.push({ id, key });
+  }
+  return keys.length > 0 ? keys : 'expected id:base64 entries, comma-separated, active first';
+}
+
+function parseIndexKey(text: string): Buffer | string {
+  return parseKeyBytes(text);
+}
+
+/**
+ * A key variable read from itself or from its `_FILE` (a mounted secret), parsed; null when
+ * neither is set. Throws ConfigError naming the variable (never printing the key).
+ */
+function keysFrom<T>(
+  e: Env,
+  name: 'DATA_ENCRYPTION_KEY' | 'DATA_INDEX_KEY',
+  parse: (text: string) => T | string,
+): T | null {
+  const file = e[`${name}_FILE`];
+  const direct = e[name];
+  if (file !== undefined && direct !== undefined) {
+    throw new ConfigError(`Invalid configuration: ${name} and ${name}_FILE are exclusive`);
+  }
+  let text = direct;
+  let shown: string = name;
+  if (file !== undefined) {
+    shown = `${name}_FILE=${JSON.stringify(file)}`;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable';
+      throw new ConfigError(`Invalid configuration: ${shown}: cannot read the file (${code})`);
+    }
+  }
+  if (text === undefined) return null;
+  const parsed = parse(text);
+  if (typeof parsed === 'string') {
+    throw new ConfigError(`Invalid configuration: ${shown}: ${parsed}`);
+  }
+  return parsed;
 }

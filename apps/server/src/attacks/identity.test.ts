@@ -9,6 +9,7 @@ import {
   signIn,
   TestClient,
 } from '../test/helpers.js';
+import { findUserByEmail } from '../modules/users/service.js';
 
 // Attacker suite (security issue, points 9 and 10): a validated professional changed their RPPS
 // alone (200, still active, and the `health` scope then released the new number); and the profile
@@ -39,8 +40,12 @@ describe.each(DIALECTS)('a checked identity on %s', (dialect) => {
 
   const patch = (client: TestClient, url: string, payload: Record<string, unknown>) =>
     client.request({ method: 'PATCH', url, payload });
-  const row = (email: string) =>
-    t.ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+  // Through the repository: the stored row holds sealed birth traits.
+  const row = async (email: string) => {
+    const user = await findUserByEmail(t.ctx.db, email);
+    if (!user) throw new Error(`no user ${email}`);
+    return user;
+  };
 
   async function signedIn(user: { email: string; password: string }) {
     const client = new TestClient(t.app);

@@ -36,6 +36,25 @@ export async function lockUntilCommit(db: Db, key: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
 
+/**
+ * Rewrites the database after values were replaced in place (clear values sealed), so the old
+ * ones do not linger in free pages: SQLite VACUUM; PostgreSQL VACUUM FULL of users, on the
+ * migrations' connection (no statement time-out). Copies made before (backups, WAL archives)
+ * still hold them: docs/deployment.md.
+ */
+export async function reclaimReplacedValues(database: DbHandle): Promise<void> {
+  if (database.dialect === 'sqlite') {
+    await sql`vacuum`.execute(database.db);
+    return;
+  }
+  const own = database.openForMigrations?.();
+  try {
+    await sql`vacuum full users`.execute(own?.db ?? database.db);
+  } finally {
+    await own?.close();
+  }
+}
+
 export interface DbHandle {
   db: Db;
   dialect: Dialect;

@@ -60,12 +60,12 @@ describe.each(DIALECTS)('unique violations on %s', (dialect) => {
     const err = await insertError(database, { email: 'taken@hygie.test' });
     expect(isUniqueViolation(err)).toBe(true);
     expect(isUniqueViolation(err, 'users_email_uq')).toBe(true);
-    expect(isUniqueViolation(err, 'users_ins_uq')).toBe(false);
+    expect(isUniqueViolation(err, 'users_ins_index_uq')).toBe(false);
   });
 
   it('recognises a taken INS', async () => {
     const err = await insertError(database, { ins: '180057512345612' });
-    expect(isUniqueViolation(err, 'users_ins_uq')).toBe(true);
+    expect(isUniqueViolation(err, 'users_ins_index_uq')).toBe(true);
     expect(isUniqueViolation(err, 'users_email_uq')).toBe(false);
   });
 
@@ -75,7 +75,7 @@ describe.each(DIALECTS)('unique violations on %s', (dialect) => {
       professional_id: '10000000001',
     });
     expect(isUniqueViolation(err, 'users_professional_id_uq')).toBe(true);
-    expect(isUniqueViolation(err, 'users_ins_uq')).toBe(false);
+    expect(isUniqueViolation(err, 'users_ins_index_uq')).toBe(false);
   });
 
   it('recognises a taken primary key', async () => {

@@ -2,7 +2,7 @@
 // ("UNIQUE constraint failed: users.ins"), so each named unique index carries its columns too.
 const UNIQUE_INDEXES = {
   users_email_uq: ['users.email'],
-  users_ins_uq: ['users.ins'],
+  users_ins_index_uq: ['users.ins_index'],
   users_professional_id_uq: ['users.professional_id_type', 'users.professional_id'],
   sessions_token_hash_uq: ['sessions.token_hash'],
   trusted_devices_token_uq: ['trusted_devices.token_hash'],

@@ -51,6 +51,19 @@ export interface UserTable {
   parent_ins: string | null;
 }
 
+/**
+ * The users table as stored: the health identifiers and birth traits are sealed (`v1.…`, see
+ * security/field-crypto.ts) and `ins_index` is the INS's blind index. Only the users repository
+ * sees this shape; it hands everyone else the plain `UserTable`.
+ */
+export type StoredUserTable = Omit<UserTable, SealedUserColumn> & {
+  [K in SealedUserColumn]: string | null;
+} & { ins_index: string | null };
+
+/** The users columns stored sealed. */
+export type SealedUserColumn =
+  'ins' | 'ins_oid' | 'parent_ins' | 'birth_date' | 'birth_place_insee' | 'sex';
+
 export interface SessionTable {
   id: string;
   token_hash: string;
@@ -261,7 +274,7 @@ export interface BiometricChallengeTable {
 }
 
 export interface Database {
-  users: UserTable;
+  users: StoredUserTable;
   sessions: SessionTable;
   settings: SettingTable;
   audit_events: AuditEventTable;

@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { loadConfig } from '../config.js';
 import type { Dialect, DbHandle, OpenOptions } from '../db/connection.js';
 import { openDatabase } from '../db/connection.js';
+import { TEST_DATA_KEYS } from './data-keys.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/tokens.js';
 import { parseParams } from '../messaging/outbox.js';
@@ -116,6 +117,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     WEB_DIST_DIR: path.join(os.tmpdir(), 'hygie-no-web-dist'),
+    DATA_ENCRYPTION_KEY: TEST_DATA_KEYS.encryption,
+    DATA_INDEX_KEY: TEST_DATA_KEYS.index,
     ...env,
   });
 }

@@ -101,6 +101,14 @@ function unmetProductionRequirements(config: Config): string[] {
       : ['PUBLIC_URL is not https:// (cookies are not Secure, no HSTS)']),
     ...(config.smtp ? [] : ['SMTP_URL is not set (e-mails go to the console)']),
     ...(config.sms ? [] : ['SMS_GATEWAY_URL is not set (SMS go to the console)']),
+    ...(config.dataKeys.encryption
+      ? []
+      : [
+          'DATA_ENCRYPTION_KEY is not set (health identifiers sealed with a key generated into DATA_DIR)',
+        ]),
+    ...(config.dataKeys.index
+      ? []
+      : ['DATA_INDEX_KEY is not set (the INS index keyed with a key generated into DATA_DIR)']),
   ];
 }
 

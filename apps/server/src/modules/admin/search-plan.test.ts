@@ -19,7 +19,7 @@ describe.each(DIALECTS)('query plans on %s', (dialect) => {
   it.each([
     ['a@b.fr', 'email', [/users_email_uq/]],
     ['06 12 34 56 78', 'phone', [/users_phone_idx/]],
-    ['295109912611193', 'ins', [/users_ins_uq/]],
+    ['295109912611193', 'ins', [/users_ins_index_uq/]],
     ['10002909371', 'rpps', [/users_professional_id_uq/]],
     ['810002909371', 'national_professional_id', [/users_professional_id_uq/]],
     ['0123456789', 'national_professional_id', [/users_professional_id_uq/]],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import { findUserByEmail } from '../users/service.js';
 
 // Spec §3's category, address, gender and parent's INS (docs/domain.md "Person fields").
 
@@ -41,12 +42,12 @@ describe.each(DIALECTS)(
       });
       const client = new TestClient(t.app);
       expect((await signIn(t, client, email, 'Fields-Passw0rd-1')).statusCode).toBe(200);
-      const row = () =>
-        t.ctx.db
-          .selectFrom('users')
-          .selectAll()
-          .where('email', '=', email)
-          .executeTakeFirstOrThrow();
+      // Through the repository: the stored row holds sealed values.
+      const row = async () => {
+        const user = await findUserByEmail(t.ctx.db, email);
+        if (!user) throw new Error(`no user ${email}`);
+        return user;
+      };
       const edit = (payload: Record<string, unknown>) =>
         client.request({ method: 'PATCH', url: '/api/profile', payload });
       return { client, row, edit };

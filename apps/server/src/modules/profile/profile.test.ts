@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { saveSetting } from '../settings/service.js';
+import { findUserByEmail } from '../users/service.js';
 import {
   createTestApp,
   createUser,
@@ -81,12 +82,11 @@ describe.each(DIALECTS)('my profile, devices and dashboard on %s', (dialect) => 
 
   it('stores an INS with its OID, read from the number, and removes both together', async () => {
     const client = await signedIn('ins-oid@hygie.test', '+33655000009');
-    const insOf = () =>
-      t.ctx.db
-        .selectFrom('users')
-        .select(['ins', 'ins_oid'])
-        .where('email', '=', 'ins-oid@hygie.test')
-        .executeTakeFirstOrThrow();
+    // Through the repository: the stored row holds sealed values.
+    const insOf = async () => {
+      const user = await findUserByEmail(t.ctx.db, 'ins-oid@hygie.test');
+      return { ins: user?.ins, ins_oid: user?.ins_oid };
+    };
     const edit = (ins: string | null) =>
       client.request({ method: 'PATCH', url: '/api/profile', payload: { ins } });
     expect((await edit('1 85 05 78 006 084 91')).statusCode).toBe(200);

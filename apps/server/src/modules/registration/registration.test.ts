@@ -9,6 +9,7 @@ import {
   TestClient,
   ADMIN,
 } from '../../test/helpers.js';
+import { findUserByEmail } from '../users/service.js';
 
 /** The terms in force as the form shows them (GET /api/cgu), read once the app is up. */
 const TERMS = { cguVersion: '', cguHash: '' };
@@ -55,11 +56,9 @@ describe.each(DIALECTS)('registration on %s', (dialect) => {
     );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ email: 'lea.bernard@hygie.test', status: 'active' });
-    const user = await t.ctx.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', 'lea.bernard@hygie.test')
-      .executeTakeFirstOrThrow();
+    // Through the repository: the stored row holds sealed values.
+    const user = await findUserByEmail(t.ctx.db, 'lea.bernard@hygie.test');
+    if (!user) throw new Error('the patient was not created');
     expect(user).toMatchObject({
       profile: 'patient',
       phone: '+33612345678',

@@ -1,19 +1,109 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { isPostgres } from '../../db/connection.js';
-import type { ConsentTable, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
+import type {
+  ConsentTable,
+  NewUser,
+  SealedUserColumn,
+  StoredUserTable,
+  UserRow,
+  UserTable,
+  UserUpdate,
+} from '../../db/schema.js';
+import { blindIndex, dataKeys, isSealed, open, seal } from '../../security/field-crypto.js';
+
+// The health identifiers and birth traits are sealed here and nowhere else: every function of
+// this file takes and returns plain values, and the database only ever holds `v1.…` ciphertexts
+// (bound to their column and row) and the INS's blind index (docs/security.md).
+
+/** The users columns stored sealed. */
+export const SEALED_USER_COLUMNS = [
+  'ins',
+  'ins_oid',
+  'parent_ins',
+  'birth_date',
+  'birth_place_insee',
+  'sex',
+] as const satisfies readonly SealedUserColumn[];
+
+type StoredUserRow = Selectable<StoredUserTable>;
+type SealedFields = Partial<Record<SealedUserColumn, string | null>>;
+
+/** What a sealed value is bound to: its column and its row (a value moved elsewhere does not open). */
+function sealContext(column: SealedUserColumn, userId: string): string {
+  return `users.${column}:${userId}`;
+}
+
+/** The blind index of an INS: found by exact match, whatever its spacing or letter case. */
+export function insIndex(ins: string): string {
+  return blindIndex(dataKeys(), 'users.ins', ins.replace(/\s+/g, '').toUpperCase());
+}
+
+/** The sealed form of the sealed columns present in `fields`, and the INS's index with the INS. */
+function sealFields(
+  userId: string,
+  fields: SealedFields,
+): Partial<Pick<StoredUserTable, SealedUserColumn | 'ins_index'>> {
+  const keys = dataKeys();
+  const sealed: Partial<Pick<StoredUserTable, SealedUserColumn | 'ins_index'>> = {};
+  for (const column of SEALED_USER_COLUMNS) {
+    const value = fields[column];
+    if (value === undefined) continue;
+    sealed[column] = value === null ? null : seal(keys, sealContext(column, userId), value);
+  }
+  if (fields.ins !== undefined)
+    sealed.ins_index = fields.ins === null ? null : insIndex(fields.ins);
+  return sealed;
+}
+
+/** Opens a stored value; one written before sealing existed is read as is (sealed at start-up). */
+function openValue(column: SealedUserColumn, userId: string, stored: string | null): string | null {
+  if (stored === null || !isSealed(stored)) return stored;
+  return open(dataKeys(), sealContext(column, userId), stored);
+}
+
+const SEXES = ['male', 'female', 'unknown'] as const;
+
+function sexOf(value: string | null): UserTable['sex'] {
+  return SEXES.find((sex) => sex === value) ?? null;
+}
+
+/** The plain row services see. */
+function openUser(row: StoredUserRow): UserRow {
+  const { ins_index: _index, ...rest } = row;
+  return {
+    ...rest,
+    ins: openValue('ins', row.id, row.ins),
+    ins_oid: openValue('ins_oid', row.id, row.ins_oid),
+    parent_ins: openValue('parent_ins', row.id, row.parent_ins),
+    birth_date: openValue('birth_date', row.id, row.birth_date),
+    birth_place_insee: openValue('birth_place_insee', row.id, row.birth_place_insee),
+    sex: sexOf(openValue('sex', row.id, row.sex)),
+  };
+}
+
+function openFirst(row: StoredUserRow | undefined): UserRow | undefined {
+  return row && openUser(row);
+}
 
 /** Finds a user by normalised e-mail (unique index). */
-export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return openFirst(
+    await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst(),
+  );
 }
 
 /** Finds a user by E.164 phone number (indexed). */
-export function findUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+export async function findUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
+  return openFirst(
+    await db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst(),
+  );
 }
 
-export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return openFirst(
+    await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+  );
 }
 
 /**
@@ -21,17 +111,22 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
  * sees the final values when two edits run at once (PostgreSQL row lock; a SQLite file has one
  * writer at a time).
  */
-export function findUserForUpdate(db: Db, id: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', id)
-    .$if(isPostgres(db), (qb) => qb.forUpdate())
-    .executeTakeFirst();
+export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | undefined> {
+  return openFirst(
+    await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(isPostgres(db), (qb) => qb.forUpdate())
+      .executeTakeFirst(),
+  );
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
-  await db.insertInto('users').values(user).execute();
+  await db
+    .insertInto('users')
+    .values({ ...user, ...sealFields(user.id, user) })
+    .execute();
 }
 
 export async function updatePasswordHash(
@@ -71,26 +166,39 @@ export async function setPassword(
 
 // Sign-in lookups: each one is on a unique index.
 
-export function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('ins', '=', ins).executeTakeFirst();
+/** Through the INS's blind index (unique): the INS itself is stored sealed. */
+export async function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
+  return openFirst(
+    await db
+      .selectFrom('users')
+      .selectAll()
+      .where('ins_index', '=', insIndex(ins))
+      .executeTakeFirst(),
+  );
 }
 
-export function findUserByProfessionalId(
+export async function findUserByProfessionalId(
   db: Db,
   type: string,
   value: string,
 ): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('professional_id_type', '=', type)
-    .where('professional_id', '=', value)
-    .executeTakeFirst();
+  return openFirst(
+    await db
+      .selectFrom('users')
+      .selectAll()
+      .where('professional_id_type', '=', type)
+      .where('professional_id', '=', value)
+      .executeTakeFirst(),
+  );
 }
 
 /** The accounts that verified this mobile number (a family may share one), at most `limit`. */
-export function findUsersByVerifiedPhone(db: Db, phone: string, limit: number): Promise<UserRow[]> {
-  return db
+export async function findUsersByVerifiedPhone(
+  db: Db,
+  phone: string,
+  limit: number,
+): Promise<UserRow[]> {
+  const rows = await db
     .selectFrom('users')
     .selectAll()
     .where('phone', '=', phone)
@@ -98,6 +206,7 @@ export function findUsersByVerifiedPhone(db: Db, phone: string, limit: number): 
     .orderBy('created_at')
     .limit(limit)
     .execute();
+  return rows.map(openUser);
 }
 
 // What completing a sign-in stage writes on the user.
@@ -157,11 +266,12 @@ export interface UserSearch {
 
 /**
  * The admin search, newest accounts first. Every branch is an index range or equality: email,
- * search_name, ins, (type, id), phone (search-plan.test.ts checks the plans).
+ * search_name, ins_index (the INS's blind index), (type, id), phone (search-plan.test.ts checks
+ * the plans).
  */
-export function searchUsers(db: Db, search: UserSearch) {
+export async function searchUsers(db: Db, search: UserSearch) {
   const { term, compact, phone, status, role, type, after } = search;
-  return db
+  const rows = await db
     .selectFrom('users')
     .select([
       'id',
@@ -179,7 +289,7 @@ export function searchUsers(db: Db, search: UserSearch) {
         eb.or([
           eb.and([eb('email', '>=', term), eb('email', '<', term + END)]),
           eb.and([eb('search_name', '>=', term), eb('search_name', '<', term + END)]),
-          eb('ins', '=', compact.toUpperCase()),
+          eb('ins_index', '=', insIndex(compact)),
           eb.and([
             eb('professional_id_type', 'in', PROFESSIONAL_ID_TYPES),
             eb('professional_id', '=', compact),
@@ -207,6 +317,7 @@ export function searchUsers(db: Db, search: UserSearch) {
     .orderBy('id')
     .limit(search.limit)
     .execute();
+  return rows.map((row) => ({ ...row, ins: openValue('ins', row.id, row.ins) }));
 }
 
 /** `roles` is a JSON array of strings: an admin's holds `"admin"`. */
@@ -277,7 +388,60 @@ export async function setUnverifiedPhone(
 
 /** Writes edited person fields (the service decides which ones a profile may change). */
 export async function updatePersonFields(db: Db, userId: string, changes: UserUpdate) {
-  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ ...changes, ...sealFields(userId, changes) })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * Seals the values stored in clear before sealing existed (no `v1.` prefix) and fills the INS's
+ * blind index, in batches; returns how many accounts changed. Idempotent: a row another node
+ * sealed first is left alone (its clear values no longer match).
+ */
+export async function sealClearPersonFields(db: Db, batchSize = 200): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', ...SEALED_USER_COLUMNS])
+      .where((eb) =>
+        eb.or(
+          SEALED_USER_COLUMNS.map((column) =>
+            eb.and([eb(column, 'is not', null), eb(column, 'not like', 'v1.%')]),
+          ),
+        ),
+      )
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return sealed;
+    for (const row of rows) {
+      const clear: SealedFields = {};
+      for (const column of SEALED_USER_COLUMNS) {
+        const value = row[column];
+        if (value !== null && !isSealed(value)) clear[column] = value;
+      }
+      await db
+        .updateTable('users')
+        .set(sealFields(row.id, clear))
+        .where('id', '=', row.id)
+        .where((eb) =>
+          eb.and(
+            Object.entries(clear).map(([column, value]) => eb(sealedColumn(column), '=', value)),
+          ),
+        )
+        .execute();
+    }
+    sealed += rows.length;
+  }
+}
+
+function sealedColumn(name: string): SealedUserColumn {
+  const column = SEALED_USER_COLUMNS.find((c) => c === name);
+  if (!column) throw new Error(`not a sealed column: ${name}`);
+  return column;
 }
 
 /** Remembers the address or number waiting for its code (the current one stays in force). */

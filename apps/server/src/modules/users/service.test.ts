@@ -70,8 +70,15 @@ describe.each(DIALECTS)('creating a user on %s', (dialect) => {
     expect(await findUserById(database.db, nia)).toMatchObject({
       ins_oid: '1.2.250.1.213.1.4.9',
     });
-    // Rows written before the OID was: the migration reads it from the number.
+    // Rows written before the OID was (and before the INS was sealed): the migration reads it
+    // from the number.
     await database.db.updateTable('users').set({ ins_oid: null }).execute();
+    for (const [email, ins] of [
+      ['nir@hygie.test', '295109912611193'],
+      ['nia@hygie.test', '892017512300459'],
+    ] as const) {
+      await database.db.updateTable('users').set({ ins }).where('email', '=', email).execute();
+    }
     await backfillInsOids(database.db);
     const rows = await database.db
       .selectFrom('users')

@@ -73,6 +73,7 @@ export {
   markEmailVerified,
   markPhoneVerified,
   searchUsers,
+  sealClearPersonFields,
   setPassword,
   setPendingContact,
   setUnverifiedPhone,

@@ -1,0 +1,98 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+
+/** A 256-bit data key and the id written into every value it seals. */
+export interface DataKey {
+  id: string;
+  key: Buffer;
+}
+
+/**
+ * The keys of the process: data keys (the first seals, every one opens) and the blind-index key.
+ * They come from the configuration or, in development, a file under DATA_DIR — never from the
+ * database.
+ */
+export interface DataKeyring {
+  /** The active key first; the others only open values sealed before a rotation. */
+  keys: readonly DataKey[];
+  index: Buffer;
+}
+
+/** A value that could not be opened: unknown key, wrong key, tampered or moved value. */
+export class DataKeyError extends Error {}
+
+const FORMAT = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+export const KEY_BYTES = 32;
+/** Key ids go inside stored values between dots: letters and digits only. */
+export const KEY_ID = /^[A-Za-z0-9]{1,16}$/;
+
+/** Whether a stored value is sealed (`v1.` prefix); values from before encryption are not. */
+export function isSealed(value: string): boolean {
+  return value.startsWith(`${FORMAT}.`);
+}
+
+/**
+ * Seals a value with the active key: AES-256-GCM, a random 96-bit IV, and `context` (the table,
+ * column and row the value belongs to) as additional data, so that a value copied to another
+ * column or row does not open. Stored as `v1.<keyId>.<iv>.<ciphertext+tag>` (base64url).
+ */
+export function seal(keyring: DataKeyring, context: string, plain: string): string {
+  const active = keyring.keys[0];
+  if (!active) throw new DataKeyError('no data key');
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', active.key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return [FORMAT, active.id, iv.toString('base64url'), body.toString('base64url')].join('.');
+}
+
+/** Opens a sealed value for `context`; throws DataKeyError rather than return anything else. */
+export function open(keyring: DataKeyring, context: string, stored: string): string {
+  const [format, keyId, ivText, bodyText, extra] = stored.split('.');
+  if (format !== FORMAT || !keyId || !ivText || !bodyText || extra !== undefined) {
+    throw new DataKeyError('not a sealed value');
+  }
+  const key = keyring.keys.find((k) => k.id === keyId);
+  if (!key)
+    throw new DataKeyError(`value sealed with data key "${keyId}", which is not configured`);
+  const iv = Buffer.from(ivText, 'base64url');
+  const body = Buffer.from(bodyText, 'base64url');
+  if (iv.length !== IV_BYTES || body.length < TAG_BYTES) throw new DataKeyError('malformed value');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key.key, iv);
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+    const plain = Buffer.concat([
+      decipher.update(body.subarray(0, body.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
+    return plain.toString('utf8');
+  } catch {
+    throw new DataKeyError(
+      `value does not open with data key "${keyId}" (wrong key or moved value)`,
+    );
+  }
+}
+
+/**
+ * The blind index of a value: HMAC-SHA256 under the index key (not a data key), with `purpose`
+ * separating the indexes of different columns. Equal inputs give equal indexes, so the database
+ * finds a value by exact match without holding it or a plain hash anyone could recompute.
+ */
+export function blindIndex(keyring: DataKeyring, purpose: string, value: string): string {
+  return createHmac('sha256', keyring.index).update(`${purpose}\0${value}`).digest('base64url');
+}
+
+let installed: DataKeyring | null = null;
+
+/** Makes the keys the process's (start-up, once they passed the database's check values). */
+export function installDataKeys(keyring: DataKeyring): void {
+  installed = keyring;
+}
+
+/** The process's keys; the repositories seal and open with them. */
+export function dataKeys(): DataKeyring {
+  if (!installed) throw new DataKeyError('data keys are not loaded (the server did not start)');
+  return installed;
+}
