@@ -263,7 +263,9 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     const client = new TestClient(t.app);
     const { response } = await roundTrip(client, 'psc');
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`${LOGIN}?idp_link=psc`);
+    expect(response.headers.location).toBe(
+      `${LOGIN}?idp_link=psc&redirect=${encodeURIComponent('/devices?idp_link=psc')}`,
+    );
     expect(client.cookies.has('hygie_session')).toBe(false);
     expect((await client.get('/api/me')).statusCode).toBe(401);
     expect(await lastEvent('identity_provider_failed')).toMatchObject({

@@ -80,7 +80,9 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     const client = new TestClient(t.app);
     const response = await roundTrip(client, provider);
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`${LOGIN}?idp_link=${provider}`);
+    expect(response.headers.location).toBe(
+      `${LOGIN}?idp_link=${provider}&redirect=${encodeURIComponent(`/devices?idp_link=${provider}`)}`,
+    );
     expect(client.cookies.has('hygie_idp_link')).toBe(true);
     expect(client.cookies.has('hygie_session')).toBe(false);
     return client;

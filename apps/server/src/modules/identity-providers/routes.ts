@@ -20,6 +20,9 @@ import { TRANSACTION_TTL_MS } from './transaction.js';
 /** The login page a failed provider sign-in comes back to, with its reason. */
 const LOGIN_PAGE = '/security/login';
 
+/** The account area's page listing the links (the web app's devices page). */
+const LINKS_PAGE = '/devices';
+
 const providerParams = z.object({ provider: z.string().max(40) });
 
 const redirected = z.null().describe('The `location` header is where the browser goes next');
@@ -142,7 +145,9 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         // Linked to no account: the login page asks to prove one; the identity waits, sealed.
         cookies.setPendingLink(reply, outcome.pendingLink, PENDING_LINK_TTL_MS / 1000);
         const query = new URLSearchParams({ idp_link: request.params.provider });
+        // Once signed in, the page asked for; else the account area, which says whether it linked.
         if (outcome.target) query.set('target_uri', outcome.target);
+        else query.set('redirect', `${LINKS_PAGE}?idp_link=${request.params.provider}`);
         return reply.redirect(`${LOGIN_PAGE}?${query.toString()}`, 303);
       }
       if (!outcome.ok) {
