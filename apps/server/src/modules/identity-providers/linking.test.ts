@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import {
+  createTestApp,
+  createUser,
+  DIALECTS,
+  messagesTo,
+  signIn,
+  TestClient,
+} from '../../test/helpers.js';
 import { Browser } from '../oidc/test-support.js';
 import type { MockProvider } from './test-support.js';
 import {
@@ -119,6 +126,10 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     expect(await events('identity_linked', userId)).toEqual([{ provider: 'psc' }]);
     // Used once: the pending identity is forgotten by the browser.
     expect(client.cookies.has('hygie_idp_link')).toBe(false);
+    const notice = (await messagesTo(t, 'dr.link@hygie.test')).find(
+      (m) => m.template === 'identity_linked',
+    );
+    expect(notice?.params).toMatchObject({ provider: 'Pro Santé Connect' });
 
     psc.nextLogin = { subject: 'psc-link-1', acr: 'eidas1' };
     const next = new TestClient(t.app);
@@ -190,6 +201,30 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     ]);
   });
 
+  it('takes no provider sign-in as the proof: the pending identity waits for a password', async () => {
+    const userId = await professional('dr.both@hygie.test', '10000000077');
+    psc.accounts.set('psc-both', pscClaims('10000000077'));
+    fc.accounts.set('fc-both', { ...franceConnectClaims(), given_name: 'Jeanne' });
+    await t.ctx.db
+      .insertInto('identity_links')
+      .values({
+        provider: 'franceconnect',
+        subject: 'fc-both',
+        user_id: userId,
+        created_at: t.clock.now(),
+        last_used_at: null,
+      })
+      .execute();
+    const client = await unlinkedSignIn('psc', 'psc-both');
+    // Signed in through the linked FranceConnect identity (FranceConnect+: both factors).
+    fc.nextLogin = { subject: 'fc-both', acr: 'eidas2' };
+    const viaProvider = await roundTrip(client, 'franceconnect');
+    expect(viaProvider.headers.location).toBe('/');
+    expect((await client.get('/api/me')).statusCode).toBe(200);
+    expect(await linksOf(userId)).toEqual([{ provider: 'franceconnect', subject: 'fc-both' }]);
+    expect(await events('identity_link_refused', userId)).toEqual([]);
+  });
+
   it('ignores a pending identity cookie that was tampered with', async () => {
     const userId = await professional('dr.forged@hygie.test', '10000000044');
     psc.accounts.set('psc-forged', pscClaims('10000000044'));
@@ -237,6 +272,8 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     expect(unlinked.map((row): unknown => JSON.parse(row.details ?? '{}'))).toEqual([
       { provider: 'psc' },
     ]);
+    const templates = (await messagesTo(t, 'dr.list@hygie.test')).map((m) => m.template);
+    expect(templates.filter((name) => name === 'identity_unlinked')).toHaveLength(1);
   });
 
   it('refuses to remove the last way to sign in of an account without a password (409)', async () => {
@@ -253,5 +290,34 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     expect(res.statusCode).toBe(409);
     expect(res.json<{ code: string }>().code).toBe('last_sign_in_method');
     expect(await linksOf(userId)).toEqual([{ provider: 'psc', subject: 'psc-nopass' }]);
+  });
+
+  it('keeps one link when an account without a password removes its two at once', async () => {
+    const userId = await professional('dr.two@hygie.test', '10000000088');
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client, 'dr.two@hygie.test', PASSWORD)).statusCode).toBe(200);
+    for (const provider of ['psc', 'franceconnect']) {
+      await t.ctx.db
+        .insertInto('identity_links')
+        .values({
+          provider,
+          subject: `two-${provider}`,
+          user_id: userId,
+          created_at: t.clock.now(),
+          last_used_at: null,
+        })
+        .execute();
+    }
+    await t.ctx.db
+      .updateTable('users')
+      .set({ password_hash: null })
+      .where('id', '=', userId)
+      .execute();
+    const [a, b] = await Promise.all([
+      client.request({ method: 'DELETE', url: '/api/me/identity-links/psc' }),
+      client.request({ method: 'DELETE', url: '/api/me/identity-links/franceconnect' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect(await linksOf(userId)).toHaveLength(1);
   });
 });

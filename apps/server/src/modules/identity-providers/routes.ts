@@ -39,7 +39,7 @@ function wantsJson(request: FastifyRequest): boolean {
 /** Upstream identity providers: start a sign-in, and the provider's callback (docs/identity-providers.md). */
 export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
-  { ctx, cookies, requireSession },
+  { ctx, cookies, requireSession, nudgeOutbox },
 ) => {
   // Sent back by the browser when the provider redirects it here (a cross-site navigation: Lax).
   const transactionCookie = cookies.secure ? '__Host-hygie_idp' : 'hygie_idp';
@@ -206,7 +206,8 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     },
     async (request) => {
       const session = await requireSession(request);
-      await unlinkIdentity(ctx, session, request.params.provider, request.ip);
+      await unlinkIdentity(ctx, session, request.params.provider, requestMeta(request));
+      nudgeOutbox();
       return { ok: true as const };
     },
   );

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { IdpError } from '@hygie/domain';
+import type { Brand, IdpError, Language } from '@hygie/domain';
 import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
@@ -12,7 +12,8 @@ import { advanceSession, onSignInCompleted, recordSignInFailure } from '../auth/
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import { assertRecentProof } from '../step-up/service.js';
-import { assertMaySignIn, findUserById } from '../users/service.js';
+import { queueSecurityNotice } from '../users/notices.js';
+import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, mapClaims } from './claims.js';
 import type { IdentityLinkRow } from './repository.js';
@@ -421,6 +422,16 @@ async function linkPendingIdentity(
     ip: request.ip,
     details: { provider: provider.id },
   });
+  await queueSecurityNotice(ctx, trx, user, 'identity_linked', request, {
+    provider: providerName(provider.id),
+  });
+}
+
+/** A provider as the notices name it: the known ones by their own name, another by its id. */
+function providerName(id: string): string {
+  if (id === 'psc') return 'Pro Santé Connect';
+  if (id === 'franceconnect') return 'FranceConnect';
+  return id;
 }
 
 onSignInCompleted(linkPendingIdentity);
@@ -448,12 +459,14 @@ export async function unlinkIdentity(
   ctx: AppContext,
   session: SessionRow,
   providerId: string,
-  ip: string | null,
+  request: { ip: string | null; language: Language; brand: Brand },
 ): Promise<void> {
+  const { ip } = request;
   assertRecentProof(ctx, session);
   const userId = session.user_id;
   await ctx.db.transaction().execute(async (trx) => {
-    const user = await findUserById(trx, userId);
+    // The account's row locked: two removals at once cannot both see the other link still there.
+    const user = await findUserForUpdate(trx, userId);
     if (!user) throw new AppError('not_logged_in');
     const links = await linksOfUser(trx, userId);
     if (!links.some((link) => link.provider === providerId)) throw new AppError('not_found');
@@ -468,6 +481,9 @@ export async function unlinkIdentity(
       targetId: userId,
       ip,
       details: { provider: providerId },
+    });
+    await queueSecurityNotice(ctx, trx, user, 'identity_unlinked', request, {
+      provider: providerName(providerId),
     });
   });
 }
