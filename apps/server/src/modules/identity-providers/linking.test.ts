@@ -130,6 +130,10 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
       (m) => m.template === 'identity_linked',
     );
     expect(notice?.params).toMatchObject({ provider: 'Pro Santé Connect' });
+    // The person sees it in their own activity.
+    const activity = await client.get('/api/me/activity');
+    const actions = activity.json<{ items: { action: string }[] }>().items.map((e) => e.action);
+    expect(actions).toContain('identity_linked');
 
     psc.nextLogin = { subject: 'psc-link-1', acr: 'eidas1' };
     const next = new TestClient(t.app);
