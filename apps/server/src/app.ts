@@ -232,7 +232,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
 
     const cookies = cookiePolicy(config);
     await app.register(cookie);
-    await app.register(requestContext, { browserCookie: cookies.browserCookie });
+    await app.register(requestContext, {
+      browserCookie: cookies.browserCookie,
+      pendingLinkCookie: cookies.pendingLinkCookie,
+    });
     await app.register(errorHandler);
     await app.register(inputGuard);
     await app.register(securityHeaders, { hsts: config.hsts, sentryDsn: config.sentry.dsn });

@@ -77,6 +77,7 @@ export const ERRORS = {
   // Messages (admin).
   message_not_retryable: { status: 409 },
   last_admin: { status: 409 },
+  last_sign_in_method: { status: 409 },
   /** A terms version is published once; its text never changes. */
   terms_version_exists: { status: 409 },
   /** A terms version cannot take effect before the date of the version in force. */

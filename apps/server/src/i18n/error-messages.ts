@@ -55,6 +55,7 @@ const fr: Catalogue = {
   message_not_retryable:
     'Ce message portait un code ou un lien, ou n’a pas échoué : il ne peut pas être renvoyé. La personne en demande un nouveau.',
   last_admin: 'C’est le dernier administrateur actif : nommez d’abord un autre administrateur.',
+  last_sign_in_method: 'C’est le dernier moyen de vous connecter : créez d’abord un mot de passe.',
   terms_version_exists:
     'Cette version des conditions existe déjà : une version publiée ne change plus, publiez-en une nouvelle.',
   terms_date_too_early: 'La date d’effet ne peut pas précéder celle de la version en vigueur.',
@@ -121,6 +122,7 @@ const en: Catalogue = {
   message_not_retryable:
     'This message carried a code or a link, or has not failed: it cannot be sent again. The person asks for a new one.',
   last_admin: 'This is the last active administrator: make someone else an administrator first.',
+  last_sign_in_method: 'This is your last way to sign in: create a password first.',
   terms_version_exists:
     'This terms version already exists: a published version never changes, publish a new one.',
   terms_date_too_early: 'The effective date cannot be earlier than that of the version in force.',
@@ -187,6 +189,7 @@ const ar: Catalogue = {
   message_not_retryable:
     'كانت هذه الرسالة تحمل رمزًا أو رابطًا، أو لم تفشل: لا يمكن إرسالها مجددًا. يطلب الشخص رسالة جديدة.',
   last_admin: 'هذا آخر مسؤول نشط: عيّن مسؤولًا آخر أولًا.',
+  last_sign_in_method: 'هذه آخر وسيلة لتسجيل دخولك: أنشئ كلمة مرور أولًا.',
   terms_version_exists:
     'هذا الإصدار من الشروط موجود بالفعل: لا يتغيّر الإصدار المنشور، انشر إصدارًا جديدًا.',
   terms_date_too_early: 'لا يمكن أن يسبق تاريخ السريان تاريخ الإصدار الساري.',

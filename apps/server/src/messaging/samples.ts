@@ -17,4 +17,5 @@ export const SAMPLE_PARAMS: Record<string, string> = {
   keys: 'iPhone de Jeanne, Pixel',
   devicesUrl: 'http://localhost:3000/devices',
   change: 'disabled',
+  provider: 'Pro Santé Connect',
 };

@@ -26,6 +26,8 @@ const EXPECTED: Record<string, string[]> = {
   email_changed: ['newEmail', 'date', 'lockUrl'],
   phone_changed: ['newPhone', 'date', 'lockUrl'],
   biometric_added: ['device', 'date', 'lockUrl'],
+  identity_linked: ['provider', 'date', 'lockUrl'],
+  identity_unlinked: ['provider', 'date', 'lockUrl'],
   account_changed: ['contactEmail'],
   password_reset_link: ['link'],
 };
@@ -42,6 +44,8 @@ const BUTTON: Record<string, string | undefined> = {
   email_changed: 'lockUrl',
   phone_changed: 'lockUrl',
   biometric_added: 'lockUrl',
+  identity_linked: 'lockUrl',
+  identity_unlinked: 'lockUrl',
 };
 
 const DATE_IN_WORDS = {

@@ -573,6 +573,64 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: تمت إضافة تسجيل دخول بيومتري. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
+  identity_linked: {
+    fr: {
+      subject: (p) => `${p.brand} : une identité ${p.provider} a été liée à votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `Votre identité ${ltr(p.provider)} a été liée à votre compte le ${isolate(p.date)} : elle permet désormais de vous y connecter.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : identité ${p.provider} liée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: a ${p.provider} identity was linked to your account`,
+      lines: (p) => [
+        'Hello,',
+        `Your ${ltr(p.provider)} identity was linked to your account on ${isolate(p.date)}: it can now sign you in.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: ${p.provider} identity linked. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: رُبطت هوية ${p.provider} بحسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `رُبطت هويتك في ${ltr(p.provider)} بحسابك في ${isolate(p.date)}: أصبح بإمكانها تسجيل دخولك.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: رُبطت هوية ${p.provider}. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
+  identity_unlinked: {
+    fr: {
+      subject: (p) => `${p.brand} : une identité ${p.provider} a été déliée de votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `Votre identité ${ltr(p.provider)} a été déliée de votre compte le ${isolate(p.date)} : elle ne permet plus de vous y connecter.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : identité ${p.provider} déliée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: a ${p.provider} identity was unlinked from your account`,
+      lines: (p) => [
+        'Hello,',
+        `Your ${ltr(p.provider)} identity was unlinked from your account on ${isolate(p.date)}: it no longer signs you in.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: ${p.provider} identity unlinked. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: أُلغي ربط هوية ${p.provider} بحسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `أُلغي ربط هويتك في ${ltr(p.provider)} بحسابك في ${isolate(p.date)}: لم تعد تسجّل دخولك.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: أُلغي ربط هوية ${p.provider}. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -676,6 +734,8 @@ const BUTTONS: Partial<Record<TemplateName, Button>> = {
   email_changed: { param: 'lockUrl', label: LOCK },
   phone_changed: { param: 'lockUrl', label: LOCK },
   biometric_added: { param: 'lockUrl', label: LOCK },
+  identity_linked: { param: 'lockUrl', label: LOCK },
+  identity_unlinked: { param: 'lockUrl', label: LOCK },
 };
 
 /** Why the message came and how to get help, at the foot of every e-mail. */

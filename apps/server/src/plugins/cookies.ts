@@ -10,11 +10,14 @@ export function cookiePolicy(config: Config) {
   const sessionCookie = secure ? '__Host-hygie_session' : 'hygie_session';
   const deviceCookie = secure ? '__Host-hygie_device' : 'hygie_device';
   const browserCookie = secure ? '__Host-hygie_browser' : 'hygie_browser';
+  const pendingLinkCookie = secure ? '__Host-hygie_idp_link' : 'hygie_idp_link';
+  const pendingLinkOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
   return {
     secure,
     sessionCookie,
     deviceCookie,
     browserCookie,
+    pendingLinkCookie,
     xsrfCookie: config.xsrfCookieName,
     /**
      * The session cookie lives as long as the browser session (no Expires): closing the browser
@@ -53,6 +56,16 @@ export function cookiePolicy(config: Config) {
         secure,
         maxAge: BROWSER_COOKIE_SECONDS,
       });
+    },
+    /** A provider's identity waiting for the account to be proven (docs/identity-providers.md). */
+    setPendingLink(reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+      void reply.setCookie(pendingLinkCookie, value, {
+        ...pendingLinkOptions,
+        maxAge: maxAgeSeconds,
+      });
+    },
+    clearPendingLink(reply: FastifyReply): void {
+      void reply.clearCookie(pendingLinkCookie, pendingLinkOptions);
     },
     setXsrf(reply: FastifyReply, value: string): void {
       // Readable by the SPA, which echoes it in the x-xsrf-token header.

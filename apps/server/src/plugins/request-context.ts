@@ -18,6 +18,8 @@ declare module 'fastify' {
     brand: Brand;
     /** The browser cookie's token (see cookies.ts `setBrowser`), if the browser sent one. */
     browserToken: string | null;
+    /** The sealed identity a provider asserted, waiting to be linked (identity providers). */
+    pendingLink: string | null;
   }
 }
 
@@ -42,16 +44,18 @@ function languageOf(request: FastifyRequest): Language {
   return DEFAULT_LANGUAGE;
 }
 
-/** Reads `?l=`, `x-branding` and the browser cookie on every request. */
+/** Reads `?l=`, `x-branding`, the browser cookie and a pending provider link on every request. */
 export const requestContext = fp(
-  async (app: FastifyInstance, options: { browserCookie: string }) => {
+  async (app: FastifyInstance, options: { browserCookie: string; pendingLinkCookie: string }) => {
     app.decorateRequest('language', DEFAULT_LANGUAGE);
     app.decorateRequest('brand', DEFAULT_BRAND);
     app.decorateRequest('browserToken', null);
+    app.decorateRequest('pendingLink', null);
     app.addHook('preValidation', async (request) => {
       request.language = languageOf(request);
       request.brand = asBrand(request.headers[BRANDING_HEADER_NAME]) ?? DEFAULT_BRAND;
       request.browserToken = request.cookies[options.browserCookie] ?? null;
+      request.pendingLink = request.cookies[options.pendingLinkCookie] ?? null;
     });
   },
 );

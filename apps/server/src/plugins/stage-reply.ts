@@ -22,6 +22,8 @@ export function replyWithProgress(
     issueXsrf(reply, cookies, ctx.secret, progress.rotatedToken);
   }
   if (progress.browserToken) cookies.setBrowser(reply, progress.browserToken);
+  // A pending provider identity was linked (or refused) as the sign-in completed: used once.
+  if (request.pendingLink) cookies.clearPendingLink(reply);
   return reply.send(progress.user);
 }
 
@@ -33,5 +35,6 @@ export function requestMeta(request: FastifyRequest) {
     language: request.language,
     brand: request.brand,
     browserToken: request.browserToken,
+    pendingLink: request.pendingLink,
   };
 }

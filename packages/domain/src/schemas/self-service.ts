@@ -39,6 +39,9 @@ export const MY_ACTIVITY_ACTIONS = [
   'login',
   'login_biometric',
   'login_identity_provider',
+  'identity_linked',
+  'identity_link_refused',
+  'identity_unlinked',
   'login_failed',
   'second_factor_failed',
   'second_factor_passed',
@@ -126,3 +129,16 @@ export const myConsentSchema = z.object({
 });
 export const myConsentListSchema = z.array(myConsentSchema);
 export type MyConsent = z.infer<typeof myConsentSchema>;
+
+/** GET /api/me/identity-links: the account's links with upstream identity providers. */
+export const identityLinksSchema = z.object({
+  links: z.array(
+    z.object({
+      /** The provider's id (`psc`, `franceconnect`, or a configured third one). */
+      provider: z.string(),
+      linkedAt: z.number().int(),
+      lastUsedAt: z.number().int().nullable(),
+    }),
+  ),
+});
+export type IdentityLinks = z.infer<typeof identityLinksSchema>;

@@ -22,3 +22,18 @@ export function isValidFirstName(value: string): boolean {
 export function isValidName(value: string): boolean {
   return isValidNameOfLength(value, 1, LIMITS.nameMax);
 }
+
+/**
+ * A name as identity traits are compared (INS rules: capitals without diacritics): accents and
+ * other marks removed, upper case, hyphens and apostrophes read as spaces, spaces collapsed.
+ * "Jean-Pierre", "JEAN PIERRE" and "jean  pierre" compare equal; "Zoé" and "ZOE" too.
+ */
+export function normalizeIdentityName(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[-'’]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -33,8 +33,13 @@ import type { Progress, ProgressContext } from './stages/finish.js';
 import { advanceSession } from './stages/finish.js';
 
 // What other modules use of sign-in: the stage registry and moving a session on.
-export type { Progress, ProgressContext } from './stages/finish.js';
-export { advanceSession, finishStage } from './stages/finish.js';
+export type {
+  Progress,
+  ProgressContext,
+  SignInCompleted,
+  SignInCompletedHook,
+} from './stages/finish.js';
+export { advanceSession, finishStage, onSignInCompleted } from './stages/finish.js';
 export type { StageActor } from './stages/registry.js';
 export {
   emailVerificationStage,

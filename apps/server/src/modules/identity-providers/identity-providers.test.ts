@@ -258,12 +258,14 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     expect((await client.get('/api/me')).statusCode).toBe(200);
   });
 
-  it('sends an unlinked identity back to the login page (not_linked), signed out', async () => {
+  it('sends an unlinked identity back to the login page to prove an account, signed out', async () => {
     psc.nextLogin = { subject: 'f:psc-unlinked', acr: 'eidas1' };
     const client = new TestClient(t.app);
     const { response } = await roundTrip(client, 'psc');
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe(`${LOGIN}?idp_error=not_linked`);
+    expect(response.headers.location).toBe(
+      `${LOGIN}?idp_link=psc&redirect=${encodeURIComponent('/devices?idp_link=psc')}`,
+    );
     expect(client.cookies.has('hygie_session')).toBe(false);
     expect((await client.get('/api/me')).statusCode).toBe(401);
     expect(await lastEvent('identity_provider_failed')).toMatchObject({

@@ -47,3 +47,13 @@ export function linksOfUser(db: Db, userId: string): Promise<IdentityLinkRow[]> 
     .orderBy('provider')
     .execute();
 }
+
+/** Removes an account's link with a provider: the number of links removed (0 or 1). */
+export async function deleteLink(db: Db, userId: string, provider: string): Promise<number> {
+  const result = await db
+    .deleteFrom('identity_links')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

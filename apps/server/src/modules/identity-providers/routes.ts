@@ -2,16 +2,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { IdpError } from '@hygie/domain';
-import { errorEnvelopeSchema, safeTargetUri } from '@hygie/domain';
+import { errorEnvelopeSchema, identityLinksSchema, okSchema, safeTargetUri } from '@hygie/domain';
 import type { RouteDeps } from '../route-deps.js';
 import { isAppError } from '../../lib/app-error.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { requestMeta } from '../../plugins/stage-reply.js';
-import { finishSignIn, providerUnavailableError, startSignIn } from './service.js';
+import {
+  finishSignIn,
+  myIdentityLinks,
+  providerUnavailableError,
+  startSignIn,
+  unlinkIdentity,
+} from './service.js';
+import { PENDING_LINK_TTL_MS } from './pending-link.js';
 import { TRANSACTION_TTL_MS } from './transaction.js';
 
 /** The login page a failed provider sign-in comes back to, with its reason. */
 const LOGIN_PAGE = '/security/login';
+
+/** The account area's page listing the links (the web app's devices page). */
+const LINKS_PAGE = '/devices';
 
 const providerParams = z.object({ provider: z.string().max(40) });
 
@@ -29,7 +39,7 @@ function wantsJson(request: FastifyRequest): boolean {
 /** Upstream identity providers: start a sign-in, and the provider's callback (docs/identity-providers.md). */
 export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
-  { ctx, cookies },
+  { ctx, cookies, requireSession, nudgeOutbox },
 ) => {
   // Sent back by the browser when the provider redirects it here (a cross-site navigation: Lax).
   const transactionCookie = cookies.secure ? '__Host-hygie_idp' : 'hygie_idp';
@@ -131,6 +141,15 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           previousToken: request.cookies[cookies.sessionCookie],
         },
       );
+      if (!outcome.ok && 'pendingLink' in outcome) {
+        // Linked to no account: the login page asks to prove one; the identity waits, sealed.
+        cookies.setPendingLink(reply, outcome.pendingLink, PENDING_LINK_TTL_MS / 1000);
+        const query = new URLSearchParams({ idp_link: request.params.provider });
+        // Once signed in, the page asked for; else the account area, which says whether it linked.
+        if (outcome.target) query.set('target_uri', outcome.target);
+        else query.set('redirect', `${LINKS_PAGE}?idp_link=${request.params.provider}`);
+        return reply.redirect(`${LOGIN_PAGE}?${query.toString()}`, 303);
+      }
       if (!outcome.ok) {
         if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
           throw providerUnavailableError();
@@ -148,6 +167,48 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
       return reply.redirect(target ?? '/', 303);
+    },
+  );
+
+  app.get(
+    '/api/me/identity-links',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['self-service'],
+        summary: "My account's links with upstream identity providers",
+        response: { 200: identityLinksSchema, 401: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request);
+      return { links: await myIdentityLinks(ctx, session.user_id) };
+    },
+  );
+
+  app.delete(
+    '/api/me/identity-links/:provider',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['self-service'],
+        summary:
+          'Remove my link with a provider (recent proof required; never the last way to sign in)',
+        params: providerParams,
+        response: {
+          200: okSchema,
+          401: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request);
+      await unlinkIdentity(ctx, session, request.params.provider, requestMeta(request));
+      nudgeOutbox();
+      return { ok: true as const };
     },
   );
 };

@@ -1,19 +1,25 @@
 import * as client from 'openid-client';
-import type { IdpError } from '@hygie/domain';
-import { safeTargetUri } from '@hygie/domain';
+import type { Brand, IdpError, Language } from '@hygie/domain';
+import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
+import type { SessionRow, UserRow } from '../../db/schema.js';
 import type { IdentityProviderConfig } from '../../config.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
-import type { LoginResult, ProgressContext } from '../auth/service.js';
-import { advanceSession, recordSignInFailure } from '../auth/service.js';
+import type { LoginResult, ProgressContext, SignInCompleted } from '../auth/service.js';
+import { advanceSession, onSignInCompleted, recordSignInFailure } from '../auth/service.js';
 import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
-import { assertMaySignIn, findUserById } from '../users/service.js';
+import { assertRecentProof } from '../step-up/service.js';
+import { queueSecurityNotice } from '../users/notices.js';
+import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, mapClaims } from './claims.js';
 import type { IdentityLinkRow } from './repository.js';
-import { findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
+import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
+import type { PendingLink } from './pending-link.js';
+import { openPendingLink, PENDING_LINK_TTL_MS, sealPendingLink } from './pending-link.js';
 import type { IdpTransaction } from './transaction.js';
 import { openTransaction, sealTransaction, TRANSACTION_TTL_MS } from './transaction.js';
 import {
@@ -132,7 +138,9 @@ export interface CallbackAttempt {
 
 export type CallbackOutcome =
   | { ok: true; result: LoginResult; target: string | null }
-  | { ok: false; error: IdpError; target: string | null };
+  | { ok: false; error: IdpError; target: string | null }
+  /** Linked to no account: the identity waits (sealed) while the person proves an account. */
+  | { ok: false; error: 'not_linked'; pendingLink: string; target: string | null };
 
 /**
  * The provider sent the browser back. The transaction must be this provider's, unexpired, with
@@ -188,7 +196,20 @@ export async function finishSignIn(
   const link = await findLink(ctx.db, provider.id, identity.subject);
   if (!link) {
     await recordFailure(ctx, provider, 'not_linked', ip);
-    return { ok: false, error: 'not_linked', target };
+    const now = ctx.clock.now();
+    const pending: PendingLink = {
+      provider: provider.id,
+      identity,
+      acr: typeof acr === 'string' ? acr : null,
+      createdAt: now,
+      expiresAt: now + PENDING_LINK_TTL_MS,
+    };
+    return {
+      ok: false,
+      error: 'not_linked',
+      pendingLink: sealPendingLink(ctx.secret, pending),
+      target,
+    };
   }
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
@@ -306,3 +327,163 @@ export async function linkIdentity(
 
 /** An account's links, for its data export. */
 export { linksOfUser as identityLinksOfUser };
+
+/** Why a pending identity was not linked to the account that proved itself (audited). */
+export type LinkRefusal =
+  'expired' | 'not_validated' | 'rpps_mismatch' | 'traits_mismatch' | 'already_linked';
+
+/**
+ * Whether the identity a provider asserted is this account's. Pro Santé Connect: the national
+ * id must be 8 + the RPPS of a validated professional account. FranceConnect: every pivot trait
+ * must equal the stored INS trait — birth name (the stored birth name, else last name), all
+ * first names, birth date, sex, and birthplace (the INSEE commune code, or for someone born
+ * abroad the INSEE country code the account stores as birthplace) — names compared after
+ * `normalizeIdentityName`; a trait missing on either side is a mismatch.
+ */
+export function identityMismatch(
+  user: UserRow,
+  identity: UpstreamIdentity,
+): 'not_validated' | 'rpps_mismatch' | 'traits_mismatch' | null {
+  if (identity.professional) {
+    if (user.profile !== 'professional' || user.status !== 'active') return 'not_validated';
+    const rpps = identity.professional.rpps;
+    const matches =
+      rpps !== null && user.professional_id_type === 'RPPS' && user.professional_id === rpps;
+    return matches ? null : 'rpps_mismatch';
+  }
+  const pivot = identity.pivot;
+  if (!pivot) return 'traits_mismatch';
+  const sameName = (asserted: string | null, stored: string | null) =>
+    asserted !== null &&
+    stored !== null &&
+    normalizeIdentityName(asserted) !== '' &&
+    normalizeIdentityName(asserted) === normalizeIdentityName(stored);
+  const bornAbroad = pivot.birthCountry !== null && pivot.birthCountry !== '99100';
+  const birthPlace = bornAbroad ? pivot.birthCountry : pivot.birthPlace;
+  const matches =
+    sameName(identity.familyName, user.birth_name ?? user.last_name) &&
+    sameName(identity.givenName, user.first_name) &&
+    pivot.birthDate !== null &&
+    pivot.birthDate === user.birth_date &&
+    pivot.gender !== null &&
+    pivot.gender === user.sex &&
+    birthPlace !== null &&
+    user.birth_place_insee !== null &&
+    normalizeInseeCode(birthPlace) === normalizeInseeCode(user.birth_place_insee);
+  return matches ? null : 'traits_mismatch';
+}
+
+/**
+ * When a password sign-in completes in a browser holding a pending identity, that identity is
+ * linked to the account — only if it is the account's (identityMismatch), the pending link is
+ * unexpired, and neither the subject nor the account has a link with this provider yet. A
+ * provider sign-in is no proof (it leaves the pending identity alone). Runs in the completion's
+ * transaction; refusals are audited, never thrown (the sign-in itself stands).
+ */
+async function linkPendingIdentity(
+  ctx: AppContext,
+  trx: Db,
+  { user, session, request }: SignInCompleted,
+): Promise<void> {
+  const pending = openPendingLink(ctx.secret, request.pendingLink);
+  if (!pending) return;
+  if (!(session.amr ?? '').split(' ').includes('pwd')) return;
+  const provider = ctx.config.identityProviders.find((p) => p.id === pending.provider);
+  if (!provider) return;
+  const refuse = async (reason: LinkRefusal) => {
+    await recordAudit(trx, ctx.clock, {
+      action: 'identity_link_refused',
+      actorId: user.id,
+      targetId: user.id,
+      ip: request.ip,
+      details: { provider: provider.id, reason },
+    });
+  };
+  const now = ctx.clock.now();
+  if (pending.expiresAt <= now) return refuse('expired');
+  const mismatch = identityMismatch(user, pending.identity);
+  if (mismatch) return refuse(mismatch);
+  const existing = await linksOfUser(trx, user.id);
+  const taken = await findLink(trx, provider.id, pending.identity.subject);
+  if (taken || existing.some((link) => link.provider === provider.id)) {
+    return refuse('already_linked');
+  }
+  await insertLink(trx, {
+    provider: provider.id,
+    subject: pending.identity.subject,
+    user_id: user.id,
+    created_at: now,
+    last_used_at: null,
+  });
+  await recordAudit(trx, ctx.clock, {
+    action: 'identity_linked',
+    actorId: user.id,
+    targetId: user.id,
+    ip: request.ip,
+    details: { provider: provider.id },
+  });
+  await queueSecurityNotice(ctx, trx, user, 'identity_linked', request, {
+    provider: providerName(provider.id),
+  });
+}
+
+/** A provider as the notices name it: the known ones by their own name, another by its id. */
+function providerName(id: string): string {
+  if (id === 'psc') return 'Pro Santé Connect';
+  if (id === 'franceconnect') return 'FranceConnect';
+  return id;
+}
+
+onSignInCompleted(linkPendingIdentity);
+
+/** An account's links as the account area shows them. */
+export async function myIdentityLinks(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ provider: string; linkedAt: number; lastUsedAt: number | null }[]> {
+  const links = await linksOfUser(ctx.db, userId);
+  return links.map((link) => ({
+    provider: link.provider,
+    linkedAt: link.created_at,
+    lastUsedAt: link.last_used_at,
+  }));
+}
+
+/**
+ * Removes the signed-in account's link with a provider (a step-up within the window, like the
+ * other sensitive changes). Never the last way to sign in: an account without a password keeps
+ * its last link (409 last_sign_in_method). 404 when there is no such link (or it was just
+ * removed by a parallel call).
+ */
+export async function unlinkIdentity(
+  ctx: AppContext,
+  session: SessionRow,
+  providerId: string,
+  request: { ip: string | null; language: Language; brand: Brand },
+): Promise<void> {
+  const { ip } = request;
+  assertRecentProof(ctx, session);
+  const userId = session.user_id;
+  await ctx.db.transaction().execute(async (trx) => {
+    // The account's row locked: two removals at once cannot both see the other link still there.
+    const user = await findUserForUpdate(trx, userId);
+    if (!user) throw new AppError('not_logged_in');
+    const links = await linksOfUser(trx, userId);
+    if (!links.some((link) => link.provider === providerId)) throw new AppError('not_found');
+    if (user.password_hash === null && links.length <= 1) {
+      throw new AppError('last_sign_in_method');
+    }
+    const removed = await deleteLink(trx, userId, providerId);
+    if (removed === 0) throw new AppError('not_found');
+    await recordAudit(trx, ctx.clock, {
+      action: 'identity_unlinked',
+      actorId: userId,
+      targetId: userId,
+      ip,
+      details: { provider: providerId },
+    });
+    await queueSecurityNotice(ctx, trx, user, 'identity_unlinked', request, {
+      provider: providerName(providerId),
+    });
+  });
+}

@@ -30,32 +30,51 @@ const transactionSchema = z.object({
   expiresAt: z.number(),
 });
 
-function keyOf(secret: string): Buffer {
-  return createHash('sha256').update(`hygie identity-provider transaction\n${secret}`).digest();
+function keyOf(secret: string, purpose: string): Buffer {
+  return createHash('sha256').update(`hygie identity-provider ${purpose}\n${secret}`).digest();
 }
 
-/** The cookie value: iv, ciphertext and tag, base64url, dot-separated. */
-export function sealTransaction(secret: string, transaction: IdpTransaction): string {
+/** A sealed value: iv, ciphertext and tag, base64url, dot-separated (one key per purpose). */
+export function seal(secret: string, purpose: string, value: unknown): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(secret), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(transaction), 'utf8'), cipher.final()]);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   return [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url')).join('.');
 }
 
-/** The transaction a cookie holds, or null when it was altered, sealed by another key, or garbled. */
-export function openTransaction(secret: string, value: string | undefined): IdpTransaction | null {
+/** What a sealed value holds, or null when it was altered, sealed by another key, or garbled. */
+export function unseal<T>(
+  secret: string,
+  purpose: string,
+  schema: z.ZodType<T>,
+  value: string | null | undefined,
+): T | null {
   const [iv, body, tag, extra] = (value ?? '').split('.');
   if (!iv || !body || !tag || extra !== undefined) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      keyOf(secret, purpose),
+      Buffer.from(iv, 'base64url'),
+    );
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     const text = Buffer.concat([
       decipher.update(Buffer.from(body, 'base64url')),
       decipher.final(),
     ]).toString('utf8');
-    const parsed = transactionSchema.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/** The cookie value of a started sign-in. */
+export function sealTransaction(secret: string, transaction: IdpTransaction): string {
+  return seal(secret, 'transaction', transaction);
+}
+
+/** The transaction a cookie holds, or null when it was altered, sealed by another key, or garbled. */
+export function openTransaction(secret: string, value: string | undefined): IdpTransaction | null {
+  return unseal(secret, 'transaction', transactionSchema, value);
 }

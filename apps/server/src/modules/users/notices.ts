@@ -16,7 +16,13 @@ export async function queueSecurityNotice(
   user: Pick<UserRow, 'id' | 'email'>,
   template: Extract<
     TemplateName,
-    'sign_in_notice' | 'password_changed' | 'email_changed' | 'phone_changed' | 'biometric_added'
+    | 'sign_in_notice'
+    | 'password_changed'
+    | 'email_changed'
+    | 'phone_changed'
+    | 'biometric_added'
+    | 'identity_linked'
+    | 'identity_unlinked'
   >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},

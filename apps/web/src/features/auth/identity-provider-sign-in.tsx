@@ -38,6 +38,25 @@ export function IdentityProviderError() {
   );
 }
 
+/**
+ * Back from a provider with an identity linked to no account (`?idp_link=<provider>`): signing in
+ * with the password links it to the account if it matches (docs/identity-providers.md).
+ */
+export function IdentityProviderLinkNotice() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const provider = params.get('idp_link');
+  if (!provider) return null;
+  const name = isOneOf(KNOWN, provider)
+    ? t(`account:identityLinks.providers.${provider}`)
+    : provider;
+  return (
+    <Alert severity="info" role="status" sx={{ mb: 3 }} data-testid="idp-link">
+      {t('security:login.idp.link', { name })}
+    </Alert>
+  );
+}
+
 function message(
   t: ReturnType<typeof useTranslation>['t'],
   code: IdpError,

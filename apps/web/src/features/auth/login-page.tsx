@@ -18,7 +18,11 @@ import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
 import { BiometricSignIn } from './biometric-sign-in';
-import { IdentityProviderError, IdentityProviderSignIn } from './identity-provider-sign-in';
+import {
+  IdentityProviderError,
+  IdentityProviderLinkNotice,
+  IdentityProviderSignIn,
+} from './identity-provider-sign-in';
 import { loginFormSchema, type LoginForm } from './login-form';
 
 export default function LoginPage() {
@@ -57,6 +61,7 @@ export default function LoginPage() {
         </Alert>
       )}
       {!failure && <IdentityProviderError />}
+      {!failure && <IdentityProviderLinkNotice />}
       {failure && (
         <Alert severity="error" sx={{ mb: 3 }} data-testid="login-error">
           {failure}

@@ -23,6 +23,7 @@ import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
 import { useDeleteDevice } from './api/delete-device';
 import { useDevices } from './api/devices';
+import { IdentityLinks } from './identity-links';
 
 export default function DevicesPage() {
   const { t, i18n } = useTranslation();
@@ -148,6 +149,7 @@ export default function DevicesPage() {
           })}
       </ConfirmDialog>
       <BiometricKeys />
+      <IdentityLinks />
     </Page>
   );
 }

@@ -1,5 +1,7 @@
 import type { CurrentUser, ErrorData } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
+import type { Db } from '../../../db/connection.js';
+import type { SessionRow, UserRow } from '../../../db/schema.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
 import { recordAudit } from '../../audit/service.js';
@@ -25,6 +27,31 @@ export type Progress =
 
 /** What moving a session on needs to know of the request. */
 export type ProgressContext = Omit<StageActor, 'userId' | 'sessionId'>;
+
+/** A sign-in that just completed: the account, its session, and the request that completed it. */
+export interface SignInCompleted {
+  user: UserRow;
+  session: SessionRow;
+  request: ProgressContext;
+}
+
+/** What another module does when a sign-in completes, in the completion's transaction. */
+export type SignInCompletedHook = (
+  ctx: AppContext,
+  trx: Db,
+  event: SignInCompleted,
+) => Promise<void>;
+
+const completedHooks: SignInCompletedHook[] = [];
+
+/**
+ * Registers what happens when a sign-in completes (its last stage passed), whatever stage was
+ * last: the one place a module acts on a completed sign-in without the stages knowing it (the
+ * identity providers link a pending identity there). A module registers once, when loaded.
+ */
+export function onSignInCompleted(hook: SignInCompletedHook): void {
+  if (!completedHooks.includes(hook)) completedHooks.push(hook);
+}
 
 /**
  * Recomputes a session's stage after something changed (password checked, stage finished) and
@@ -87,6 +114,7 @@ export async function advanceSession(
       ip: request.ip,
       details: { newBrowser: !browser.known },
     });
+    for (const hook of completedHooks) await hook(ctx, trx, { user, session, request });
     return browser.token;
   });
   return {

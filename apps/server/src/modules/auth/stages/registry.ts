@@ -48,6 +48,8 @@ export interface StageActor {
   userAgent: string | null;
   /** The browser cookie's token, if any (the new-browser sign-in notice). */
   browserToken: string | null;
+  /** The sealed identity a provider asserted, waiting to be linked once the sign-in completes. */
+  pendingLink?: string | null;
   language: Language;
   brand: Brand;
 }
