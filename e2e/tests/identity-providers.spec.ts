@@ -186,7 +186,7 @@ test('a professional links Pro Santé Connect with the password once, then signs
   await expect(page.getByTestId('user-menu')).toBeVisible();
 });
 
-test('FranceConnect below the configured level: the portal asks its own second factor', async ({
+test('FranceConnect below the configured level: the portal asks its own second factor; FranceConnect+ does not', async ({
   page,
   request,
 }) => {
@@ -230,6 +230,12 @@ test('FranceConnect below the configured level: the portal asks its own second f
   await expect(page).toHaveURL(/\/security\/mfa/);
   await passSecondFactor(page, request, person.email);
   await page.getByTestId('mfa-submit').click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+
+  // FranceConnect+ (eidas2) is two factors: straight in.
+  await signOut(page);
+  await signInAtProvider(page, 'franceconnect', 'fc-camille-lefebvre', 'eidas2');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('user-menu')).toBeVisible();
 });
