@@ -10,6 +10,11 @@ const port = Number(process.env.E2E_PORT);
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
+// The mock Pro Santé Connect and FranceConnect (mock-providers.mjs): two more ports, also per run.
+process.env.E2E_IDP_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
+const pscPort = Number(process.env.E2E_IDP_PORT);
+const franceConnectPort = pscPort + 1;
+const MOCK_CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-mock-provider';
 
 export default defineConfig({
   testDir: './tests',
@@ -49,26 +54,51 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The real built server on a temporary SQLite database, as `npm start` runs it (test clock on).
-    command: 'node ../apps/server/dist/server.js',
-    url: `${baseURL}/api/ready`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'admin@hygie.test',
-      ADMIN_PASSWORD: 'Correct-Horse-42',
-      SHUTDOWN_GRACE_MS: '0',
-      // The suite moves the server's clock (/api/test/clock) instead of waiting or editing rows.
-      HYGIE_TEST_CLOCK: '1',
+  webServer: [
+    {
+      // Started first: the portal discovers them when a sign-in with a provider starts.
+      command: 'node mock-providers.mjs',
+      url: `http://127.0.0.1:${franceConnectPort}/__mock/ready`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORTAL_URL: baseURL,
+        MOCK_PSC_PORT: String(pscPort),
+        MOCK_FRANCECONNECT_PORT: String(franceConnectPort),
+        MOCK_CLIENT_SECRET,
+      },
     },
-  },
+    {
+      // The real built server on a temporary SQLite database, as `npm start` runs it (test clock on).
+      command: 'node ../apps/server/dist/server.js',
+      url: `${baseURL}/api/ready`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ADMIN_EMAIL: 'admin@hygie.test',
+        ADMIN_PASSWORD: 'Correct-Horse-42',
+        SHUTDOWN_GRACE_MS: '0',
+        // The suite moves the server's clock (/api/test/clock) instead of waiting or editing rows.
+        HYGIE_TEST_CLOCK: '1',
+        // The mock providers (docs/identity-providers.md): the defaults' scopes and levels.
+        PSC_ISSUER: `http://127.0.0.1:${pscPort}`,
+        PSC_CLIENT_ID: 'hygie-psc',
+        PSC_CLIENT_SECRET: MOCK_CLIENT_SECRET,
+        FRANCECONNECT_ISSUER: `http://127.0.0.1:${franceConnectPort}`,
+        FRANCECONNECT_CLIENT_ID: 'hygie-franceconnect',
+        FRANCECONNECT_CLIENT_SECRET: MOCK_CLIENT_SECRET,
+        IDP_TIMEOUT_MS: '3000',
+      },
+    },
+  ],
 });
