@@ -247,6 +247,29 @@ describe.each(DIALECTS)('registration from a provider identity (%s)', (dialect) 
     expect(await findUserByEmail(t.ctx.db, 'dr.kind@hygie.test')).toBeUndefined();
   });
 
+  it('refuses an identity linked meanwhile to another account: nothing created', async () => {
+    const otherId = await createUser(t, { email: 'fc.other@hygie.test', password: PASSWORD });
+    fc.accounts.set('fc-meanwhile', franceConnectClaims());
+    const client = await pendingBrowser('franceconnect', 'fc-meanwhile');
+    await t.ctx.db
+      .insertInto('identity_links')
+      .values({
+        provider: 'franceconnect',
+        subject: 'fc-meanwhile',
+        user_id: otherId,
+        created_at: t.clock.now(),
+        last_used_at: null,
+      })
+      .execute();
+    expect((await client.get('/api/idp/pending')).statusCode).toBe(404);
+    const res = await client.post(
+      '/api/register',
+      body('patient', 'fc.meanwhile@hygie.test', 'franceconnect'),
+    );
+    expect(res.json<{ code: string }>().code).toBe('identity_provider_sign_in_invalid');
+    expect(await findUserByEmail(t.ctx.db, 'fc.meanwhile@hygie.test')).toBeUndefined();
+  });
+
   it('refuses an RPPS already an account’s on its field, nothing created', async () => {
     const ownerId = await createUser(t, {
       email: 'dr.owner@hygie.test',

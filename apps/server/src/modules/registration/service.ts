@@ -117,6 +117,12 @@ export async function register(
     });
   } catch (err) {
     const owner = isUniqueViolation(err) ? await identifierOwner(ctx, person) : undefined;
+    // The provider's identity linked meanwhile (a parallel registration or link): not pending.
+    if (!owner && fromProvider && isUniqueViolation(err)) {
+      if (!(await pendingRegistration(ctx, meta.pendingLink))) {
+        throw new AppError('identity_provider_sign_in_invalid');
+      }
+    }
     // A taken e-mail (a race past the check above) is the answer the spec wants.
     if (!owner) throw isUniqueViolation(err) ? new AppError('email_already_used') : err;
     await identifierAlreadyInUse(ctx, person, owner, meta, { tellAddress: !fromProvider });
