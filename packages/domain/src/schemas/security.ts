@@ -48,6 +48,12 @@ const credentialFields = {
    */
   cguVersion: z.string({ error: 'cgu_must_be_accepted' }).min(1).max(40),
   cguHash: z.string({ error: 'cgu_must_be_accepted' }).regex(/^[0-9a-f]{64}$/),
+  /**
+   * Registers the identity an upstream provider asserted and that waits, linked to no account, in
+   * the pending-link cookie (GET /api/idp/pending): the provider's id. The asserted fields are
+   * then the provider's, whatever the body says, and the account is created linked.
+   */
+  fromIdentityProvider: z.string().min(1).max(40).optional(),
 };
 
 /** POST /api/register — patient. */
@@ -80,6 +86,32 @@ export const registrationInputSchema = z.discriminatedUnion('type', [
   professionalRegistrationSchema,
 ]);
 export type RegistrationInput = z.input<typeof registrationInputSchema>;
+
+/**
+ * GET /api/idp/pending: what a registration form needs of the identity a provider asserted and
+ * that waits to be linked. A field is null when the provider did not assert it (the person types
+ * it); a non-null one is taken from the provider at registration, read-only in the form.
+ */
+export const pendingIdentitySchema = z.object({
+  provider: z.string(),
+  /** The registration it pre-fills: Pro Santé Connect → professional, FranceConnect → patient. */
+  profile: z.enum(['patient', 'professional']),
+  expiresAt: z.number().int(),
+  asserted: z.object({
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    birthName: z.string().nullable(),
+    /** As the forms write it: DD/MM/YYYY. */
+    birthDate: z.string().nullable(),
+    sex: z.enum(['male', 'female']).nullable(),
+    birthPlaceInsee: z.string().nullable(),
+    /** The RPPS a professional's national id carries (an ADELI is not asserted here). */
+    identifier: z.object({ type: z.literal('RPPS'), value: z.string() }).nullable(),
+    /** The profession, as the RPPS nomenclature names it. */
+    job: z.string().nullable(),
+  }),
+});
+export type PendingIdentity = z.infer<typeof pendingIdentitySchema>;
 
 export const registrationResultSchema = z.object({
   email: z.string(),

@@ -2,14 +2,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { IdpError } from '@hygie/domain';
-import { errorEnvelopeSchema, identityLinksSchema, okSchema, safeTargetUri } from '@hygie/domain';
+import {
+  errorEnvelopeSchema,
+  identityLinksSchema,
+  okSchema,
+  pendingIdentitySchema,
+  safeTargetUri,
+} from '@hygie/domain';
 import type { RouteDeps } from '../route-deps.js';
-import { isAppError } from '../../lib/app-error.js';
+import { AppError, isAppError } from '../../lib/app-error.js';
 import { issueXsrf } from '../../plugins/csrf.js';
 import { requestMeta } from '../../plugins/stage-reply.js';
 import {
   finishSignIn,
   myIdentityLinks,
+  pendingRegistration,
   providerUnavailableError,
   startSignIn,
   unlinkIdentity,
@@ -167,6 +174,24 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
       return reply.redirect(target ?? '/', 303);
+    },
+  );
+
+  app.get(
+    '/api/idp/pending',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['registration'],
+        summary:
+          'The identity a provider asserted that waits, linked to no account, in this browser: what a registration form takes of it',
+        response: { 200: pendingIdentitySchema, 404: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const found = await pendingRegistration(ctx, request.pendingLink);
+      if (!found) throw new AppError('not_found');
+      return found.view;
     },
   );
 

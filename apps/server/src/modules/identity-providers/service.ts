@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { Brand, IdpError, Language } from '@hygie/domain';
+import type { Brand, IdpError, Language, PendingIdentity } from '@hygie/domain';
 import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
@@ -16,6 +16,7 @@ import { queueSecurityNotice } from '../users/notices.js';
 import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, mapClaims } from './claims.js';
+import { assertedFields } from './prefill.js';
 import type { IdentityLinkRow } from './repository.js';
 import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
 import type { PendingLink } from './pending-link.js';
@@ -486,4 +487,70 @@ export async function unlinkIdentity(
       provider: providerName(providerId),
     });
   });
+}
+
+/** The identity waiting in a browser's pending-link cookie, and what a registration takes of it. */
+export interface PendingRegistration {
+  pending: PendingLink;
+  view: PendingIdentity;
+}
+
+/**
+ * The identity a provider asserted that waits in this browser, for a registration: null when the
+ * cookie is absent, altered, expired, of a provider no longer configured, or its subject has been
+ * linked meanwhile.
+ */
+export async function pendingRegistration(
+  ctx: AppContext,
+  sealed: string | null | undefined,
+): Promise<PendingRegistration | null> {
+  const pending = openPendingLink(ctx.secret, sealed);
+  if (!pending || pending.expiresAt <= ctx.clock.now()) return null;
+  if (!ctx.config.identityProviders.some((p) => p.id === pending.provider)) return null;
+  if (await findLink(ctx.db, pending.provider, pending.identity.subject)) return null;
+  return {
+    pending,
+    view: {
+      provider: pending.provider,
+      expiresAt: pending.expiresAt,
+      ...assertedFields(pending.identity),
+    },
+  };
+}
+
+/**
+ * Links an account registered from a pending identity, in the registration's transaction; with
+ * `validated`, audits that the provider's assertion (a Pro Santé Connect RPPS) validated the
+ * professional instead of an admin.
+ */
+export async function linkRegisteredIdentity(
+  ctx: AppContext,
+  trx: Db,
+  pending: PendingLink,
+  userId: string,
+  { ip, validated }: { ip: string | null; validated: boolean },
+): Promise<void> {
+  await insertLink(trx, {
+    provider: pending.provider,
+    subject: pending.identity.subject,
+    user_id: userId,
+    created_at: ctx.clock.now(),
+    last_used_at: null,
+  });
+  await recordAudit(trx, ctx.clock, {
+    action: 'identity_linked',
+    actorId: userId,
+    targetId: userId,
+    ip,
+    details: { provider: pending.provider, registration: true },
+  });
+  if (validated) {
+    await recordAudit(trx, ctx.clock, {
+      action: 'account_validated',
+      actorId: null,
+      targetId: userId,
+      ip,
+      details: { evidence: 'identity_provider', provider: pending.provider },
+    });
+  }
 }

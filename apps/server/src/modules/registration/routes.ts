@@ -9,7 +9,7 @@ import { register } from './service.js';
 
 export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
-  { ctx, nudgeOutbox },
+  { ctx, cookies, nudgeOutbox },
 ) => {
   app.post(
     '/api/register',
@@ -17,7 +17,8 @@ export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       config: { auth: 'public' },
       schema: {
         tags: ['registration'],
-        summary: 'Sign up as a patient or a professional',
+        summary:
+          'Sign up as a patient or a professional (optionally from the identity a provider asserted, pre-filled)',
         body: registrationInputSchema,
         response: {
           201: registrationResultSchema,
@@ -32,7 +33,10 @@ export const registrationRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         ip: request.ip,
         language: request.language,
         brand: request.brand,
+        pendingLink: request.pendingLink,
       });
+      // Registered with the pending identity: it is linked, the browser forgets it.
+      if (request.body.fromIdentityProvider !== undefined) cookies.clearPendingLink(reply);
       nudgeOutbox();
       return reply.code(201).send(result);
     },

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { IDP_ERRORS, isOneOf, safeInternalPath, type IdpError } from '@hygie/domain';
 import { usePublicConfig } from '../../lib/config';
 
@@ -38,9 +38,16 @@ export function IdentityProviderError() {
   );
 }
 
+/** The registration a known provider's identity pre-fills: a professional's, a patient's. */
+const REGISTRATION: Readonly<Record<(typeof KNOWN)[number], string>> = {
+  psc: '/security/register/professional',
+  franceconnect: '/security/register/patient',
+};
+
 /**
  * Back from a provider with an identity linked to no account (`?idp_link=<provider>`): signing in
- * with the password links it to the account if it matches (docs/identity-providers.md).
+ * with the password links it to the account if it matches (docs/identity-providers.md); or an
+ * account is created with it, pre-filled with what the provider asserted.
  */
 export function IdentityProviderLinkNotice() {
   const { t } = useTranslation();
@@ -53,6 +60,19 @@ export function IdentityProviderLinkNotice() {
   return (
     <Alert severity="info" role="status" sx={{ mb: 3 }} data-testid="idp-link">
       {t('security:login.idp.link', { name })}
+      {isOneOf(KNOWN, provider) && (
+        <Box sx={{ mt: 1.5 }}>
+          <Button
+            component={RouterLink}
+            to={`${REGISTRATION[provider]}?idp=${provider}`}
+            variant="outlined"
+            size="small"
+            data-testid="idp-register"
+          >
+            {t('security:login.idp.register')}
+          </Button>
+        </Box>
+      )}
     </Alert>
   );
 }

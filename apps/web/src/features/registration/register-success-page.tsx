@@ -13,7 +13,8 @@ import { RedirectNotice } from '../../components/redirect-notice';
 export default function RegisterSuccessPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const professional = params.get('profile') === 'professional';
+  // Validated by the provider (Pro Santé Connect asserted the RPPS): no wait to announce.
+  const professional = params.get('profile') === 'professional' && params.get('validated') !== '1';
   return (
     <Page title={t('security:registerSuccess.title')}>
       <Box data-testid="register-success">

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -14,6 +15,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import {
+  isOneOf,
   patientRegistrationSchema,
   PROFESSIONAL_IDENTIFIER_TYPES,
   professionalRegistrationSchema,
@@ -32,6 +34,7 @@ import { applyServerErrors, PASSWORD_CODE_FIELDS } from '../../lib/form-errors';
 import { voidHandler } from '../../lib/handlers';
 import { validationMessage } from '../../lib/validation-message';
 import { CGU_QUERY_KEY, useCguStatus } from '../consent/api/get-cgu';
+import { usePendingIdentity, type PendingIdentity } from './api/pending-identity';
 import { useRegister } from './api/register';
 
 /** What the form holds: every field as typed ('' when empty). */
@@ -59,6 +62,8 @@ export interface RegistrationFormValues {
   identifier: { type: string; value: string };
   job: string;
   specialty: string;
+  /** The provider whose pending identity is registered ('' for none). */
+  fromIdentityProvider: string;
 }
 
 type FieldName = FieldPath<RegistrationFormValues>;
@@ -84,6 +89,7 @@ const EMPTY: RegistrationFormValues = {
   identifier: { type: '', value: '' },
   job: '',
   specialty: '',
+  fromIdentityProvider: '',
 };
 
 /** Empty (or blank) texts are absent values: optional fields are left out, required ones say so. */
@@ -163,6 +169,30 @@ const FIELDS: readonly FieldName[] = [
 
 const SEXES = ['female', 'male', 'unknown'] as const;
 
+/** The known providers, named in the notes (another is named by its id). */
+const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  psc: 'Pro Santé Connect',
+  franceconnect: 'FranceConnect',
+};
+
+/** The form's fields a provider may assert, and the asserted value each one takes. */
+function assertedValues(asserted: PendingIdentity['asserted']): Partial<Record<FieldName, string>> {
+  const values: Partial<Record<FieldName, string>> = {};
+  const set = (name: FieldName, value: string | null) => {
+    if (value !== null) values[name] = value;
+  };
+  set('lastName', asserted.lastName);
+  set('firstName', asserted.firstName);
+  set('birthName', asserted.birthName);
+  set('birthDate', asserted.birthDate);
+  set('birthPlaceInsee', asserted.birthPlaceInsee);
+  set('sex', asserted.sex);
+  set('identifier.type', asserted.identifier?.type ?? null);
+  set('identifier.value', asserted.identifier?.value ?? null);
+  set('job', asserted.job);
+  return values;
+}
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Box
@@ -183,6 +213,15 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { search } = useLocation();
+  // From the login page's link mode: pre-filled with what the provider asserted.
+  const idp = new URLSearchParams(search).get('idp');
+  const pending = usePendingIdentity(idp);
+  const identity =
+    pending.data && pending.data.provider === idp && pending.data.profile === type
+      ? pending.data
+      : null;
+  const fromProvider = identity ? assertedValues(identity.asserted) : {};
+  const providerName = identity ? (PROVIDER_NAMES[identity.provider] ?? identity.provider) : '';
   const signUp = useRegister();
   const queryClient = useQueryClient();
   const terms = useCguStatus();
@@ -205,6 +244,40 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
     setValue('cguVersion', shown.version);
     setValue('cguHash', shown.hash);
   }, [shown, setValue]);
+
+  // The asserted values go with the form; the server takes them from the provider anyway.
+  useEffect(() => {
+    if (!identity) return;
+    for (const [name, value] of Object.entries(assertedValues(identity.asserted))) {
+      if (isOneOf(FIELDS, name)) setValue(name, value);
+    }
+    setValue('fromIdentityProvider', identity.provider);
+  }, [identity, setValue]);
+
+  /**
+   * A field the provider asserted: shown read-only with its origin (or its error, e.g. an
+   * identifier already an account's); null when the field is the person's to type.
+   */
+  const asserted = (name: FieldName, id: string, labelKey: string, display?: string) => {
+    const value = fromProvider[name];
+    if (value === undefined) return null;
+    const message = getFieldState(name, formState).error?.message;
+    return (
+      <TextField
+        id={id}
+        label={t(labelKey)}
+        value={display ?? value}
+        required
+        fullWidth
+        error={!!message}
+        helperText={
+          validationMessage(i18n, message) ??
+          t('security:registration.fromProvider.field', { name: providerName })
+        }
+        slotProps={{ htmlInput: { readOnly: true, 'data-asserted': 'true' } }}
+      />
+    );
+  };
 
   /** Props of a text field bound to `name`, with its translated error. */
   const field = (
@@ -230,8 +303,14 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
   const onSubmit = handleSubmit((values) => {
     setFailure(null);
     signUp.mutate(values, {
-      onSuccess: () => {
-        void navigate(withFlowParams('/security/register/success', search, { profile: type }));
+      onSuccess: (result) => {
+        void navigate(
+          withFlowParams('/security/register/success', search, {
+            profile: type,
+            // Validated by the provider (Pro Santé Connect asserted the RPPS): no wait to announce.
+            ...(type === 'professional' && result.status === 'active' ? { validated: '1' } : {}),
+          }),
+        );
       },
       onError: (error) => {
         if (error instanceof ApiError && error.code === 'terms_changed') {
@@ -266,6 +345,11 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
       <Typography variant="body2" sx={{ mb: 3, color: 'text.secondary' }}>
         {t('security:registration.requiredNote')}
       </Typography>
+      {identity && (
+        <Alert severity="info" sx={{ mb: 3 }} data-testid="register-from-provider">
+          {t('security:registration.fromProvider.note', { name: providerName })}
+        </Alert>
+      )}
       <FormError>{failure ? errorMessage(i18n, failure) : null}</FormError>
       <Box
         component="form"
@@ -292,22 +376,28 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
         </Section>
 
         <Section id="register-section-identity" title={t('security:registration.identity')}>
-          <TextField
-            {...field('lastName', 'register-last-name', 'security:registration.lastName')}
-            autoComplete="family-name"
-          />
-          <TextField
-            {...field('firstName', 'register-first-name', 'security:registration.firstName', {
-              help: t('security:registration.firstNameHelp'),
-            })}
-            autoComplete="given-name"
-          />
-          <TextField
-            {...field('birthName', 'register-birth-name', 'security:registration.birthName', {
-              required: false,
-            })}
-            autoComplete="off"
-          />
+          {asserted('lastName', 'register-last-name', 'security:registration.lastName') ?? (
+            <TextField
+              {...field('lastName', 'register-last-name', 'security:registration.lastName')}
+              autoComplete="family-name"
+            />
+          )}
+          {asserted('firstName', 'register-first-name', 'security:registration.firstName') ?? (
+            <TextField
+              {...field('firstName', 'register-first-name', 'security:registration.firstName', {
+                help: t('security:registration.firstNameHelp'),
+              })}
+              autoComplete="given-name"
+            />
+          )}
+          {asserted('birthName', 'register-birth-name', 'security:registration.birthName') ?? (
+            <TextField
+              {...field('birthName', 'register-birth-name', 'security:registration.birthName', {
+                required: false,
+              })}
+              autoComplete="off"
+            />
+          )}
           {!professional && (
             <>
               <TextField
@@ -330,32 +420,49 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
               />
             </>
           )}
-          <DateField
-            {...field('birthDate', 'register-birth-date', 'security:registration.birthDate')}
-            autoComplete="bday"
-          />
-          <TextField
-            {...field(
-              'birthPlaceInsee',
-              'register-birth-place',
-              'security:registration.birthPlace',
-              { help: t('security:registration.birthPlaceHelp') },
-            )}
-            autoComplete="off"
-            slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
-          />
-          <TextField
-            {...field('sex', 'register-sex', 'security:registration.sex')}
-            select
-            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-          >
-            <option value="">{t('security:registration.choose')}</option>
-            {SEXES.map((sex) => (
-              <option key={sex} value={sex}>
-                {t(`security:registration.sexes.${sex}`)}
-              </option>
-            ))}
-          </TextField>
+          {asserted('birthDate', 'register-birth-date', 'security:registration.birthDate') ?? (
+            <DateField
+              {...field('birthDate', 'register-birth-date', 'security:registration.birthDate')}
+              autoComplete="bday"
+            />
+          )}
+          {asserted(
+            'birthPlaceInsee',
+            'register-birth-place',
+            'security:registration.birthPlace',
+          ) ?? (
+            <TextField
+              {...field(
+                'birthPlaceInsee',
+                'register-birth-place',
+                'security:registration.birthPlace',
+                { help: t('security:registration.birthPlaceHelp') },
+              )}
+              autoComplete="off"
+              slotProps={{ htmlInput: { dir: 'ltr', maxLength: 5, autoCapitalize: 'characters' } }}
+            />
+          )}
+          {asserted(
+            'sex',
+            'register-sex',
+            'security:registration.sex',
+            identity?.asserted.sex
+              ? t(`security:registration.sexes.${identity.asserted.sex}`)
+              : undefined,
+          ) ?? (
+            <TextField
+              {...field('sex', 'register-sex', 'security:registration.sex')}
+              select
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+            >
+              <option value="">{t('security:registration.choose')}</option>
+              {SEXES.map((sex) => (
+                <option key={sex} value={sex}>
+                  {t(`security:registration.sexes.${sex}`)}
+                </option>
+              ))}
+            </TextField>
+          )}
           {!professional && (
             <TextField
               {...field(
@@ -372,39 +479,56 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
 
         {professional && (
           <Section id="register-section-profession" title={t('security:registration.profession')}>
-            <TextField
-              {...field(
-                'identifier.type',
-                'register-identifier-type',
-                'security:registration.identifierType',
-              )}
-              select
-              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-            >
-              <option value="">{t('security:registration.choose')}</option>
-              {PROFESSIONAL_IDENTIFIER_TYPES.map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`security:registration.identifierTypes.${kind}`)}
-                </option>
-              ))}
-            </TextField>
-            <TextField
-              {...field(
-                'identifier.value',
-                'register-identifier',
-                'security:registration.identifier',
-                { help: t('security:registration.identifierHelp') },
-              )}
-              autoComplete="off"
-              slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
-            />
-            <TextField
-              {...field('job', 'register-job', 'security:registration.job', {
-                help: t('security:registration.jobHelp'),
-              })}
-              autoComplete="organization-title"
-              slotProps={{ htmlInput: { maxLength: 100 } }}
-            />
+            {asserted(
+              'identifier.type',
+              'register-identifier-type',
+              'security:registration.identifierType',
+              identity?.asserted.identifier
+                ? t(`security:registration.identifierTypes.${identity.asserted.identifier.type}`)
+                : undefined,
+            ) ?? (
+              <TextField
+                {...field(
+                  'identifier.type',
+                  'register-identifier-type',
+                  'security:registration.identifierType',
+                )}
+                select
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+              >
+                <option value="">{t('security:registration.choose')}</option>
+                {PROFESSIONAL_IDENTIFIER_TYPES.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {t(`security:registration.identifierTypes.${kind}`)}
+                  </option>
+                ))}
+              </TextField>
+            )}
+            {asserted(
+              'identifier.value',
+              'register-identifier',
+              'security:registration.identifier',
+            ) ?? (
+              <TextField
+                {...field(
+                  'identifier.value',
+                  'register-identifier',
+                  'security:registration.identifier',
+                  { help: t('security:registration.identifierHelp') },
+                )}
+                autoComplete="off"
+                slotProps={{ htmlInput: { dir: 'ltr', maxLength: 20 } }}
+              />
+            )}
+            {asserted('job', 'register-job', 'security:registration.job') ?? (
+              <TextField
+                {...field('job', 'register-job', 'security:registration.job', {
+                  help: t('security:registration.jobHelp'),
+                })}
+                autoComplete="organization-title"
+                slotProps={{ htmlInput: { maxLength: 100 } }}
+              />
+            )}
             <TextField
               {...field('specialty', 'register-specialty', 'security:registration.specialty', {
                 required: false,
