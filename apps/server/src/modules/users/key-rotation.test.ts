@@ -81,6 +81,39 @@ describe.each(DIALECTS)('data key rotation on %s', (dialect) => {
     }
   });
 
+  it('fails the batch, writing nothing, on a value that does not open with its key', async () => {
+    const [first, second] = patients;
+    if (!first || !second) throw new Error('no patients');
+    const stored = (id: string) =>
+      rotated.ctx.db
+        .selectFrom('users')
+        .select('sex')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const original = await stored(first.id);
+    // Another account's value copied here: sealed under t1, but bound to that other account.
+    await rotated.ctx.db
+      .updateTable('users')
+      .set(await stored(second.id))
+      .where('id', '=', first.id)
+      .execute();
+    try {
+      const before = await storedValues(rotated.ctx.db);
+      const err: unknown = await rotateDataKey(rotated.ctx).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(DataKeyError);
+      const message = err instanceof Error ? err.message : '';
+      expect(message).toBe(
+        `users.sex of account ${first.id}: value does not open with data key "t1" (wrong key or moved value)`,
+      );
+      expect(await storedValues(rotated.ctx.db)).toEqual(before);
+    } finally {
+      await rotated.ctx.db.updateTable('users').set(original).where('id', '=', first.id).execute();
+    }
+  });
+
   it('re-seals every value under the active key in batches, resumably, and everything still reads', async () => {
     const total = (await storedValues(rotated.ctx.db)).size;
     expect(await keyIdsInUse(rotated.ctx.db)).toEqual({ t1: total });
