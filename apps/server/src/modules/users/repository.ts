@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { isPostgres } from '../../db/connection.js';
 import type {
@@ -514,9 +513,8 @@ export async function resealBatch(
   if (!active) throw new Error('no data key');
   const current = `v1.${active.id}.%`;
   return db.transaction().execute(async (trx) => {
-    // SQLite: take the file's write lock first (a write statement, even one changing nothing), so
-    // no other process writes between this read and its writes; PostgreSQL locks the rows read.
-    if (!isPostgres(trx)) await sql`update users set id = id where 0 = 1`.execute(trx);
+    // No other writer between this read and its writes: PostgreSQL locks the rows read, SQLite's
+    // transactions hold the file's write lock from their start (db/sqlite-dialect.ts).
     const rows = await trx
       .selectFrom('users')
       .select(['id', ...SEALED_USER_COLUMNS])
