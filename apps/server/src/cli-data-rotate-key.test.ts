@@ -160,7 +160,19 @@ describe('data:rotate-key on a running portal (SQLite)', () => {
     }
   }, 120_000);
 
-  it('refuses in one line, writing nothing, when a value is sealed with a key that is not configured', async () => {
+  it('counts what is left with --check, refuses a bad option, and refuses in one line, writing nothing, a key not configured', async () => {
+    const total = (await storedValues(t.ctx.db)).size;
+    const checked = run(dataDir, 'data:rotate-key', '--check', '--json');
+    expect(checked.status).toBe(0);
+    expect(JSON.parse(checked.stdout)).toEqual({
+      activeKey: 't2',
+      byKey: { t2: total },
+      remaining: 0,
+    });
+    const usage = run(dataDir, 'data:rotate-key', '--batch-size', '0');
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/^--batch-size "0": .+; run cli data:rotate-key --help\n$/);
+
     const [patient] = patients;
     if (!patient) throw new Error('no patient');
     const unknown = { keys: [{ id: 'c3', key: Buffer.alloc(32, 13) }], index: TEST_KEYRING.index };
