@@ -2,6 +2,7 @@ import type { Command } from './command.js';
 import { auditExport } from './commands/audit-export.js';
 import { cguPublish } from './commands/cgu-publish.js';
 import { configCheck } from './commands/config-check.js';
+import { dataRotateKey } from './commands/data-rotate-key.js';
 import { invite } from './commands/invite.js';
 import { migrate } from './commands/migrate.js';
 import { oidcKeys } from './commands/oidc-keys.js';
@@ -22,5 +23,6 @@ export const COMMANDS: readonly Command[] = [
   userUnlock,
   userReset,
   auditExport,
+  dataRotateKey,
   configCheck,
 ];

@@ -3,8 +3,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery, KyselyConfig } from 'kysely';
-import { Kysely, PostgresAdapter, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
+import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -141,7 +142,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     log,
   });
   return {

@@ -10,7 +10,14 @@ import type {
   UserTable,
   UserUpdate,
 } from '../../db/schema.js';
-import { blindIndex, dataKeys, isSealed, open, seal } from '../../security/field-crypto.js';
+import {
+  blindIndex,
+  DataKeyError,
+  dataKeys,
+  isSealed,
+  open,
+  seal,
+} from '../../security/field-crypto.js';
 
 // The health identifiers and birth traits are sealed here and nowhere else: every function of
 // this file takes and returns plain values, and the database only ever holds `v1.…` ciphertexts
@@ -436,6 +443,127 @@ export async function sealClearPersonFields(db: Db, batchSize = 200): Promise<nu
     }
     sealed += rows.length;
   }
+}
+
+/** How many sealed values each key id holds (`clear`: values stored before sealing existed). */
+export interface SealedKeyCensus {
+  byKey: Record<string, number>;
+  /** The first value found under each key id: where to look when that key is not configured. */
+  firstOf: Record<string, { userId: string; column: SealedUserColumn }>;
+}
+
+/** The key id a stored value was sealed with, `clear` for a value from before sealing. */
+function keyIdOf(stored: string): string {
+  return isSealed(stored) ? (stored.split('.')[1] ?? '') : 'clear';
+}
+
+/**
+ * Counts the users' sealed values by the key id written in them (read in batches, nothing
+ * opened): what a rotation has left to do, and whether every key it needs is configured.
+ */
+export async function sealedKeyCensus(db: Db, batchSize = 1000): Promise<SealedKeyCensus> {
+  const census: SealedKeyCensus = { byKey: {}, firstOf: {} };
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', ...SEALED_USER_COLUMNS])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    for (const row of rows) {
+      for (const column of SEALED_USER_COLUMNS) {
+        const stored = row[column];
+        if (stored === null) continue;
+        const keyId = keyIdOf(stored);
+        census.byKey[keyId] = (census.byKey[keyId] ?? 0) + 1;
+        census.firstOf[keyId] ??= { userId: row.id, column };
+      }
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < batchSize) return census;
+    after = last.id;
+  }
+}
+
+/** What one batch of a rotation did. */
+export interface ResealBatch {
+  /** The last account the batch looked at: the next batch starts after it (none: done). */
+  lastId: string | null;
+  /** Values now sealed with the active key. */
+  resealed: number;
+  /** Accounts a request changed meanwhile: left as the request wrote them, looked at again. */
+  conflicts: number;
+}
+
+/**
+ * Re-seals with the active key, in one short transaction, the values of the next `batchSize`
+ * accounts after `afterId` that hold a value under another key. Every value of the batch is opened
+ * before anything is written (one that opens with no configured key throws DataKeyError and the
+ * batch writes nothing); each account is written only if its values are still the ones read
+ * (compare-and-set, and a row lock on PostgreSQL), so an edit made meanwhile is never overwritten.
+ */
+export async function resealBatch(
+  db: Db,
+  afterId: string,
+  batchSize: number,
+): Promise<ResealBatch> {
+  const active = dataKeys().keys[0];
+  if (!active) throw new Error('no data key');
+  const current = `v1.${active.id}.%`;
+  return db.transaction().execute(async (trx) => {
+    // No other writer between this read and its writes: PostgreSQL locks the rows read, SQLite's
+    // transactions hold the file's write lock from their start (db/sqlite-dialect.ts).
+    const rows = await trx
+      .selectFrom('users')
+      .select(['id', ...SEALED_USER_COLUMNS])
+      .where('id', '>', afterId)
+      .where((eb) =>
+        eb.or(
+          SEALED_USER_COLUMNS.map((column) =>
+            eb.and([eb(column, 'is not', null), eb(column, 'not like', current)]),
+          ),
+        ),
+      )
+      .orderBy('id')
+      .limit(batchSize)
+      .$if(isPostgres(trx), (qb) => qb.forUpdate())
+      .execute();
+    const plans = rows.map((row) => {
+      const stale: SealedFields = {};
+      const plain: SealedFields = {};
+      for (const column of SEALED_USER_COLUMNS) {
+        const stored = row[column];
+        if (stored === null || keyIdOf(stored) === active.id) continue;
+        stale[column] = stored;
+        try {
+          plain[column] = openValue(column, row.id, stored);
+        } catch (err) {
+          const reason = err instanceof Error ? err.message : String(err);
+          throw new DataKeyError(`users.${column} of account ${row.id}: ${reason}`);
+        }
+      }
+      return { id: row.id, stale, plain };
+    });
+    let resealed = 0;
+    let conflicts = 0;
+    for (const { id, stale, plain } of plans) {
+      const result = await trx
+        .updateTable('users')
+        .set(sealFields(id, plain))
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.and(
+            Object.entries(stale).map(([column, value]) => eb(sealedColumn(column), '=', value)),
+          ),
+        )
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) resealed += Object.keys(stale).length;
+      else conflicts += 1;
+    }
+    return { lastId: rows.at(-1)?.id ?? null, resealed, conflicts };
+  });
 }
 
 function sealedColumn(name: string): SealedUserColumn {

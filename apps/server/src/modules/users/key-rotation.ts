@@ -1,0 +1,97 @@
+import type { AppContext } from '../../context.js';
+import { DataKeyError, dataKeys } from '../../security/field-crypto.js';
+import { resealBatch, sealedKeyCensus } from './repository.js';
+
+// `npm run data:rotate-key` (issue 21): re-seals with the active data key every value sealed
+// under another one. The values themselves say what is left to do (the key id each one carries),
+// so a stopped rotation continues where it was by being run again.
+
+/** Where the users' sealed values stand against the configured keys. */
+export interface DataKeyCheck {
+  /** The key new values are sealed with (the first of DATA_ENCRYPTION_KEY). */
+  activeKey: string;
+  /** How many values each key id holds (`clear`: stored before sealing existed). */
+  byKey: Record<string, number>;
+  /** Values still to re-seal (under any key but the active one). */
+  remaining: number;
+}
+
+export interface DataKeyRotation extends DataKeyCheck {
+  resealed: number;
+  batches: number;
+  /** Accounts a request changed while their batch ran (looked at again in another pass). */
+  conflicts: number;
+  /** True when stopped by `maxBatches` before the end (run it again to continue). */
+  stopped: boolean;
+}
+
+export interface RotationOptions {
+  /** Accounts per batch, each batch one short transaction. */
+  batchSize?: number;
+  /** Stop after this many batches (the rest is done by the next run). */
+  maxBatches?: number;
+}
+
+/** Passes over the table while requests keep changing rows under an old key (a node not restarted). */
+const MAX_PASSES = 5;
+
+function activeKeyId(): string {
+  const active = dataKeys().keys[0];
+  if (!active) throw new DataKeyError('no data key');
+  return active.id;
+}
+
+/** Counts what a rotation has left to do, writing nothing (`data:rotate-key --check`). */
+export async function checkDataKeyRotation(ctx: Pick<AppContext, 'db'>): Promise<DataKeyCheck> {
+  const activeKey = activeKeyId();
+  const census = await sealedKeyCensus(ctx.db);
+  const remaining = Object.entries(census.byKey)
+    .filter(([keyId]) => keyId !== activeKey)
+    .reduce((sum, [, count]) => sum + count, 0);
+  return { activeKey, byKey: census.byKey, remaining };
+}
+
+/**
+ * Re-seals with the active key every value sealed under another one, in batches. Refuses before
+ * writing anything when a value carries a key id that is not configured; a value that does not
+ * open with its key fails its batch, which writes nothing. Safe while the portal runs: a row
+ * edited meanwhile keeps the edit (the batch compares before writing) and is looked at again.
+ */
+export async function rotateDataKey(
+  ctx: Pick<AppContext, 'db'>,
+  options: RotationOptions = {},
+): Promise<DataKeyRotation> {
+  const batchSize = options.batchSize ?? 200;
+  const configured = new Set(dataKeys().keys.map((key) => key.id));
+  const census = await sealedKeyCensus(ctx.db);
+  const keyId = Object.keys(census.byKey).find((id) => id !== 'clear' && !configured.has(id));
+  if (keyId !== undefined) {
+    const first = census.firstOf[keyId];
+    throw new DataKeyError(
+      `${census.byKey[keyId] ?? 0} values are sealed with data key "${keyId}", which is not configured (users.${first?.column ?? '?'} of account ${first?.userId ?? '?'}): add it to DATA_ENCRYPTION_KEY; nothing was re-encrypted`,
+    );
+  }
+  let resealed = 0;
+  let batches = 0;
+  let conflicts = 0;
+  let stopped = false;
+  for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
+    let after = '';
+    let passConflicts = 0;
+    for (;;) {
+      if (options.maxBatches !== undefined && batches >= options.maxBatches) {
+        stopped = true;
+        break;
+      }
+      const batch = await resealBatch(ctx.db, after, batchSize);
+      if (batch.lastId === null) break;
+      batches += 1;
+      resealed += batch.resealed;
+      passConflicts += batch.conflicts;
+      after = batch.lastId;
+    }
+    conflicts += passConflicts;
+    if (passConflicts === 0) break;
+  }
+  return { ...(await checkDataKeyRotation(ctx)), resealed, batches, conflicts, stopped };
+}
