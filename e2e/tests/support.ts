@@ -17,6 +17,18 @@ const ARTEFACTS = path.resolve(import.meta.dirname, '..', '..', 'artefacts', 'sc
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   // Audit the settled page, not a control caught mid-request in its greyed "loading" state.
   await page.waitForLoadState('networkidle');
+  // …nor one caught mid-transition: the pointer, left on the last control clicked, tints it on
+  // hover and its colours fade for a quarter of a second either way. Move it off every control and
+  // let the finite animations end (a spinner's never does).
+  await page.mouse.move(0, 0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
