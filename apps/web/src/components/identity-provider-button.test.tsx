@@ -16,14 +16,19 @@ import { FRANCECONNECT_COLORS, identityProviderStartUrl } from './identity-provi
 
 function renderLogin(
   providers: string[],
-  options: { language?: Language; brand?: Brand; path?: string } = {},
+  options: { language?: Language; brand?: Brand; path?: string; plus?: boolean } = {},
 ) {
   return renderScreen(LoginPage, {
     path: options.path ?? '/security/login',
     language: options.language ?? 'fr',
     brand: options.brand ?? 'hygie',
     handlers: {
-      'GET /api/config': () => json(200, { ...PUBLIC_CONFIG, identityProviders: providers }),
+      'GET /api/config': () =>
+        json(200, {
+          ...PUBLIC_CONFIG,
+          identityProviders: providers,
+          ...(options.plus ? { franceConnectPlus: true } : {}),
+        }),
     },
   });
 }
@@ -52,6 +57,7 @@ describe('the providers’ official buttons', () => {
     await renderLogin(['franceconnect']);
     const button = await screen.findByRole('link', { name: 'S’identifier avec FranceConnect' });
     expect(button.getAttribute('href')).toBe('/api/idp/franceconnect/start');
+    expect(button.getAttribute('data-variant')).toBe('default');
     // The logo is decorative: the name is the visible text, nothing more.
     const logo = button.querySelector('img');
     expect(logo?.getAttribute('src')).toBe('/providers/franceconnect.svg');
@@ -65,6 +71,16 @@ describe('the providers’ official buttons', () => {
     expect(about.getAttribute('target')).toBe('_blank');
     expect(about.getAttribute('rel')).toContain('noopener');
     expect(about.getAttribute('title')).toBe('Qu’est-ce que FranceConnect ? - nouvelle fenêtre');
+  });
+
+  it('draws the FranceConnect+ variant when FranceConnect is FranceConnect+', async () => {
+    await renderLogin(['franceconnect'], { plus: true });
+    const button = await screen.findByRole('link', { name: 'S’identifier avec FranceConnect+' });
+    expect(button.getAttribute('data-variant')).toBe('plus');
+    const about = screen.getByRole('link', { name: 'Qu’est-ce que FranceConnect+ ?' });
+    expect(about.getAttribute('href')).toBe('https://franceconnect.gouv.fr/france-connect-plus');
+    expect(about.getAttribute('title')).toBe('Qu’est-ce que FranceConnect+ ? - nouvelle fenêtre');
+    expect(screen.queryByRole('link', { name: 'Qu’est-ce que FranceConnect ?' })).toBeNull();
   });
 
   it('draws Pro Santé Connect’s button with its wording and a decorative mark', async () => {

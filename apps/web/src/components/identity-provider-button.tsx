@@ -4,6 +4,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { IdpIntent } from '@hygie/domain';
+import { usePublicConfig } from '../lib/config';
 
 /**
  * Where a provider's button starts the sign-in: a full navigation to the server, which redirects
@@ -80,14 +81,23 @@ const logoSlot = {
   marginTop: '-1.5em',
 } as const;
 
+/** Where each variant's "Qu’est-ce que …" link leads (the DSFR's addresses). */
+const ABOUT_FRANCECONNECT = {
+  default: 'https://franceconnect.gouv.fr/',
+  plus: 'https://franceconnect.gouv.fr/france-connect-plus',
+} as const;
+
 /**
  * FranceConnect's official button (DSFR `fr-connect`): the FranceConnect logo, "S’identifier avec
  * FranceConnect" on blue-france, and below it the "Qu’est-ce que FranceConnect ?" link, opening a
- * new window (said by its title, as the DSFR does).
+ * new window (said by its title, as the DSFR does). FranceConnect+ (`fr-connect--plus`): a large
+ * "+" after the name — in the text, not drawn by CSS, so the name says it too — and its own link.
  */
-function FranceConnectButton({ href }: { href: string }) {
+function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
   const { t } = useTranslation();
-  const about = t('security:login.idp.franceconnect.about');
+  const about = plus
+    ? t('security:login.idp.franceconnect.aboutPlus')
+    : t('security:login.idp.franceconnect.about');
   return (
     <Box
       sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1 }}
@@ -100,8 +110,10 @@ function FranceConnectButton({ href }: { href: string }) {
         component="a"
         href={href}
         data-testid="idp-franceconnect"
+        data-variant={plus ? 'plus' : 'default'}
         sx={{
           ...connectButton,
+          ...(plus ? { paddingRight: '3em' } : {}),
           backgroundColor: FRANCECONNECT_COLORS.background,
           color: FRANCECONNECT_COLORS.text,
           '&:hover': { backgroundColor: FRANCECONNECT_COLORS.hover },
@@ -116,9 +128,25 @@ function FranceConnectButton({ href }: { href: string }) {
       >
         <Box component="img" src="/providers/franceconnect.svg" alt="" sx={logoSlot} />
         <ConnectLabel login={t('security:login.idp.franceconnect.login')} brand="FranceConnect" />
+        {plus && (
+          <Box
+            component="span"
+            sx={{
+              position: 'absolute',
+              right: '0.25em',
+              bottom: 0,
+              fontSize: '3em',
+              fontWeight: 700,
+              lineHeight: 1,
+              transform: 'translate(5%, -17%)',
+            }}
+          >
+            +
+          </Box>
+        )}
       </Box>
       <Link
-        href="https://franceconnect.gouv.fr/"
+        href={ABOUT_FRANCECONNECT[plus ? 'plus' : 'default']}
         target="_blank"
         rel="noopener noreferrer"
         title={t('security:login.idp.newWindow', { name: about })}
@@ -189,8 +217,9 @@ export interface IdentityProviderButtonProps {
  */
 export function IdentityProviderButton({ provider, target, intent }: IdentityProviderButtonProps) {
   const { t } = useTranslation();
+  const plus = usePublicConfig()?.franceConnectPlus ?? false;
   const href = identityProviderStartUrl(provider, { target, intent });
-  if (provider === 'franceconnect') return <FranceConnectButton href={href} />;
+  if (provider === 'franceconnect') return <FranceConnectButton href={href} plus={plus} />;
   if (provider === 'psc') {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center' }}>

@@ -15,7 +15,7 @@ import { assertRecentProof } from '../step-up/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
-import { countsAsTwoFactors, mapClaims } from './claims.js';
+import { countsAsTwoFactors, isFranceConnectPlus, mapClaims } from './claims.js';
 import { assertedFields } from './prefill.js';
 import type { IdentityLinkRow } from './repository.js';
 import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
@@ -37,6 +37,11 @@ export const RETRY_AFTER_SECONDS = 30;
 /** The providers one may sign in with (their ids), in configuration order. */
 export function enabledProviderIds(ctx: AppContext): string[] {
   return ctx.config.identityProviders.map((provider) => provider.id);
+}
+
+/** Whether the enabled FranceConnect is FranceConnect+ (its button is then that variant). */
+export function franceConnectPlusEnabled(providers: readonly IdentityProviderConfig[]): boolean {
+  return providers.some((provider) => isFranceConnectPlus(provider.claims, provider.acrValues));
 }
 
 /** A configured provider, or 404 (an unknown or unconfigured one does not exist). */
