@@ -18,3 +18,13 @@ export const IDP_ERRORS = [
 ] as const;
 
 export type IdpError = (typeof IDP_ERRORS)[number];
+
+/**
+ * Why a provider sign-in was started (`GET /api/idp/<provider>/start?intent=`): to sign in (the
+ * login page's buttons), or to register (the registration choice screen's), where an identity
+ * linked to no account goes straight to the registration pre-filled with it, and a failure comes
+ * back to the choice screen rather than the login page.
+ */
+export const IDP_INTENTS = ['sign_in', 'register'] as const;
+
+export type IdpIntent = (typeof IDP_INTENTS)[number];

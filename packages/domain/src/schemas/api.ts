@@ -58,6 +58,11 @@ export const publicConfigSchema = z.object({
   sessionWarningSeconds: z.number(),
   /** The upstream identity providers one may sign in with (docs/identity-providers.md). */
   identityProviders: z.array(z.string()),
+  /**
+   * FranceConnect is asked for eidas2 or more only (FranceConnect+): its button is the
+   * FranceConnect+ variant. Absent: false.
+   */
+  franceConnectPlus: z.boolean().optional(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

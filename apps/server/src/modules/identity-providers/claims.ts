@@ -127,3 +127,15 @@ export function countsAsTwoFactors(
     .filter((level) => level >= 0);
   return rank >= 0 && required.length > 0 && rank >= Math.min(...required);
 }
+
+/**
+ * Whether a FranceConnect provider is FranceConnect+: every level it asks for (`acr_values`) is
+ * eidas2 or above, so every sign-in through it is a FranceConnect+ one.
+ */
+export function isFranceConnectPlus(kind: ClaimsMapperKind, acrValues: readonly string[]): boolean {
+  return (
+    kind === 'franceconnect' &&
+    acrValues.length > 0 &&
+    acrValues.every((value) => EIDAS_LEVELS.indexOf(value) >= 1)
+  );
+}

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { IdpError } from '@hygie/domain';
+import type { IdpError, IdpIntent, PendingIdentity } from '@hygie/domain';
 import {
   errorEnvelopeSchema,
+  IDP_INTENTS,
   identityLinksSchema,
   okSchema,
   pendingIdentitySchema,
@@ -29,6 +30,14 @@ const LOGIN_PAGE = '/security/login';
 
 /** The account area's page listing the links (the web app's devices page). */
 const LINKS_PAGE = '/devices';
+
+/** The registration choice screen, where a sign-in started to register comes back on failure. */
+const REGISTER_PAGE = '/security/register';
+
+/** The registration of an account of a provider's kind, pre-filled with its pending identity. */
+function registrationPage(profile: PendingIdentity['profile'], provider: string): string {
+  return `${REGISTER_PAGE}/${profile}?${new URLSearchParams({ idp: provider }).toString()}`;
+}
 
 const providerParams = z.object({ provider: z.string().max(40) });
 
@@ -57,11 +66,20 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     secure: cookies.secure,
   } as const;
 
-  /** Back to the login page with the reason, keeping the page asked for (password or retry). */
-  const backToLogin = (reply: FastifyReply, error: IdpError, target: string | null) => {
+  /**
+   * Back to the login page with the reason, keeping the page asked for (password or retry); or,
+   * for a sign-in started to register, back to the registration choice screen.
+   */
+  const backToLogin = (
+    reply: FastifyReply,
+    error: IdpError,
+    target: string | null,
+    intent: IdpIntent,
+  ) => {
     const query = new URLSearchParams({ idp_error: error });
     if (target) query.set('target_uri', target);
-    return reply.redirect(`${LOGIN_PAGE}?${query.toString()}`, 303);
+    const page = intent === 'register' ? REGISTER_PAGE : LOGIN_PAGE;
+    return reply.redirect(`${page}?${query.toString()}`, 303);
   };
 
   app.get(
@@ -73,7 +91,15 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         summary:
           'Browser navigation: starts a sign-in with an upstream identity provider (PKCE, state, nonce, acr_values)',
         params: providerParams,
-        querystring: z.object({ target_uri: z.string().optional() }),
+        querystring: z.object({
+          target_uri: z.string().optional(),
+          intent: z
+            .enum(IDP_INTENTS)
+            .optional()
+            .describe(
+              '`register`: an identity linked to no account goes to the registration pre-filled with it',
+            ),
+        }),
         response: {
           302: redirected,
           303: redirected,
@@ -89,6 +115,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           request.params.provider,
           request.query.target_uri,
           request.ip,
+          request.query.intent,
         );
         void reply.setCookie(transactionCookie, transaction, {
           ...cookieOptions,
@@ -102,7 +129,12 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           !wantsJson(request)
         ) {
           const target = safeTargetUri(request.query.target_uri, ctx.config.publicUrl.origin);
-          return backToLogin(reply, 'identity_provider_unavailable', target);
+          return backToLogin(
+            reply,
+            'identity_provider_unavailable',
+            target,
+            request.query.intent ?? 'sign_in',
+          );
         }
         throw err;
       }
@@ -151,6 +183,10 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       if (!outcome.ok && 'pendingLink' in outcome) {
         // Linked to no account: the login page asks to prove one; the identity waits, sealed.
         cookies.setPendingLink(reply, outcome.pendingLink, PENDING_LINK_TTL_MS / 1000);
+        // Started to register: straight to the registration pre-filled with it.
+        if (outcome.intent === 'register') {
+          return reply.redirect(registrationPage(outcome.profile, request.params.provider), 303);
+        }
         const query = new URLSearchParams({ idp_link: request.params.provider });
         // Once signed in, the page asked for; else the account area, which says whether it linked.
         if (outcome.target) query.set('target_uri', outcome.target);
@@ -161,7 +197,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
           throw providerUnavailableError();
         }
-        return backToLogin(reply, outcome.error, outcome.target);
+        return backToLogin(reply, outcome.error, outcome.target, outcome.intent);
       }
       const { result, target } = outcome;
       const { progress } = result;

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { Brand, IdpError, Language, PendingIdentity } from '@hygie/domain';
+import type { Brand, IdpError, IdpIntent, Language, PendingIdentity } from '@hygie/domain';
 import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
@@ -15,7 +15,7 @@ import { assertRecentProof } from '../step-up/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
 import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
-import { countsAsTwoFactors, mapClaims } from './claims.js';
+import { countsAsTwoFactors, isFranceConnectPlus, mapClaims } from './claims.js';
 import { assertedFields } from './prefill.js';
 import type { IdentityLinkRow } from './repository.js';
 import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
@@ -37,6 +37,11 @@ export const RETRY_AFTER_SECONDS = 30;
 /** The providers one may sign in with (their ids), in configuration order. */
 export function enabledProviderIds(ctx: AppContext): string[] {
   return ctx.config.identityProviders.map((provider) => provider.id);
+}
+
+/** Whether the enabled FranceConnect is FranceConnect+ (its button is then that variant). */
+export function franceConnectPlusEnabled(providers: readonly IdentityProviderConfig[]): boolean {
+  return providers.some((provider) => isFranceConnectPlus(provider.claims, provider.acrValues));
 }
 
 /** A configured provider, or 404 (an unknown or unconfigured one does not exist). */
@@ -96,6 +101,7 @@ export async function startSignIn(
   providerId: string,
   target: string | undefined,
   ip: string | null,
+  intent: IdpIntent = 'sign_in',
 ): Promise<{ url: string; transaction: string }> {
   const provider = providerOf(ctx, providerId);
   let configuration: client.Configuration;
@@ -115,6 +121,7 @@ export async function startSignIn(
     nonce: client.randomNonce(),
     verifier,
     target: safeTargetUri(target, ctx.config.publicUrl.origin),
+    intent,
     expiresAt: ctx.clock.now() + TRANSACTION_TTL_MS,
   };
   const url = client.buildAuthorizationUrl(configuration, {
@@ -137,11 +144,27 @@ export interface CallbackAttempt {
   previousToken: string | undefined;
 }
 
-export type CallbackOutcome =
-  | { ok: true; result: LoginResult; target: string | null }
-  | { ok: false; error: IdpError; target: string | null }
-  /** Linked to no account: the identity waits (sealed) while the person proves an account. */
-  | { ok: false; error: 'not_linked'; pendingLink: string; target: string | null };
+/** Where the browser was headed, and why the sign-in was started: in every outcome. */
+interface CallbackCourse {
+  target: string | null;
+  intent: IdpIntent;
+}
+
+export type CallbackOutcome = CallbackCourse &
+  (
+    | { ok: true; result: LoginResult }
+    | { ok: false; error: IdpError }
+    /**
+     * Linked to no account: the identity waits (sealed) while the person proves an account, or
+     * registers one of `profile`'s kind with it.
+     */
+    | {
+        ok: false;
+        error: 'not_linked';
+        pendingLink: string;
+        profile: PendingIdentity['profile'];
+      }
+  );
 
 /**
  * The provider sent the browser back. The transaction must be this provider's, unexpired, with
@@ -168,12 +191,12 @@ export async function finishSignIn(
   ) {
     throw new AppError('identity_provider_sign_in_invalid');
   }
-  const target = transaction.target;
+  const course: CallbackCourse = { target: transaction.target, intent: transaction.intent };
   const providerError = currentUrl.searchParams.get('error');
   if (providerError !== null) {
     const error = providerError === 'access_denied' ? 'cancelled' : 'refused';
     await recordFailure(ctx, provider, error, ip, { step: 'authorization' });
-    return { ok: false, error, target };
+    return { ...course, ok: false, error };
   }
   let identity: UpstreamIdentity | null;
   let acr: unknown;
@@ -182,17 +205,17 @@ export async function finishSignIn(
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
       await unavailable(ctx, provider, err, ip);
-      return { ok: false, error: 'identity_provider_unavailable', target };
+      return { ...course, ok: false, error: 'identity_provider_unavailable' };
     }
     if (err instanceof ProviderRefused) {
       await recordFailure(ctx, provider, 'refused', ip, { step: err.step });
-      return { ok: false, error: 'refused', target };
+      return { ...course, ok: false, error: 'refused' };
     }
     throw err;
   }
   if (!identity) {
     await recordFailure(ctx, provider, 'refused', ip, { step: 'claims' });
-    return { ok: false, error: 'refused', target };
+    return { ...course, ok: false, error: 'refused' };
   }
   const link = await findLink(ctx.db, provider.id, identity.subject);
   if (!link) {
@@ -206,17 +229,18 @@ export async function finishSignIn(
       expiresAt: now + PENDING_LINK_TTL_MS,
     };
     return {
+      ...course,
       ok: false,
       error: 'not_linked',
       pendingLink: sealPendingLink(ctx.secret, pending),
-      target,
+      profile: assertedFields(identity).profile,
     };
   }
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
     const result = await signInLinked(ctx, provider, link, twoFactors, attempt);
     ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
-    return { ok: true, result, target };
+    return { ...course, ok: true, result };
   } catch (err) {
     if (
       isAppError(err) &&
@@ -225,7 +249,7 @@ export async function finishSignIn(
         err.code === 'account_pending_validation')
     ) {
       ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: err.code });
-      return { ok: false, error: err.code, target };
+      return { ...course, ok: false, error: err.code };
     }
     throw err;
   }

@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { IdpIntent } from '@hygie/domain';
+import { IDP_INTENTS } from '@hygie/domain';
 
 /**
  * The sign-in a browser started with a provider, until the provider sends it back: kept by the
@@ -15,6 +17,8 @@ export interface IdpTransaction {
   verifier: string;
   /** Where the browser goes once signed in (a path or URL of the portal's origin), if asked. */
   target: string | null;
+  /** Started to sign in, or to register (an unknown identity then goes to the registration). */
+  intent: IdpIntent;
   expiresAt: number;
 }
 
@@ -27,6 +31,8 @@ const transactionSchema = z.object({
   nonce: z.string(),
   verifier: z.string(),
   target: z.string().nullable(),
+  // A transaction sealed before intents existed was a sign-in.
+  intent: z.enum(IDP_INTENTS).default('sign_in'),
   expiresAt: z.number(),
 });
 

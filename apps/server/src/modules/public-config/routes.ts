@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publicConfigSchema, RELEASE, SESSION_WARNING_SECONDS } from '@hygie/domain';
 import type { Config } from '../../config.js';
+import { franceConnectPlusEnabled } from '../identity-providers/service.js';
 
 /** What the SPA reads before anything else (nothing secret). */
 export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (
@@ -25,6 +26,8 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
       contactEmail: config.contactEmail,
       sessionWarningSeconds: SESSION_WARNING_SECONDS,
       identityProviders: config.identityProviders.map((provider) => provider.id),
+      // Said only when true (absent: false), so a configuration without it reads as before.
+      ...(franceConnectPlusEnabled(config.identityProviders) ? { franceConnectPlus: true } : {}),
     }),
   );
 };

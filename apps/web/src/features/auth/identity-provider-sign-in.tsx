@@ -2,41 +2,14 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
-import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { IDP_ERRORS, isOneOf, safeInternalPath, type IdpError } from '@hygie/domain';
+import { isOneOf, safeInternalPath } from '@hygie/domain';
+import { IdentityProviderButton } from '../../components/identity-provider-button';
 import { usePublicConfig } from '../../lib/config';
 
-/** The official wording of the known providers' buttons; another provider is named by its id. */
+/** The providers whose identity pre-fills a registration; another is named by its id. */
 const KNOWN = ['psc', 'franceconnect'] as const;
-
-/**
- * Where a provider's button starts the sign-in: a full navigation to the server, which redirects
- * to the provider and back (docs/identity-providers.md), then to the page asked for, if any.
- */
-function startUrl(provider: string, target: string | null): string {
-  const query = target ? `?target_uri=${encodeURIComponent(target)}` : '';
-  return `/api/idp/${encodeURIComponent(provider)}/start${query}`;
-}
-
-/** Why the last provider sign-in came back here (`?idp_error=`), in words. */
-export function IdentityProviderError() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const config = usePublicConfig();
-  const code = params.get('idp_error');
-  if (!isOneOf(IDP_ERRORS, code)) return null;
-  return (
-    <Alert
-      severity={code === 'cancelled' ? 'info' : 'error'}
-      sx={{ mb: 3 }}
-      data-testid="idp-error"
-    >
-      {message(t, code, config?.contactEmail ?? '')}
-    </Alert>
-  );
-}
 
 /** The registration a known provider's identity pre-fills: a professional's, a patient's. */
 const REGISTRATION: Readonly<Record<(typeof KNOWN)[number], string>> = {
@@ -80,23 +53,6 @@ export function IdentityProviderLinkNotice() {
   );
 }
 
-function message(
-  t: ReturnType<typeof useTranslation>['t'],
-  code: IdpError,
-  contactEmail: string,
-): string {
-  switch (code) {
-    case 'cancelled':
-    case 'refused':
-    case 'not_linked':
-      return t(`security:login.idp.errors.${code}`);
-    case 'identity_provider_unavailable':
-      return `${t('errors:identity_provider_unavailable')} ${t('security:login.idp.retry')}`;
-    default:
-      return t(`errors:${code}`, { contactEmail });
-  }
-}
-
 /** The enabled providers' sign-in buttons (none configured: nothing is shown). */
 export function IdentityProviderSignIn() {
   const { t } = useTranslation();
@@ -107,31 +63,9 @@ export function IdentityProviderSignIn() {
   return (
     <Box sx={{ mt: 3 }} data-testid="identity-providers">
       <Divider sx={{ mb: 3 }}>{t('security:login.idp.or')}</Divider>
-      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
         {providers.map((provider) => (
-          <Box key={provider} sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-            <Button
-              href={startUrl(provider, target)}
-              variant="outlined"
-              size="large"
-              fullWidth
-              data-testid={`idp-${provider}`}
-            >
-              {isOneOf(KNOWN, provider)
-                ? t(`security:login.idp.${provider}`)
-                : t('security:login.idp.other', { name: provider })}
-            </Button>
-            {provider === 'franceconnect' && (
-              <Link
-                href="https://franceconnect.gouv.fr/"
-                target="_blank"
-                rel="noopener noreferrer"
-                sx={{ alignSelf: 'center' }}
-              >
-                {t('security:login.idp.whatIsFranceConnect')}
-              </Link>
-            )}
-          </Box>
+          <IdentityProviderButton key={provider} provider={provider} target={target} />
         ))}
       </Box>
     </Box>

@@ -12,17 +12,14 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
 import { PasswordField } from '../../components/password-field';
 import { usePublicConfig } from '../../lib/config';
+import { IdentityProviderError } from '../../components/identity-provider-error';
 import { errorMessage } from '../../lib/error-message';
 import { registeredField, voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
 import { BiometricSignIn } from './biometric-sign-in';
-import {
-  IdentityProviderError,
-  IdentityProviderLinkNotice,
-  IdentityProviderSignIn,
-} from './identity-provider-sign-in';
+import { IdentityProviderLinkNotice, IdentityProviderSignIn } from './identity-provider-sign-in';
 import { loginFormSchema, type LoginForm } from './login-form';
 
 export default function LoginPage() {

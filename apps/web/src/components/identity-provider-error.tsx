@@ -1,0 +1,43 @@
+import Alert from '@mui/material/Alert';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { IDP_ERRORS, isOneOf, type IdpError } from '@hygie/domain';
+import { usePublicConfig } from '../lib/config';
+
+function message(
+  t: ReturnType<typeof useTranslation>['t'],
+  code: IdpError,
+  contactEmail: string,
+): string {
+  switch (code) {
+    case 'cancelled':
+    case 'refused':
+    case 'not_linked':
+      return t(`security:login.idp.errors.${code}`);
+    case 'identity_provider_unavailable':
+      return `${t('errors:identity_provider_unavailable')} ${t('security:login.idp.retry')}`;
+    default:
+      return t(`errors:${code}`, { contactEmail });
+  }
+}
+
+/**
+ * Why the last provider sign-in came back here (`?idp_error=`), in words: on the login page, and
+ * on the registration choice screen for a sign-in started there.
+ */
+export function IdentityProviderError() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const config = usePublicConfig();
+  const code = params.get('idp_error');
+  if (!isOneOf(IDP_ERRORS, code)) return null;
+  return (
+    <Alert
+      severity={code === 'cancelled' ? 'info' : 'error'}
+      sx={{ mb: 3 }}
+      data-testid="idp-error"
+    >
+      {message(t, code, config?.contactEmail ?? '')}
+    </Alert>
+  );
+}
