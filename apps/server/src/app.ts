@@ -26,6 +26,8 @@ import { checkDataKeys, ensureAdmin, loadSecret } from './bootstrap.js';
 import { installDataKeys } from './security/field-crypto.js';
 import { resolveDataKeys } from './security/data-keys.js';
 import { sealClearPersonFields } from './modules/users/service.js';
+import { sealClearSettings } from './modules/settings/service.js';
+import { sealClearArtefacts } from './modules/oidc/service.js';
 import { reclaimReplacedValues } from './db/connection.js';
 import { OutboxDispatcher } from './messaging/dispatcher.js';
 import type { Transport } from './messaging/transports/types.js';
@@ -156,6 +158,13 @@ export async function createContext(
   if (sealed > 0) {
     await reclaimReplacedValues(database);
     log(`data keys: sealed the health identifiers of ${sealed} accounts stored in clear`);
+  }
+  // So are the secret settings and the OIDC artefacts, content unchanged (no session or token lost).
+  const settings = await sealClearSettings(database.db);
+  if (settings > 0) log(`data keys: sealed ${settings} secret settings stored in clear`);
+  const artefacts = await sealClearArtefacts(database.db);
+  if (artefacts > 0) {
+    log(`data keys: sealed ${artefacts} OIDC tokens, codes and sessions stored in clear`);
   }
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
   const passwords = await createPasswordHasher(config.argon2);
