@@ -71,11 +71,11 @@ export class KyselyAdapter implements Adapter {
       account_id: stringOrNull(payload.accountId),
       expires_at: expiresIn > 0 ? now() + expiresIn * 1000 : null,
     };
-    await upsertArtefact(this.db, this.model, id, row);
+    await upsertArtefact(this.db, id, this.model, row);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.present(await findArtefact(this.db, this.model, id));
+    return this.present(await findArtefact(this.db, id, this.model));
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -91,16 +91,16 @@ export class KyselyAdapter implements Adapter {
    * the same code exactly one gets tokens; the other is refused and the grant revoked, as a replay.
    */
   async consume(id: string): Promise<void> {
-    if (await markArtefactConsumed(this.db, this.model, id, now())) return;
+    if (await markArtefactConsumed(this.db, id, this.model, now())) return;
     // A parallel refresh with the same token, within the grace: not a reuse.
-    if (this.withinGrace(await consumedAtOfArtefact(this.db, this.model, id))) return;
-    const grantId = await grantIdOfArtefact(this.db, this.model, id);
+    if (this.withinGrace(await consumedAtOfArtefact(this.db, id, this.model))) return;
+    const grantId = await grantIdOfArtefact(this.db, id, this.model);
     if (grantId) await this.revokeByGrantId(grantId);
     throw new errors.InvalidGrant('grant already used');
   }
 
   async destroy(id: string): Promise<void> {
-    await deleteArtefact(this.db, this.model, id);
+    await deleteArtefact(this.db, id, this.model);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

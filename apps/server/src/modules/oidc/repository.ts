@@ -68,8 +68,8 @@ export interface ArtefactRow {
 /** Inserts or replaces an artefact (a replaced one keeps its consumed mark). */
 export async function upsertArtefact(
   db: Db,
-  model: string,
   id: string,
+  model: string,
   row: ArtefactRow,
 ): Promise<void> {
   const key = artefactKey(model, id);
@@ -91,8 +91,8 @@ function opened<R extends { id: string; payload: string }>(row: R | undefined) {
 
 export async function findArtefact(
   db: Db,
-  model: string,
   id: string,
+  model: string,
 ): Promise<StoredArtefact | undefined> {
   return opened(
     await db
@@ -123,8 +123,8 @@ export async function findArtefactBy(
 /** Marks an artefact used unless it already is; true when this call did (one conditional UPDATE). */
 export async function markArtefactConsumed(
   db: Db,
-  model: string,
   id: string,
+  model: string,
   now: number,
 ): Promise<boolean> {
   const result = await db
@@ -139,8 +139,8 @@ export async function markArtefactConsumed(
 /** When an artefact was consumed (null: not yet, or no such artefact). */
 export async function consumedAtOfArtefact(
   db: Db,
-  model: string,
   id: string,
+  model: string,
 ): Promise<number | null> {
   const row = await db
     .selectFrom('oidc_store')
@@ -150,7 +150,7 @@ export async function consumedAtOfArtefact(
   return row?.consumed_at ?? null;
 }
 
-export async function grantIdOfArtefact(db: Db, model: string, id: string): Promise<string | null> {
+export async function grantIdOfArtefact(db: Db, id: string, model: string): Promise<string | null> {
   const row = await db
     .selectFrom('oidc_store')
     .select('grant_id')
@@ -159,7 +159,7 @@ export async function grantIdOfArtefact(db: Db, model: string, id: string): Prom
   return row?.grant_id ?? null;
 }
 
-export async function deleteArtefact(db: Db, model: string, id: string): Promise<void> {
+export async function deleteArtefact(db: Db, id: string, model: string): Promise<void> {
   await db.deleteFrom('oidc_store').where('id', '=', artefactKey(model, id)).execute();
 }
 

@@ -139,10 +139,10 @@ describe.each(DIALECTS)('OIDC artefacts sealed at rest on %s', (dialect) => {
     try {
       const { jti } = plainPayload(b);
       // Sealed for row b: under row a's key it does not open.
-      await expect(findArtefact(t.ctx.db, 'AccessToken', plainPayload(a).jti)).rejects.toThrow(
+      await expect(findArtefact(t.ctx.db, plainPayload(a).jti, 'AccessToken')).rejects.toThrow(
         DataKeyError,
       );
-      expect((await findArtefact(t.ctx.db, 'AccessToken', jti))?.payload).toContain(jti);
+      expect((await findArtefact(t.ctx.db, jti, 'AccessToken'))?.payload).toContain(jti);
     } finally {
       await t.ctx.db
         .updateTable('oidc_store')
@@ -154,7 +154,7 @@ describe.each(DIALECTS)('OIDC artefacts sealed at rest on %s', (dialect) => {
 
   it('finds an artefact by its user code, stored only as a keyed hash', async () => {
     const userCode = 'WDJB-MJHT';
-    await upsertArtefact(t.ctx.db, 'DeviceCode', 'device-code-secret', {
+    await upsertArtefact(t.ctx.db, 'device-code-secret', 'DeviceCode', {
       payload: JSON.stringify({ jti: 'device-code-secret', userCode }),
       grant_id: null,
       user_code: userCode,
