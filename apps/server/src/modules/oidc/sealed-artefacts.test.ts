@@ -2,9 +2,17 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { Db } from '../../db/connection.js';
-import { blindIndex, DataKeyError, isSealed, open } from '../../security/field-crypto.js';
-import { TEST_KEYRING } from '../../test/data-keys.js';
+import {
+  blindIndex,
+  DataKeyError,
+  installDataKeys,
+  isSealed,
+  open,
+} from '../../security/field-crypto.js';
+import { TEST_DATA_KEYS, TEST_KEYRING } from '../../test/data-keys.js';
 import { DIALECTS, signIn, TestClient, testConfig } from '../../test/helpers.js';
+import { keyIdsInUse } from '../../test/patients.js';
+import { checkDataKeyRotation, rotateDataKey } from '../users/key-rotation.js';
 import type { Browser, ListeningApp } from './test-support.js';
 import {
   authorizationRequest,
@@ -27,6 +35,8 @@ const USER = {
   phone: '+33612345670',
 };
 const SESSION_COOKIE = 'hygie_oidc_session';
+const KEY_B_BYTES = Buffer.alloc(32, 11);
+const KEY_B = `t2:${KEY_B_BYTES.toString('base64')}`;
 
 interface Row {
   id: string;
@@ -39,11 +49,12 @@ function rows(db: Db): Promise<Row[]> {
   return db.selectFrom('oidc_store').select(['id', 'model', 'payload', 'user_code']).execute();
 }
 
-/** The row's payload as the provider gave it (opened with the test keys). */
+/** The row's payload as the provider gave it (opened with the test keys, A and B). */
 function plainPayload(row: Row): { jti: string } & Record<string, unknown> {
+  const keyring = { ...TEST_KEYRING, keys: [...TEST_KEYRING.keys, { id: 't2', key: KEY_B_BYTES }] };
   const parsed: unknown = JSON.parse(
     isSealed(row.payload)
-      ? open(TEST_KEYRING, `oidc_store.payload:${row.id}`, row.payload)
+      ? open(keyring, `oidc_store.payload:${row.id}`, row.payload)
       : row.payload,
   );
   if (typeof parsed !== 'object' || parsed === null || !('jti' in parsed)) {
@@ -68,7 +79,10 @@ describe.each(DIALECTS)('OIDC artefacts sealed at rest on %s', (dialect) => {
     rp = await relyingParty(t.base, platform);
     ({ browser, userId } = await signedInBrowser(t, USER));
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    installDataKeys(TEST_KEYRING);
+  });
 
   async function codeFlow() {
     const start = await authorizationRequest(rp, CALLBACK);
@@ -214,5 +228,33 @@ describe.each(DIALECTS)('OIDC artefacts sealed at rest on %s', (dialect) => {
     expect((await userinfo(refreshed.access_token)).status).toBe(200);
     const { tokens: next } = await codeFlow();
     expect(next.claims()?.sub).toBe(userId);
+  });
+
+  it('are counted by data:rotate-key --check and re-sealed by it; the tokens still work', async () => {
+    const { tokens } = await codeFlow();
+    const count = (await rows(t.ctx.db)).length;
+    // Every node restarted with B first and A still configured (this process's keys: both apps').
+    const rotated = await buildApp(
+      testConfig({
+        PUBLIC_URL: t.base,
+        DATA_ENCRYPTION_KEY: `${KEY_B},${TEST_DATA_KEYS.encryption}`,
+      }),
+      { database: t.reopenDatabase(), clock: t.clock, logger: false },
+    );
+    try {
+      const check = await checkDataKeyRotation(rotated.ctx);
+      // The user's sealed person fields (none here), the two secret settings, and the artefacts.
+      expect(check.byKey.t1).toBeGreaterThanOrEqual(count + 2);
+      const rotation = await rotateDataKey(rotated.ctx, { batchSize: 2 });
+      expect(rotation.remaining).toBe(0);
+      expect(rotation.batches).toBeGreaterThan(1);
+      for (const row of await rows(t.ctx.db)) expect(row.payload).toMatch(/^v1\.t2\./);
+      expect(Object.keys(await keyIdsInUse(t.ctx.db))).toEqual(['t2']);
+      expect((await userinfo(tokens.access_token)).status).toBe(200);
+      const refreshed = await client.refreshTokenGrant(rp, tokens.refresh_token ?? '');
+      expect((await userinfo(refreshed.access_token)).status).toBe(200);
+    } finally {
+      await rotated.app.close();
+    }
   });
 });
