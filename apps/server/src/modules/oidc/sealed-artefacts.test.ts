@@ -22,6 +22,8 @@ import {
   relyingParty,
   signedInBrowser,
 } from './test-support.js';
+import { explain } from '../../test/query-log.js';
+import { adapterFactory } from './adapter.js';
 import { findArtefact, findArtefactBy, upsertArtefact } from './repository.js';
 
 // Issue 21: the provider's opaque tokens, codes and sessions are bearer secrets. Their rows are
@@ -140,6 +142,31 @@ describe.each(DIALECTS)('OIDC artefacts sealed at rest on %s', (dialect) => {
     expect((await userinfo(refreshed.access_token)).status).toBe(200);
     const again = await client.refreshTokenGrant(rp, refreshed.refresh_token ?? '');
     expect((await userinfo(again.access_token)).status).toBe(200);
+  });
+
+  it('finds a token by its id, and a session by its uid, in one indexed statement', async () => {
+    const stored = await rows(t.ctx.db);
+    const refresh = stored.find((row) => row.model === 'RefreshToken');
+    const session = stored.find((row) => row.model === 'Session');
+    if (!refresh || !session) throw new Error('a refresh token and a session expected');
+    const { jti } = plainPayload(refresh);
+    const uid = plainPayload(session).uid;
+    if (typeof uid !== 'string') throw new Error('a session uid expected');
+    const adapter = adapterFactory(t.ctx.db);
+    for (const [lookup, index] of [
+      [() => adapter('RefreshToken').find(jti), /oidc_store_pkey|sqlite_autoindex_oidc_store/],
+      [() => adapter('Session').findByUid(uid), /oidc_store_uid_idx/],
+    ] as const) {
+      let found: unknown;
+      const queries = await t.queries.during(async () => {
+        found = await lookup();
+      });
+      expect(found).toMatchObject({ jti: expect.any(String) });
+      expect(queries).toHaveLength(1);
+      const [query] = queries;
+      if (!query) throw new Error('no statement');
+      expect(await explain(t.ctx.db, dialect, query)).toMatch(index);
+    }
   });
 
   it('refuses a payload moved to another row', async () => {
