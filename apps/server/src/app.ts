@@ -26,6 +26,8 @@ import { checkDataKeys, ensureAdmin, loadSecret } from './bootstrap.js';
 import { installDataKeys } from './security/field-crypto.js';
 import { resolveDataKeys } from './security/data-keys.js';
 import { sealClearPersonFields } from './modules/users/service.js';
+import { sealClearSettings } from './modules/settings/service.js';
+import { sealClearArtefacts } from './modules/oidc/service.js';
 import { reclaimReplacedValues } from './db/connection.js';
 import { OutboxDispatcher } from './messaging/dispatcher.js';
 import type { Transport } from './messaging/transports/types.js';
@@ -151,12 +153,26 @@ export async function createContext(
   if (note) log(note);
   await checkDataKeys(database.db, keyring, clock.now());
   installDataKeys(keyring);
-  // An upgraded installation's clear values are sealed before anything reads them.
+  // An upgraded installation's clear values are sealed before anything reads them: the health
+  // identifiers, the secret settings and the OIDC artefacts, content unchanged (no session or
+  // token lost). Then the replaced clear values are wiped from the database's free pages.
+  const replaced: string[] = [];
   const sealed = await sealClearPersonFields(database.db);
   if (sealed > 0) {
-    await reclaimReplacedValues(database);
+    replaced.push('users');
     log(`data keys: sealed the health identifiers of ${sealed} accounts stored in clear`);
   }
+  const settings = await sealClearSettings(database.db);
+  if (settings > 0) {
+    replaced.push('settings');
+    log(`data keys: sealed ${settings} secret settings stored in clear`);
+  }
+  const artefacts = await sealClearArtefacts(database.db);
+  if (artefacts > 0) {
+    replaced.push('oidc_store');
+    log(`data keys: sealed ${artefacts} OIDC tokens, codes and sessions stored in clear`);
+  }
+  if (replaced.length > 0) await reclaimReplacedValues(database, replaced);
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
   const passwords = await createPasswordHasher(config.argon2);
   const metrics = new Metrics();

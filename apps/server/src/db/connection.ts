@@ -39,18 +39,23 @@ export async function lockUntilCommit(db: Db, key: string): Promise<void> {
 
 /**
  * Rewrites the database after values were replaced in place (clear values sealed), so the old
- * ones do not linger in free pages: SQLite VACUUM; PostgreSQL VACUUM FULL of users, on the
- * migrations' connection (no statement time-out). Copies made before (backups, WAL archives)
+ * ones do not linger in free pages: SQLite VACUUM; PostgreSQL VACUUM FULL of the tables named, on
+ * the migrations' connection (no statement time-out). Copies made before (backups, WAL archives)
  * still hold them: docs/deployment.md.
  */
-export async function reclaimReplacedValues(database: DbHandle): Promise<void> {
+export async function reclaimReplacedValues(
+  database: DbHandle,
+  tables: readonly string[] = ['users'],
+): Promise<void> {
   if (database.dialect === 'sqlite') {
     await sql`vacuum`.execute(database.db);
     return;
   }
   const own = database.openForMigrations?.();
   try {
-    await sql`vacuum full users`.execute(own?.db ?? database.db);
+    for (const table of tables) {
+      await sql`vacuum full ${sql.table(table)}`.execute(own?.db ?? database.db);
+    }
   } finally {
     await own?.close();
   }

@@ -32,6 +32,18 @@ export function isSealed(value: string): boolean {
   return value.startsWith(`${FORMAT}.`);
 }
 
+/** The key id a stored value was sealed with; `clear` for a value from before sealing. */
+export function sealedKeyId(stored: string): string {
+  return isSealed(stored) ? (stored.split('.')[1] ?? '') : 'clear';
+}
+
+/** The id of the key new values are sealed with (the first configured). */
+export function activeKeyId(keyring: DataKeyring): string {
+  const active = keyring.keys[0];
+  if (!active) throw new DataKeyError('no data key');
+  return active.id;
+}
+
 /**
  * Seals a value with the active key: AES-256-GCM, a random 96-bit IV, and `context` (the table,
  * column and row the value belongs to) as additional data, so that a value copied to another

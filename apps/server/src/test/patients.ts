@@ -1,6 +1,7 @@
 import { insKey } from '@hygie/domain';
 import { expect } from 'vitest';
 import type { Db } from '../db/connection.js';
+import { SEALED_SETTINGS } from '../modules/settings/repository.js';
 import { SEALED_USER_COLUMNS } from '../modules/users/repository.js';
 import { createUser } from '../modules/users/service.js';
 import type { TestApp } from './helpers.js';
@@ -94,7 +95,10 @@ export async function addAccounts(t: TestApp, count: number, prefix: string): Pr
   }
 }
 
-/** Every sealed value of the users table, as stored, by account and column. */
+/**
+ * Every sealed value of the database, as stored: the users' by account and column, the secret
+ * settings' by name, the OIDC artefacts' payloads by row.
+ */
 export async function storedValues(db: Db): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('users')
@@ -108,6 +112,17 @@ export async function storedValues(db: Db): Promise<Map<string, string>> {
       if (value !== null) values.set(`${row.id}.${column}`, value);
     }
   }
+  const settings = await db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('key', 'in', SEALED_SETTINGS)
+    .execute();
+  for (const { key, value } of settings) {
+    const parsed: unknown = JSON.parse(value);
+    values.set(`settings.${key}`, typeof parsed === 'string' ? parsed : value);
+  }
+  const artefacts = await db.selectFrom('oidc_store').select(['id', 'payload']).execute();
+  for (const { id, payload } of artefacts) values.set(`oidc_store.${id}`, payload);
   return values;
 }
 

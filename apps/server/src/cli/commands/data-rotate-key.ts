@@ -20,13 +20,15 @@ function byKeyText(byKey: Record<string, number>): string {
 export const dataRotateKey = defineCommand({
   name: 'data:rotate-key',
   summary:
-    're-encrypts the health identifiers sealed under an older data key with the active one (the first of DATA_ENCRYPTION_KEY), in batches, while the portal runs',
+    're-encrypts the values sealed under an older data key (health identifiers, the server secret, the OIDC signing keys and tokens) with the active one (the first of DATA_ENCRYPTION_KEY), in batches, while the portal runs',
   usage: '[--check] [--batch-size N] [--max-batches N]',
   description: [
     'Re-encrypts with the active data key (the first of DATA_ENCRYPTION_KEY) every value sealed',
-    'under another configured key, in batches of short transactions, while the portal runs: a row',
-    'edited meanwhile keeps the edit. Resumable: run it again to continue. Refuses, writing nothing,',
-    'when a value is sealed with a key that is not configured (docs/deployment.md, Data keys).',
+    'under another configured key — the health identifiers, the server secret and OIDC signing keys,',
+    "and the OIDC provider's tokens, codes and sessions — in batches of short transactions, while",
+    'the portal runs: a row edited meanwhile keeps the edit. Resumable: run it again to continue.',
+    'Refuses, writing nothing, when a value is sealed with a key that is not configured',
+    '(docs/deployment.md, Data keys).',
   ].join('\n'),
   options: {
     check: { type: 'boolean' },
@@ -35,7 +37,7 @@ export const dataRotateKey = defineCommand({
   },
   help: {
     check: { text: 'count the values left under older keys, writing nothing' },
-    'batch-size': { value: 'N', text: 'accounts per batch (default 200)' },
+    'batch-size': { value: 'N', text: 'rows (accounts, OIDC artefacts) per batch (default 200)' },
     'max-batches': { value: 'N', text: 'stop after N batches (run it again to continue)' },
   },
   run: async (values, env) => {

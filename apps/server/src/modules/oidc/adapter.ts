@@ -38,7 +38,8 @@ function stringOrNull(value: unknown): string | null {
 
 /**
  * oidc-provider's storage on the portal's database (`oidc_store`, one row per artefact), shared by
- * every node. Rows past their expiry are invisible and purged by `purgeExpired`.
+ * every node. Rows past their expiry are invisible and purged by `purgeExpired`. The repository
+ * stores each row under a keyed hash of its id with its payload sealed (no token in a dump).
  */
 export class KyselyAdapter implements Adapter {
   /**
@@ -61,10 +62,6 @@ export class KyselyAdapter implements Adapter {
     return consumedAt !== null && now() - consumedAt < this.reuseGraceMs;
   }
 
-  private key(id: string): string {
-    return `${this.model}:${id}`;
-  }
-
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const row = {
       payload: JSON.stringify(payload),
@@ -74,11 +71,11 @@ export class KyselyAdapter implements Adapter {
       account_id: stringOrNull(payload.accountId),
       expires_at: expiresIn > 0 ? now() + expiresIn * 1000 : null,
     };
-    await upsertArtefact(this.db, this.key(id), this.model, row);
+    await upsertArtefact(this.db, id, this.model, row);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.present(await findArtefact(this.db, this.key(id)));
+    return this.present(await findArtefact(this.db, id, this.model));
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -94,16 +91,16 @@ export class KyselyAdapter implements Adapter {
    * the same code exactly one gets tokens; the other is refused and the grant revoked, as a replay.
    */
   async consume(id: string): Promise<void> {
-    if (await markArtefactConsumed(this.db, this.key(id), now())) return;
+    if (await markArtefactConsumed(this.db, id, this.model, now())) return;
     // A parallel refresh with the same token, within the grace: not a reuse.
-    if (this.withinGrace(await consumedAtOfArtefact(this.db, this.key(id)))) return;
-    const grantId = await grantIdOfArtefact(this.db, this.key(id));
+    if (this.withinGrace(await consumedAtOfArtefact(this.db, id, this.model))) return;
+    const grantId = await grantIdOfArtefact(this.db, id, this.model);
     if (grantId) await this.revokeByGrantId(grantId);
     throw new errors.InvalidGrant('grant already used');
   }
 
   async destroy(id: string): Promise<void> {
-    await deleteArtefact(this.db, this.key(id));
+    await deleteArtefact(this.db, id, this.model);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

@@ -9,6 +9,7 @@ import {
   deleteAllArtefactsOfAccount,
   deleteGrantAndArtefacts,
   findArtefactEntriesOfAccount,
+  sealClearArtefacts as sealClearRows,
   setArtefactPayload,
 } from './repository.js';
 
@@ -53,7 +54,7 @@ export async function endPlatformAccess(
 }
 
 /** What this module reads of stored grants and provider sessions (the rest is kept as it is). */
-const storedGrant = z.object({ clientId: z.string() });
+const storedGrant = z.object({ jti: z.string(), clientId: z.string() });
 const storedSession = z.looseObject({
   authorizations: z.record(z.string(), z.unknown()).optional(),
 });
@@ -70,13 +71,15 @@ export async function endPlatformAccessOfClient(
   accountId: string,
   clientId: string,
 ): Promise<boolean> {
-  const grants = (await findArtefactEntriesOfAccount(trx, accountId, 'Grant')).filter((row) => {
+  const grants = (await findArtefactEntriesOfAccount(trx, accountId, 'Grant')).flatMap((row) => {
     const parsed = storedGrant.safeParse(JSON.parse(row.payload));
-    return parsed.success && parsed.data.clientId === clientId;
+    return parsed.success && parsed.data.clientId === clientId
+      ? [{ key: row.id, grantId: parsed.data.jti }]
+      : [];
   });
   let ended = false;
   for (const grant of grants) {
-    const deleted = await deleteGrantAndArtefacts(trx, grant.id, grant.id.slice('Grant:'.length));
+    const deleted = await deleteGrantAndArtefacts(trx, grant.key, grant.grantId);
     ended ||= deleted;
   }
   // A concurrent removal deleted them first: it tells the platform, once.
@@ -95,3 +98,14 @@ export async function endPlatformAccessOfClient(
   }
   return true;
 }
+
+/**
+ * Seals the artefacts an upgraded installation stored in clear (start-up): their rows move under
+ * the hashed key, content unchanged, so tokens and sessions issued before the upgrade keep working.
+ */
+export function sealClearArtefacts(db: Db): Promise<number> {
+  return sealClearRows(db);
+}
+
+// Data-key rotation (`npm run data:rotate-key`) re-seals the artefacts' payloads too.
+export { resealArtefactBatch, sealedArtefactsCensus } from './repository.js';

@@ -9,6 +9,7 @@ import {
   deleteSetting,
   findSettingChanges,
   findSettingValues,
+  sealSettings,
   upsertSetting,
 } from './repository.js';
 
@@ -173,10 +174,25 @@ export async function listSettings(
   });
 }
 
-// The server secret is stored once, by the first node to start (bootstrap).
+// The server secret is stored once, by the first node to start (bootstrap). It and the OIDC
+// signing keys are sealed with the data key by the repository (issue 21): read and written plain.
 export {
   findSettingStamp,
   findSettingValue,
   insertSettingOnce,
+  sealedSettingsCensus,
   swapSettingValue,
 } from './repository.js';
+
+/**
+ * Seals the secret settings an upgraded installation holds in clear, content unchanged (start-up;
+ * any node may run it at the same time). Returns how many it sealed.
+ */
+export function sealClearSettings(db: Db): Promise<number> {
+  return sealSettings(db, { reseal: false });
+}
+
+/** Re-seals with the active data key the secret settings sealed under another one (rotation). */
+export function resealSettings(db: Db): Promise<number> {
+  return sealSettings(db, { reseal: true });
+}

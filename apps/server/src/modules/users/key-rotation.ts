@@ -1,12 +1,16 @@
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
 import { DataKeyError, dataKeys } from '../../security/field-crypto.js';
+import { resealArtefactBatch, sealedArtefactsCensus } from '../oidc/service.js';
+import { resealSettings, sealedSettingsCensus } from '../settings/service.js';
 import { resealBatch, sealedKeyCensus } from './repository.js';
 
 // `npm run data:rotate-key` (issue 21): re-seals with the active data key every value sealed
-// under another one. The values themselves say what is left to do (the key id each one carries),
-// so a stopped rotation continues where it was by being run again.
+// under another one — the users' health identifiers, the secret settings (server secret, OIDC
+// signing keys) and the OIDC provider's artefacts. The values themselves say what is left to do
+// (the key id each one carries), so a stopped rotation continues where it was by being run again.
 
-/** Where the users' sealed values stand against the configured keys. */
+/** Where the sealed values stand against the configured keys. */
 export interface DataKeyCheck {
   /** The key new values are sealed with (the first of DATA_ENCRYPTION_KEY). */
   activeKey: string;
@@ -41,14 +45,53 @@ function activeKeyId(): string {
   return active.id;
 }
 
+interface Census {
+  byKey: Record<string, number>;
+  /** Where the first value under each key id is (to name it when that key is not configured). */
+  firstOf: Record<string, string>;
+}
+
+/** Every sealed value of the database counted by key id (read in batches, nothing opened). */
+async function census(db: Db): Promise<Census> {
+  const users = await sealedKeyCensus(db);
+  const parts: Census[] = [
+    {
+      byKey: users.byKey,
+      firstOf: Object.fromEntries(
+        Object.entries(users.firstOf).map(([keyId, at]) => [
+          keyId,
+          `users.${at.column} of account ${at.userId}`,
+        ]),
+      ),
+    },
+    await sealedSettingsCensus(db),
+    await sealedArtefactsCensus(db),
+  ];
+  const total: Census = { byKey: {}, firstOf: {} };
+  for (const part of parts) {
+    for (const [keyId, count] of Object.entries(part.byKey)) {
+      total.byKey[keyId] = (total.byKey[keyId] ?? 0) + count;
+    }
+    for (const [keyId, at] of Object.entries(part.firstOf)) total.firstOf[keyId] ??= at;
+  }
+  return total;
+}
+
+/** One table's batches: re-seal the next rows after a key, say the last one looked at. */
+type ResealBatch = (
+  db: Db,
+  after: string,
+  batchSize: number,
+) => Promise<{ lastId: string | null; resealed: number; conflicts: number }>;
+
 /** Counts what a rotation has left to do, writing nothing (`data:rotate-key --check`). */
 export async function checkDataKeyRotation(ctx: Pick<AppContext, 'db'>): Promise<DataKeyCheck> {
   const activeKey = activeKeyId();
-  const census = await sealedKeyCensus(ctx.db);
-  const remaining = Object.entries(census.byKey)
+  const { byKey } = await census(ctx.db);
+  const remaining = Object.entries(byKey)
     .filter(([keyId]) => keyId !== activeKey)
     .reduce((sum, [, count]) => sum + count, 0);
-  return { activeKey, byKey: census.byKey, remaining };
+  return { activeKey, byKey, remaining };
 }
 
 /**
@@ -63,35 +106,40 @@ export async function rotateDataKey(
 ): Promise<DataKeyRotation> {
   const batchSize = options.batchSize ?? 200;
   const configured = new Set(dataKeys().keys.map((key) => key.id));
-  const census = await sealedKeyCensus(ctx.db);
-  const keyId = Object.keys(census.byKey).find((id) => id !== 'clear' && !configured.has(id));
+  const found = await census(ctx.db);
+  const keyId = Object.keys(found.byKey).find((id) => id !== 'clear' && !configured.has(id));
   if (keyId !== undefined) {
-    const first = census.firstOf[keyId];
     throw new DataKeyError(
-      `${census.byKey[keyId] ?? 0} values are sealed with data key "${keyId}", which is not configured (users.${first?.column ?? '?'} of account ${first?.userId ?? '?'}): add it to DATA_ENCRYPTION_KEY; nothing was re-encrypted`,
+      `${found.byKey[keyId] ?? 0} values are sealed with data key "${keyId}", which is not configured (${found.firstOf[keyId] ?? '?'}): add it to DATA_ENCRYPTION_KEY; nothing was re-encrypted`,
     );
   }
   let resealed = 0;
   let batches = 0;
   let conflicts = 0;
   let stopped = false;
-  for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
-    let after = '';
-    let passConflicts = 0;
-    for (;;) {
-      if (options.maxBatches !== undefined && batches >= options.maxBatches) {
-        stopped = true;
-        break;
+  const tables: ResealBatch[] = [resealBatch, resealArtefactBatch];
+  for (const reseal of tables) {
+    for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
+      let after = '';
+      let passConflicts = 0;
+      for (;;) {
+        if (options.maxBatches !== undefined && batches >= options.maxBatches) {
+          stopped = true;
+          break;
+        }
+        const batch = await reseal(ctx.db, after, batchSize);
+        if (batch.lastId === null) break;
+        batches += 1;
+        resealed += batch.resealed;
+        passConflicts += batch.conflicts;
+        after = batch.lastId;
       }
-      const batch = await resealBatch(ctx.db, after, batchSize);
-      if (batch.lastId === null) break;
-      batches += 1;
-      resealed += batch.resealed;
-      passConflicts += batch.conflicts;
-      after = batch.lastId;
+      conflicts += passConflicts;
+      if (passConflicts === 0) break;
     }
-    conflicts += passConflicts;
-    if (passConflicts === 0) break;
   }
+  // Then the few secret settings, each a compare-and-swap (after the tables: a batch that fails
+  // leaves everything as it was).
+  resealed += await resealSettings(ctx.db);
   return { ...(await checkDataKeyRotation(ctx)), resealed, batches, conflicts, stopped };
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
@@ -19,6 +20,16 @@ import {
   TestClient,
   testConfig,
 } from '../../test/helpers.js';
+import { loadSigningKeys } from '../oidc/keys.js';
+import type { ListeningApp } from '../oidc/test-support.js';
+import {
+  authorizationRequest,
+  authorizeTo,
+  Browser,
+  listeningTestApp,
+  registerPlatform,
+  relyingParty,
+} from '../oidc/test-support.js';
 import { findUserByEmail, findUserById, findUserByIns } from './service.js';
 
 // Issue 21: the health identifiers and birth traits are stored sealed; the INS is found through
@@ -87,13 +98,27 @@ function tablesHolding(contents: Map<string, string>, values: readonly string[])
   return found;
 }
 
+/** The tables whose rows contain one of `secrets` anywhere (tokens and keys: long, random). */
+function tablesContaining(contents: Map<string, string>, secrets: Record<string, string>) {
+  const found: string[] = [];
+  for (const [table, text] of contents) {
+    for (const [name, secret] of Object.entries(secrets)) {
+      if (text.includes(secret)) found.push(`${table}: ${name}`);
+    }
+  }
+  return found;
+}
+
 const CLEAR_VALUES = [PATIENT_INS, PARENT_INS, BIRTH_DATE, BIRTH_PLACE, '17/05/1980'];
+const PLATFORM_CALLBACK = 'http://127.0.0.1:9/scan/callback';
 
 describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => {
-  let t: TestApp;
+  let t: ListeningApp;
   let patientId: string;
+  /** What the patient's platform was given: codes, tokens and the provider session's cookie. */
+  const issued: Record<string, string> = {};
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await listeningTestApp(dialect);
     const terms = (await new TestClient(t.app).get('/api/cgu')).json<{
       version: string;
       hash: string;
@@ -125,6 +150,31 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
       payload: { parentIns: PARENT_INS },
     });
     expect(edit.statusCode).toBe(200);
+
+    // The patient signs in to a platform, which gets tokens and refreshes them once.
+    const admin = new TestClient(t.app);
+    await signIn(t, admin, ADMIN.email, ADMIN.password);
+    const platform = await registerPlatform(admin, {
+      name: 'Scan',
+      redirectUris: [PLATFORM_CALLBACK],
+    });
+    const rp = await relyingParty(t.base, platform);
+    const browser = new Browser(client.cookies);
+    const start = await authorizationRequest(rp, PLATFORM_CALLBACK);
+    const callback = await authorizeTo(browser, t.base, start);
+    const tokens = await oidcClient.authorizationCodeGrant(rp, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const refreshed = await oidcClient.refreshTokenGrant(rp, tokens.refresh_token ?? '');
+    Object.assign(issued, {
+      'authorization code': callback.searchParams.get('code') ?? '',
+      'access token': tokens.access_token,
+      'refresh token': tokens.refresh_token ?? '',
+      'refreshed access token': refreshed.access_token,
+      'rotated refresh token': refreshed.refresh_token ?? '',
+      'provider session cookie': browser.cookies.get('hygie_oidc_session') ?? '',
+    });
   });
   afterAll(() => t.close());
 
@@ -149,6 +199,22 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
     for (const value of Object.values(sealed)) expect(value).toMatch(/^v1\.t1\.[\w-]{16}\.[\w-]+$/);
     // The index is a keyed HMAC, not the INS nor a plain hash of it.
     expect(index).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('stores no private signing key, server secret or token a platform holds in clear in any table', async () => {
+    const secrets: Record<string, string> = { ...issued, 'server secret': t.ctx.secret };
+    for (const [index, key] of (await loadSigningKeys(t.ctx.db, t.clock.now())).entries()) {
+      for (const member of ['d', 'p', 'q']) {
+        const value = key[member];
+        if (typeof value === 'string') secrets[`signing key ${index} ${member}`] = value;
+      }
+    }
+    expect(Object.keys(secrets)).toHaveLength(10);
+    for (const [name, value] of Object.entries(secrets))
+      expect([name, value.length > 20]).toEqual([name, true]);
+    const contents = await everyTable(t.ctx.db, dialect);
+    expect(contents.get('oidc_store')).toMatch(/RefreshToken/);
+    expect(tablesContaining(contents, secrets)).toEqual([]);
   });
 
   it('hands services the plain values', async () => {
