@@ -82,3 +82,15 @@ export async function swapSettingValue(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** The keys of the settings whose key starts with `prefix` (internal bookkeeping, not admin settings). */
+export async function findSettingKeysWithPrefix(db: Db, prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('settings')
+    .select('key')
+    // `_` and `%` in the prefix match more than themselves in LIKE: the filter below drops those.
+    .where('key', 'like', `${prefix}%`)
+    .orderBy('key')
+    .execute();
+  return rows.map((row) => row.key).filter((key) => key.startsWith(prefix));
+}
