@@ -54,6 +54,14 @@ async function storedIndexes(t: TestApp, patients: readonly Patient[]) {
   return new Map(rows.map((row) => [row.id, row.ins_index]));
 }
 
+/** The admin search's answer for `q`: the e-mails found. */
+async function adminSearch(t: TestApp, q: string): Promise<string[]> {
+  const admin = new TestClient(t.app);
+  expect((await signIn(t, admin)).statusCode).toBe(200);
+  const found = await admin.get(`/api/admin/users?q=${encodeURIComponent(q)}`);
+  return found.json<{ items: { email: string }[] }>().items.map((item) => item.email);
+}
+
 async function registerWith(t: TestApp, email: string, ins: string) {
   const terms = (await new TestClient(t.app).get('/api/cgu')).json<{
     version: string;
@@ -120,6 +128,8 @@ describe.each(DIALECTS)('index-key rebuild on %s', (dialect) => {
     expect(
       (await signIn(rebuilding, new TestClient(rebuilding.app), first.ins, PASSWORD)).statusCode,
     ).toBe(200);
+
+    expect(await adminSearch(rebuilding, first.ins)).toEqual([first.email]);
 
     // A sign-up with that INS: the same answer as a free one, and no second account.
     const taken = await registerWith(rebuilding, 'taker@hygie.test', first.ins);
@@ -261,6 +271,8 @@ describe.each(DIALECTS)('index-key rebuild on %s', (dialect) => {
     for (const patient of patients) {
       expect(stored.get(patient.id)).toBe(indexUnder(NEW_INDEX, patient.ins));
     }
+    const [first] = patients;
+    expect(await adminSearch(rebuilding, first?.ins ?? '')).toEqual([first?.email]);
     // Run again: nothing to do.
     expect(await rebuildIndexes(rebuilding.ctx)).toMatchObject({
       rebuilt: 0,
