@@ -9,12 +9,17 @@ import { open, seal } from './security/field-crypto.js';
 import {
   DATA_KEY_CHECK,
   INDEX_KEY_CHECK,
+  INDEX_KEY_NEXT,
   indexKeyCheck,
   KEY_CHECK_CONTEXT,
   KEY_CHECK_TEXT,
 } from './security/key-checks.js';
 import { recordAudit } from './modules/audit/service.js';
-import { findSettingKeysWithPrefix, insertSettingOnce } from './modules/settings/service.js';
+import {
+  findSettingKeysWithPrefix,
+  findSettingValue,
+  insertSettingOnce,
+} from './modules/settings/service.js';
 import { createUser, findUserByEmail } from './modules/users/service.js';
 
 /** The HMAC secret: SESSION_SECRET, else one generated on first start and shared through the database. */
@@ -86,10 +91,47 @@ export async function checkDataKeys(
         : 'Invalid configuration: DATA_INDEX_KEY is not the key this database’s INS index was built with (its check value differs; an index-key change keeps the old key after the new one until data:rotate-key --index ends)',
     );
   }
+  await checkIndexKeyChange(db, keyring, built > 0 ? stored : null, now);
   for (const key of keyring.keys.filter((k) => !known.includes(k.id))) {
     await proveDataKey(db, key, now);
   }
   return { rebuildingIndex: built > 0 };
+}
+
+/**
+ * An index-key change under way is named in the database (`INDEX_KEY_NEXT`) by the first node
+ * started with the new key in front (`formerBuilt`: the check value of the former key the indexes
+ * are still under). Every node must then have that same key in front: one restarted with the old
+ * key alone would write indexes the others cannot compare, and one with another new key would
+ * start a second change over the first.
+ */
+async function checkIndexKeyChange(
+  db: AppContext['db'],
+  keyring: DataKeyring,
+  formerBuilt: string | null,
+  now: number,
+): Promise<void> {
+  const ours = indexKeyCheck(keyring.index);
+  if (formerBuilt !== null) {
+    const next = await insertSettingOnce(db, {
+      key: INDEX_KEY_NEXT,
+      value: ours,
+      updated_by: null,
+      updated_at: now,
+    });
+    if (next !== ours) {
+      throw new ConfigError(
+        'Invalid configuration: DATA_INDEX_KEY: its first key is not the new index key the other nodes are moving to (an index-key change is under way: see docs/deployment.md)',
+      );
+    }
+    return;
+  }
+  const next = await findSettingValue(db, INDEX_KEY_NEXT);
+  if (next !== undefined && next !== ours) {
+    throw new ConfigError(
+      'Invalid configuration: DATA_INDEX_KEY: an index-key change is under way: put the new key first and this one after it until data:rotate-key --index ends (docs/deployment.md)',
+    );
+  }
 }
 
 /** Seals the check value of a key seen for the first time, and proves the key opens it. */

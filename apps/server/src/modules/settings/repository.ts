@@ -94,3 +94,17 @@ export async function findSettingKeysWithPrefix(db: Db, prefix: string): Promise
     .execute();
   return rows.map((row) => row.key).filter((key) => key.startsWith(prefix));
 }
+
+/** Deletes a setting only if it still holds `expected`; true when it did. */
+export async function deleteSettingIfValue(
+  db: Db,
+  key: string,
+  expected: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('settings')
+    .where('key', '=', key)
+    .where('value', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

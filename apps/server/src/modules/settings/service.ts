@@ -175,6 +175,7 @@ export async function listSettings(
 
 // The server secret is stored once, by the first node to start (bootstrap).
 export {
+  deleteSettingIfValue,
   findSettingKeysWithPrefix,
   findSettingStamp,
   findSettingValue,

@@ -213,6 +213,31 @@ describe.each(DIALECTS)('index-key rebuild on %s', (dialect) => {
       indexKeyCheck(OLD_INDEX),
     );
 
+    // Meanwhile a node restarted with the old key alone, or with another new key, is refused.
+    for (const [indexKey, line] of [
+      [
+        OLD_INDEX.toString('base64'),
+        'Invalid configuration: DATA_INDEX_KEY: an index-key change is under way: put the new key first and this one after it until data:rotate-key --index ends (docs/deployment.md)',
+      ],
+      [
+        `${Buffer.alloc(32, 22).toString('base64')},${OLD_INDEX.toString('base64')}`,
+        'Invalid configuration: DATA_INDEX_KEY: its first key is not the new index key the other nodes are moving to (an index-key change is under way: see docs/deployment.md)',
+      ],
+    ] as const) {
+      const database = t.reopenDatabase();
+      try {
+        const start = buildApp(testConfig({ ...LONG_SESSIONS, DATA_INDEX_KEY: indexKey }), {
+          database,
+          clock: t.clock,
+          logger: false,
+        });
+        await expect(start).rejects.toThrow(ConfigError);
+        await expect(start).rejects.toThrow(line);
+      } finally {
+        await database.close();
+      }
+    }
+
     // The rest in steps of one batch (each a new run: resumable), every patient signing in by INS
     // at the same time as each step, so sign-ins meet every mix of rebuilt and not rebuilt yet.
     const failures: string[] = [];

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { dataKeys } from '../../security/field-crypto.js';
-import { INDEX_KEY_CHECK, indexKeyCheck } from '../../security/key-checks.js';
-import { findSettingValue, swapSettingValue } from '../settings/service.js';
+import { INDEX_KEY_CHECK, INDEX_KEY_NEXT, indexKeyCheck } from '../../security/key-checks.js';
+import { deleteSettingIfValue, findSettingValue, swapSettingValue } from '../settings/service.js';
 import { staleInsIndexes, writeInsIndexes } from './repository.js';
 
 // `npm run data:rotate-key -- --index` (issue 21): when the index key must change (it may have
@@ -115,20 +115,19 @@ export async function rebuildIndexes(
     if (passConflicts === 0) break;
   }
   const check = await checkIndexRebuild(ctx);
-  if (check.remaining === 0 && !stopped && !check.checkValueMoved) {
-    const stored = await findSettingValue(ctx.db, INDEX_KEY_CHECK);
+  if (check.remaining === 0 && !stopped) {
     const keyring = dataKeys();
-    const former = (keyring.formerIndexes ?? []).map(indexKeyCheck);
-    if (stored !== undefined && former.includes(stored)) {
-      await swapSettingValue(
-        ctx.db,
-        INDEX_KEY_CHECK,
-        stored,
-        indexKeyCheck(keyring.index),
-        ctx.clock.now(),
-      );
+    const active = indexKeyCheck(keyring.index);
+    if (!check.checkValueMoved) {
+      const stored = await findSettingValue(ctx.db, INDEX_KEY_CHECK);
+      const former = (keyring.formerIndexes ?? []).map(indexKeyCheck);
+      if (stored !== undefined && former.includes(stored)) {
+        await swapSettingValue(ctx.db, INDEX_KEY_CHECK, stored, active, ctx.clock.now());
+      }
+      check.checkValueMoved = await checkValueIsActive(ctx);
     }
-    check.checkValueMoved = await checkValueIsActive(ctx);
+    // The change is over: nodes may start with the new key alone, and a next change may begin.
+    if (check.checkValueMoved) await deleteSettingIfValue(ctx.db, INDEX_KEY_NEXT, active);
   }
   return { ...check, rebuilt, batches, conflicts, stopped };
 }
