@@ -13,7 +13,6 @@ import {
   codeFor,
   enterCode,
   passSecondFactor,
-  registerPatient,
   serverNow,
   termsShown,
   withDatabase,
@@ -35,7 +34,7 @@ const PATIENT = {
   password: 'Tisane-Verte-47!',
   phone: '06 12 00 00 71',
   e164: '+33612000071',
-  ins: '285017512300425',
+  ins: '285017512300423',
 };
 const PROFESSIONAL = {
   email: 'rp.docteur@example.fr',
@@ -143,15 +142,27 @@ async function signInFromPlatform(
 }
 
 test.beforeAll(async ({ request }) => {
-  await registerPatient(request, { ...PATIENT, phone: PATIENT.phone });
-  // The patient's INS, typed in the profile as a person would (set here directly).
-  withDatabase((db) => {
-    db.prepare('update users set ins = ?, ins_oid = ? where email = ?').run(
-      PATIENT.ins,
-      '1.2.250.1.213.1.4.8',
-      PATIENT.email,
-    );
+  // The patient gives their INS at sign-up, as a person would: the portal seals it and derives its
+  // OID (a NIR), nothing is written behind the API's back.
+  const patient = await request.post('/api/register', {
+    headers: await xsrfHeader(request),
+    data: {
+      type: 'patient',
+      email: PATIENT.email,
+      password: PATIENT.password,
+      passwordConfirmation: PATIENT.password,
+      acceptCgu: true,
+      ...(await termsShown(request)),
+      firstName: 'Camille',
+      lastName: 'Lefebvre',
+      birthDate: '02/03/1985',
+      birthPlaceInsee: '69123',
+      sex: 'female',
+      phone: PATIENT.phone,
+      socialSecurityNumber: PATIENT.ins,
+    },
   });
+  expect(patient.status(), await patient.text()).toBe(201);
   const res = await request.post('/api/register', {
     headers: await xsrfHeader(request),
     data: {

@@ -22,7 +22,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Clock } from './lib/clock.js';
 import { MovableClock, systemClock } from './lib/clock.js';
 import { createPasswordHasher } from './security/passwords.js';
-import { checkDataKeys, ensureAdmin, loadSecret } from './bootstrap.js';
+import { checkDataKeys, ensureAdmin, knownDataKeyIds, loadSecret } from './bootstrap.js';
 import { installDataKeys } from './security/field-crypto.js';
 import { resolveDataKeys } from './security/data-keys.js';
 import { sealClearPersonFields } from './modules/users/service.js';
@@ -149,9 +149,16 @@ export async function createContext(
   log: (line: string) => void = () => {},
 ): Promise<AppContext> {
   await migrateToLatest(database);
-  const { keyring, note } = resolveDataKeys(config);
+  const { keyring, note } = resolveDataKeys(config, {
+    sealedWith: await knownDataKeyIds(database.db),
+  });
   if (note) log(note);
-  await checkDataKeys(database.db, keyring, clock.now());
+  const { rebuildingIndex } = await checkDataKeys(database.db, keyring, clock.now());
+  if (rebuildingIndex) {
+    log(
+      'data keys: the INS index is still under a former DATA_INDEX_KEY: run data:rotate-key --index to rebuild it under the first one',
+    );
+  }
   installDataKeys(keyring);
   // An upgraded installation's clear values are sealed before anything reads them: the health
   // identifiers, the secret settings and the OIDC artefacts, content unchanged (no session or

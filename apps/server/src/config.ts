@@ -203,7 +203,10 @@ const envSchema = z.object({
   /** Data keys sealing health identifiers: `id:base64` (32 bytes), comma-separated, active first. */
   DATA_ENCRYPTION_KEY: z.string().optional(),
   DATA_ENCRYPTION_KEY_FILE: z.string().optional(),
-  /** The blind-index key (HMAC of the INS for exact-match lookups): base64, 32 bytes. */
+  /**
+   * The blind-index key (HMAC of the INS for exact-match lookups): base64, 32 bytes; during an
+   * index-key rebuild, the new one then the old one, comma-separated.
+   */
   DATA_INDEX_KEY: z.string().optional(),
   DATA_INDEX_KEY_FILE: z.string().optional(),
   HYGIE_TEST_CLOCK: bool.optional(),
@@ -285,7 +288,7 @@ export interface Config {
    * Keys sealing health identifiers and indexing the INS (docs/security.md); null: not configured,
    * generated into DATA_DIR on first start (refused in production).
    */
-  dataKeys: { encryption: DataKey[] | null; index: Buffer | null };
+  dataKeys: { encryption: DataKey[] | null; index: Buffer[] | null };
   /**
    * `/api/dev/outbox` (every code and link in clear) is served only outside production and only
    * when no real transport is configured: once SMTP or an SMS gateway is set, messages are real.
@@ -345,7 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const identityProviders = upstreamProviders(e);
   const dataKeys = {
     encryption: keysFrom(e, 'DATA_ENCRYPTION_KEY', parseDataKeys),
-    index: keysFrom(e, 'DATA_INDEX_KEY', parseIndexKey),
+    index: keysFrom(e, 'DATA_INDEX_KEY', parseIndexKeys),
   };
   if (e.NODE_ENV === 'production' && (!dataKeys.encryption || !dataKeys.index)) {
     // A generated key would sit beside the database it protects: production brings its own.
@@ -500,8 +503,25 @@ export function parseDataKeys(text: string): DataKey[] | string {
   return keys.length > 0 ? keys : 'expected id:base64 entries, comma-separated, active first';
 }
 
-function parseIndexKey(text: string): Buffer | string {
-  return parseKeyBytes(text);
+/**
+ * Base64 keys, comma-separated, the active one first: the later ones are index keys being replaced
+ * (lookups try them until `data:rotate-key --index` has rebuilt every index).
+ */
+function parseIndexKeys(text: string): Buffer[] | string {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    return `expected ${KEY_BYTES} bytes in base64 (e.g. openssl rand -base64 32)`;
+  const keys: Buffer[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const key = parseKeyBytes(entry);
+    if (typeof key === 'string') return entries.length === 1 ? key : `key ${i + 1}: ${key}`;
+    if (keys.some((k) => k.equals(key))) return `key ${i + 1} appears twice`;
+    keys.push(key);
+  }
+  return keys;
 }
 
 /**

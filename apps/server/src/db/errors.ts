@@ -19,10 +19,21 @@ const SQLITE_UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRA
 const SQLITE_UNIQUE_MESSAGE = /^UNIQUE constraint failed: (.+)$/;
 
 /**
+ * A unique rule a repository enforces beyond what the index can compare (the INS under a former
+ * index key during an index-key rebuild): handled as that index's violation.
+ */
+export class UniqueViolation extends Error {
+  constructor(readonly index: UniqueIndex) {
+    super(`unique violation: ${index}`);
+  }
+}
+
+/**
  * Whether a database error is a unique violation (PostgreSQL 23505 or SQLite UNIQUE/PRIMARY KEY),
  * optionally of one named unique index: the one place that knows how each driver reports it.
  */
 export function isUniqueViolation(err: unknown, index?: UniqueIndex): boolean {
+  if (err instanceof UniqueViolation) return index === undefined || err.index === index;
   if (typeof err !== 'object' || err === null || !('code' in err)) return false;
   if (err.code === PG_UNIQUE_VIOLATION) {
     return index === undefined || ('constraint' in err && err.constraint === index);

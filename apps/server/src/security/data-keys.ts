@@ -12,19 +12,36 @@ export const DEV_KEYS_FILE = 'data-keys.json';
 /**
  * The process's keys: the configured ones, or (outside production, where config refuses their
  * absence) those of DATA_DIR/data-keys.json, generated on first start with mode 0600. `note` is
- * the one start-up line that says keys came from that file.
+ * the one start-up line that says keys came from that file. Keys are never generated for a
+ * database that already holds sealed values (`sealedWith`: the data key ids it knows): that is a
+ * database restored without its keys, refused in one line.
  */
-export function resolveDataKeys(config: Pick<Config, 'dataKeys' | 'dataDir'>): {
+export function resolveDataKeys(
+  config: Pick<Config, 'dataKeys' | 'dataDir'>,
+  database: { sealedWith: readonly string[] } = { sealedWith: [] },
+): {
   keyring: DataKeyring;
   note: string | null;
 } {
   const { encryption, index } = config.dataKeys;
-  if (encryption && index) return { keyring: { keys: encryption, index }, note: null };
+  const [activeIndex, ...formerIndexes] = index ?? [];
+  if (encryption && activeIndex) {
+    return { keyring: { keys: encryption, index: activeIndex, formerIndexes }, note: null };
+  }
   const file = path.join(config.dataDir, DEV_KEYS_FILE);
+  if (database.sealedWith.length > 0 && !fs.existsSync(file)) {
+    // A database restored without its keys: new keys would open none of its values.
+    const missing = encryption ? 'DATA_INDEX_KEY' : 'DATA_ENCRYPTION_KEY';
+    throw new ConfigError(
+      `Invalid configuration: ${missing} is not configured and ${file} does not exist, but this database holds values sealed with data key ${database.sealedWith.map((id) => `"${id}"`).join(', ')}: restore the keys backed up with it (docs/deployment.md, Backup and restore)`,
+    );
+  }
   const created = createDevKeysFile(file);
   const stored = readDevKeysFile(file);
   return {
-    keyring: { keys: encryption ?? stored.keys, index: index ?? stored.index },
+    keyring: activeIndex
+      ? { keys: encryption ?? stored.keys, index: activeIndex, formerIndexes }
+      : { keys: encryption ?? stored.keys, index: stored.index },
     note: `data keys: ${created ? 'generated into' : 'read from'} ${file} (no DATA_ENCRYPTION_KEY or DATA_INDEX_KEY configured; development only — see docs/deployment.md)`,
   };
 }

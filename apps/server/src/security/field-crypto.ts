@@ -14,7 +14,13 @@ export interface DataKey {
 export interface DataKeyring {
   /** The active key first; the others only open values sealed before a rotation. */
   keys: readonly DataKey[];
+  /** The index key new blind indexes are computed with. */
   index: Buffer;
+  /**
+   * Index keys being replaced (`DATA_INDEX_KEY`'s later entries): while `data:rotate-key --index`
+   * rebuilds the indexes, a stored index may still be under one of them, so lookups try them too.
+   */
+  formerIndexes?: readonly Buffer[];
 }
 
 /** A value that could not be opened: unknown key, wrong key, tampered or moved value. */
@@ -93,7 +99,21 @@ export function open(keyring: DataKeyring, context: string, stored: string): str
  * finds a value by exact match without holding it or a plain hash anyone could recompute.
  */
 export function blindIndex(keyring: DataKeyring, purpose: string, value: string): string {
-  return createHmac('sha256', keyring.index).update(`${purpose}\0${value}`).digest('base64url');
+  return hmacIndex(keyring.index, purpose, value);
+}
+
+/**
+ * Every blind index a stored value may have: under the active index key first, then under each
+ * former one (none outside an index-key rebuild). Lookups match any of them.
+ */
+export function blindIndexes(keyring: DataKeyring, purpose: string, value: string): string[] {
+  return [keyring.index, ...(keyring.formerIndexes ?? [])].map((key) =>
+    hmacIndex(key, purpose, value),
+  );
+}
+
+function hmacIndex(key: Buffer, purpose: string, value: string): string {
+  return createHmac('sha256', key).update(`${purpose}\0${value}`).digest('base64url');
 }
 
 let installed: DataKeyring | null = null;

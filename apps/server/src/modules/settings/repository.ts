@@ -194,3 +194,29 @@ export async function sealSettings(db: Db, options: { reseal: boolean }): Promis
   }
   return written;
 }
+
+/** The keys of the settings whose key starts with `prefix` (internal bookkeeping, not admin settings). */
+export async function findSettingKeysWithPrefix(db: Db, prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('settings')
+    .select('key')
+    // `_` and `%` in the prefix match more than themselves in LIKE: the filter below drops those.
+    .where('key', 'like', `${prefix}%`)
+    .orderBy('key')
+    .execute();
+  return rows.map((row) => row.key).filter((key) => key.startsWith(prefix));
+}
+
+/** Deletes a setting only if it still holds `expected`; true when it did. */
+export async function deleteSettingIfValue(
+  db: Db,
+  key: string,
+  expected: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('settings')
+    .where('key', '=', key)
+    .where('value', '=', expected)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -177,6 +177,8 @@ export async function listSettings(
 // The server secret is stored once, by the first node to start (bootstrap). It and the OIDC
 // signing keys are sealed with the data key by the repository (issue 21): read and written plain.
 export {
+  deleteSettingIfValue,
+  findSettingKeysWithPrefix,
   findSettingStamp,
   findSettingValue,
   insertSettingOnce,

@@ -1,8 +1,9 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { isPostgres } from '../../db/connection.js';
 import type {
   ConsentTable,
+  Database,
   NewUser,
   SealedUserColumn,
   StoredUserTable,
@@ -10,8 +11,10 @@ import type {
   UserTable,
   UserUpdate,
 } from '../../db/schema.js';
+import { UniqueViolation } from '../../db/errors.js';
 import {
   blindIndex,
+  blindIndexes,
   DataKeyError,
   dataKeys,
   isSealed,
@@ -41,9 +44,49 @@ function sealContext(column: SealedUserColumn, userId: string): string {
   return `users.${column}:${userId}`;
 }
 
+const INS_INDEX_PURPOSE = 'users.ins';
+
+function normalizeInsForIndex(ins: string): string {
+  return ins.replace(/\s+/g, '').toUpperCase();
+}
+
 /** The blind index of an INS: found by exact match, whatever its spacing or letter case. */
 export function insIndex(ins: string): string {
-  return blindIndex(dataKeys(), 'users.ins', ins.replace(/\s+/g, '').toUpperCase());
+  return blindIndex(dataKeys(), INS_INDEX_PURPOSE, normalizeInsForIndex(ins));
+}
+
+/**
+ * Every index the INS may be stored under: the active index key's, then (only while
+ * `data:rotate-key --index` rebuilds the indexes) each former key's. Lookups match any.
+ */
+function insIndexes(ins: string): string[] {
+  return blindIndexes(dataKeys(), INS_INDEX_PURPOSE, normalizeInsForIndex(ins));
+}
+
+/**
+ * While an index-key rebuild runs, an account not rebuilt yet holds its INS's index under the
+ * former key, which the unique index cannot compare with a new write under the active key: an
+ * INS written is refused as taken when another account holds it under a former key. Writers only
+ * ever write under the active key, so the unique index covers the rest; and an account is under
+ * one key or the other at any instant, so this read and the unique index together never miss it.
+ */
+async function assertInsFreeUnderFormerKeys(db: Db, userId: string, ins: string): Promise<void> {
+  const former = insIndexes(ins).slice(1);
+  if (former.length === 0) return;
+  const holder = await db
+    .selectFrom('users')
+    .select('id')
+    .where('ins_index', 'in', former)
+    .where('id', '!=', userId)
+    .executeTakeFirst();
+  if (holder) throw new UniqueViolation('users_ins_index_uq');
+}
+
+/** `ins_index` matching an INS, under whichever key it is stored (one equality outside a rebuild). */
+function insIndexMatch(ins: string) {
+  const indexes = insIndexes(ins);
+  return (eb: ExpressionBuilder<Database, 'users'>) =>
+    indexes.length === 1 ? eb('ins_index', '=', insIndex(ins)) : eb('ins_index', 'in', indexes);
 }
 
 /** The sealed form of the sealed columns present in `fields`, and the INS's index with the INS. */
@@ -130,6 +173,7 @@ export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | u
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
+  if (user.ins) await assertInsFreeUnderFormerKeys(db, user.id, user.ins);
   await db
     .insertInto('users')
     .values({ ...user, ...sealFields(user.id, user) })
@@ -176,11 +220,7 @@ export async function setPassword(
 /** Through the INS's blind index (unique): the INS itself is stored sealed. */
 export async function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db
-      .selectFrom('users')
-      .selectAll()
-      .where('ins_index', '=', insIndex(ins))
-      .executeTakeFirst(),
+    await db.selectFrom('users').selectAll().where(insIndexMatch(ins)).executeTakeFirst(),
   );
 }
 
@@ -296,7 +336,7 @@ export async function searchUsers(db: Db, search: UserSearch) {
         eb.or([
           eb.and([eb('email', '>=', term), eb('email', '<', term + END)]),
           eb.and([eb('search_name', '>=', term), eb('search_name', '<', term + END)]),
-          eb('ins_index', '=', insIndex(compact)),
+          insIndexMatch(compact)(eb),
           eb.and([
             eb('professional_id_type', 'in', PROFESSIONAL_ID_TYPES),
             eb('professional_id', '=', compact),
@@ -395,6 +435,7 @@ export async function setUnverifiedPhone(
 
 /** Writes edited person fields (the service decides which ones a profile may change). */
 export async function updatePersonFields(db: Db, userId: string, changes: UserUpdate) {
+  if (changes.ins) await assertInsFreeUnderFormerKeys(db, userId, changes.ins);
   await db
     .updateTable('users')
     .set({ ...changes, ...sealFields(userId, changes) })
@@ -563,6 +604,109 @@ export async function resealBatch(
       else conflicts += 1;
     }
     return { lastId: rows.at(-1)?.id ?? null, resealed, conflicts };
+  });
+}
+
+/** An account whose INS index is not under the active index key (an index-key rebuild's work). */
+export interface StaleInsIndex {
+  id: string;
+  /** The sealed INS and the index as read: the rebuild writes only if both are unchanged. */
+  ins: string;
+  insIndex: string | null;
+  /** The index under the active key. */
+  wanted: string;
+}
+
+/**
+ * The next `batchSize` accounts holding an INS after `afterId` (by id), and those of them whose
+ * index is not the active index key's. Which key an index is under is not written in it: the INS
+ * is opened and its index recomputed (a value that does not open names its account).
+ */
+export async function staleInsIndexes(
+  db: Db,
+  afterId: string,
+  batchSize: number,
+): Promise<{ lastId: string | null; seen: number; stale: StaleInsIndex[] }> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'ins', 'ins_index'])
+    .where('id', '>', afterId)
+    .where('ins', 'is not', null)
+    .orderBy('id')
+    .limit(batchSize)
+    .execute();
+  const stale: StaleInsIndex[] = [];
+  for (const row of rows) {
+    if (row.ins === null) continue;
+    let plain: string | null;
+    try {
+      plain = openValue('ins', row.id, row.ins);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new DataKeyError(`users.ins of account ${row.id}: ${reason}`);
+    }
+    if (plain === null) continue;
+    const wanted = insIndex(plain);
+    if (row.ins_index !== wanted) {
+      stale.push({ id: row.id, ins: row.ins, insIndex: row.ins_index, wanted });
+    }
+  }
+  return { lastId: rows.at(-1)?.id ?? null, seen: rows.length, stale };
+}
+
+/**
+ * Writes the active key's index of each account in one short transaction, each only if its INS
+ * and index are still the ones read (compare-and-set): an INS edited meanwhile was indexed under
+ * the active key by its edit and is left alone (a conflict). Another account already holding an
+ * index written is a duplicate INS, which no rebuild can settle: DataKeyError naming both, and the
+ * batch writes nothing.
+ */
+export async function writeInsIndexes(
+  db: Db,
+  stale: readonly StaleInsIndex[],
+): Promise<{ rebuilt: number; conflicts: number }> {
+  if (stale.length === 0) return { rebuilt: 0, conflicts: 0 };
+  return db.transaction().execute(async (trx) => {
+    const holders = await trx
+      .selectFrom('users')
+      .select(['id', 'ins_index'])
+      .where(
+        'ins_index',
+        'in',
+        stale.map((s) => s.wanted),
+      )
+      .execute();
+    let rebuilt = 0;
+    let conflicts = 0;
+    for (const entry of stale) {
+      const holder = holders.find((h) => h.ins_index === entry.wanted && h.id !== entry.id);
+      const result = holder
+        ? undefined
+        : await trx
+            .updateTable('users')
+            .set({ ins_index: entry.wanted })
+            .where('id', '=', entry.id)
+            .where('ins', '=', entry.ins)
+            .where('ins_index', entry.insIndex === null ? 'is' : '=', entry.insIndex)
+            .executeTakeFirst();
+      if (result && Number(result.numUpdatedRows) === 1) {
+        rebuilt += 1;
+        continue;
+      }
+      const still = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', entry.id)
+        .where('ins', '=', entry.ins)
+        .executeTakeFirst();
+      if (holder && still) {
+        throw new DataKeyError(
+          `accounts ${entry.id} and ${holder.id} hold the same INS (one written by a node without the new index key?): settle it, then run again; this batch wrote nothing`,
+        );
+      }
+      conflicts += 1;
+    }
+    return { rebuilt, conflicts };
   });
 }
 
