@@ -6,6 +6,8 @@
 //
 // At each provider, the sign-in page is a form: the browser types who signs in (a subject the test
 // registered) and the level (`acr`), or cancels (the interaction ends in `error=access_denied`).
+// Signing out at the provider (RP-initiated logout, `end_session_endpoint`) ends its session and
+// sends the browser back to the portal's post-logout URI, `/api/idp/<kind>/logged-out`.
 // A small control API, for the tests only, under /__mock/:
 //   POST /__mock/accounts  {"sub": "…", "claims": {…}}  a subject and its claims (userinfo, ID token)
 //   POST /__mock/down      {"down": true|false}        the provider stops answering (connections
@@ -83,6 +85,21 @@ function signInPage(kind, uid) {
 </main></body></html>`;
 }
 
+/** The provider's logout page: oidc-provider's form (its xsrf), confirmed and posted at once. */
+function logoutPage(kind, form) {
+  const confirmed = form.replace(
+    '</form>',
+    '<input type="hidden" name="logout" value="yes"/><button type="submit">Sign out</button></form>',
+  );
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(KINDS[kind].title)}</title></head>
+<body><main>
+<h1>${escapeHtml(KINDS[kind].title)}: signing out</h1>
+${confirmed}
+<script>document.getElementById('op.logoutForm').submit();</script>
+</main></body></html>`;
+}
+
 async function startProvider(kind) {
   const { port, scopes } = KINDS[kind];
   const issuer = `http://127.0.0.1:${port}`;
@@ -104,7 +121,7 @@ async function startProvider(kind) {
         client_id: clientId,
         client_secret: CLIENT_SECRET,
         redirect_uris: [`${PORTAL}/api/idp/${kind}/callback`],
-        post_logout_redirect_uris: [`${PORTAL}/security/login`],
+        post_logout_redirect_uris: [`${PORTAL}/api/idp/${kind}/logged-out`],
         token_endpoint_auth_method: 'client_secret_post',
         response_types: ['code'],
         grant_types: ['authorization_code'],
@@ -119,7 +136,17 @@ async function startProvider(kind) {
     scopes: Object.keys(claims),
     acrValues: LEVELS,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // RP-initiated logout: with the portal's id_token_hint the real providers sign out without
+      // asking; this page confirms at once (the form posts itself; a button without script).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.body = logoutPage(kind, form);
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: [`mock-${kind}-cookie-key`] },
     ttl: {

@@ -8,6 +8,7 @@ import {
   passSecondFactor,
   registerPatient,
   serverNow,
+  signInPatient,
   submitLogin,
   termsShown,
   useLanguage,
@@ -277,4 +278,70 @@ test('provider down: identity_provider_unavailable, the password sign-in still o
   // Back up: the retry reaches the provider again.
   await page.getByTestId('idp-psc').click();
   await expect(page).toHaveURL(new RegExp(`^${MOCK.psc}/interaction/`));
+});
+
+test('signing out of the portal also signs out of FranceConnect, then back on the login page', async ({
+  page,
+  request,
+}) => {
+  const person = {
+    email: 'idp.fc.logout@hygie.test',
+    password: 'Brume-Calanque-2026!',
+    phone: '06 12 34 50 03',
+    e164: '+33612345003',
+  };
+  await registerPatient(request, {
+    email: person.email,
+    password: person.password,
+    phone: person.phone,
+  });
+  // Through the stages once with the password (e-mail, phone, terms); the link made directly
+  // (the linking journey has its own test above).
+  await signInPatient(page, request, person);
+  await signOut(page);
+  withDatabase((db) => {
+    const user = db.prepare('select id from users where email = ?').get(person.email);
+    if (!user || typeof user !== 'object' || !('id' in user)) throw new Error('no such account');
+    db.prepare(
+      'insert into identity_links (provider, subject, user_id, created_at) values (?, ?, ?, ?)',
+    ).run('franceconnect', 'fc-logout-camille', user.id, Date.now());
+  });
+  await control('franceconnect', 'accounts', {
+    sub: 'fc-logout-camille',
+    claims: {
+      given_name: 'Camille',
+      family_name: 'LEFEBVRE',
+      birthdate: '1985-03-02',
+      gender: 'female',
+      birthplace: '69123',
+      birthcountry: '99100',
+      preferred_username: 'Lefebvre',
+    },
+  });
+
+  await page.goto('/security/login');
+  await signInAtProvider(page, 'franceconnect', 'fc-logout-camille', 'eidas2');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  const sessionAtProvider = async () =>
+    (await page.context().cookies(MOCK.franceconnect)).some((c) => c.name === '_session');
+  expect(await sessionAtProvider()).toBe(true);
+
+  // Signing out goes through FranceConnect's logout (with the ID token as hint), then back.
+  const endSession = page.waitForRequest((r) =>
+    r.url().startsWith(`${MOCK.franceconnect}/session/end?`),
+  );
+  await signOut(page);
+  const hint = new URL((await endSession).url()).searchParams.get('id_token_hint');
+  expect(hint).toMatch(/^ey/);
+  await expect(page).toHaveURL(/\/security\/login$/);
+  await expect(page.locator('#login-username')).toBeVisible();
+  expect(await sessionAtProvider()).toBe(false);
+  expect((await page.request.get('/api/me')).status()).toBe(401);
+  await expectAccessible(page, 'login after signing out of FranceConnect');
+
+  // A new FranceConnect sign-in asks the provider for the person again.
+  await page.getByTestId('idp-franceconnect').click();
+  await expect(page).toHaveURL(new RegExp(`^${MOCK.franceconnect}/interaction/`));
+  await expect(page.locator('#subject')).toBeVisible();
 });

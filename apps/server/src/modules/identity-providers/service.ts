@@ -177,8 +177,9 @@ export async function finishSignIn(
   }
   let identity: UpstreamIdentity | null;
   let acr: unknown;
+  let idToken: string;
   try {
-    ({ identity, acr } = await exchange(ctx, provider, currentUrl, transaction));
+    ({ identity, acr, idToken } = await exchange(ctx, provider, currentUrl, transaction));
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
       await unavailable(ctx, provider, err, ip);
@@ -214,7 +215,7 @@ export async function finishSignIn(
   }
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
-    const result = await signInLinked(ctx, provider, link, twoFactors, attempt);
+    const result = await signInLinked(ctx, provider, link, { twoFactors, idToken }, attempt);
     ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
     return { ok: true, result, target };
   } catch (err) {
@@ -231,13 +232,16 @@ export async function finishSignIn(
   }
 }
 
-/** The code exchange, then the userinfo: the identity the provider asserts, and its `acr`. */
+/**
+ * The code exchange, then the userinfo: the identity the provider asserts, its `acr`, and the ID
+ * token (the `id_token_hint` of the logout at the provider).
+ */
 async function exchange(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   currentUrl: URL,
   transaction: IdpTransaction,
-): Promise<{ identity: UpstreamIdentity | null; acr: unknown }> {
+): Promise<{ identity: UpstreamIdentity | null; acr: unknown; idToken: string }> {
   const configuration = await providerConfiguration(ctx, provider);
   // openid-client compares the redirect URI it sends with the one the browser came back to.
   const returned = new URL(callbackUrl(ctx, provider));
@@ -255,7 +259,10 @@ async function exchange(
     throw new ProviderRefused('token', { cause: err });
   }
   const claims = tokens.claims();
-  if (!claims) throw new ProviderRefused('token', { cause: new Error('no ID token') });
+  const idToken = tokens.id_token;
+  if (!claims || idToken === undefined) {
+    throw new ProviderRefused('token', { cause: new Error('no ID token') });
+  }
   let userinfo: client.UserInfoResponse;
   try {
     userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
@@ -266,6 +273,7 @@ async function exchange(
   return {
     identity: mapClaims(provider.claims, claims.sub, { ...claims, ...userinfo }),
     acr: claims.acr,
+    idToken,
   };
 }
 
@@ -273,12 +281,13 @@ async function exchange(
  * A linked subject signs its account in, like a password sign-in: the provider's sign-in is the
  * first factor (`ext`), and both (`ext mfa`) when its `acr` reaches the configured level with a
  * two-factor means; below it, the portal's second factor follows. The other stages still apply.
+ * The session keeps the provider's ID token (sealed) for the logout at the provider.
  */
 async function signInLinked(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   link: IdentityLinkRow,
-  twoFactors: boolean,
+  { twoFactors, idToken }: { twoFactors: boolean; idToken: string },
   attempt: CallbackAttempt,
 ): Promise<LoginResult> {
   const { meta } = attempt;
@@ -297,6 +306,7 @@ async function signInLinked(
     amr: twoFactors ? ['ext', 'mfa'] : ['ext'],
     trustedDeviceId,
     mfaVerifiedAt: twoFactors ? now : null,
+    upstream: { provider: provider.id, idToken },
   });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'login_identity_provider',

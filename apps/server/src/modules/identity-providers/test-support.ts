@@ -85,15 +85,22 @@ export interface MockProvider {
   tokenOverride: ((params: URLSearchParams) => Promise<{ status: number; body: unknown }>) | null;
   /** The last authorization request's parameters (what the portal sent). */
   lastAuthorization: URLSearchParams | null;
+  /** Down: every connection is closed without an answer (a provider out of service). */
+  down: boolean;
   /** Signs an ID token with the provider's own key (for forged answers). */
   sign(claims: Record<string, unknown>): string;
   close(): Promise<void>;
 }
 
-/** Starts a mock provider of that kind, knowing the portal's client and its redirect URI. */
+/**
+ * Starts a mock provider of that kind, knowing the portal's client and its redirect URI (its
+ * post-logout redirect URI is the portal's `logged-out` next to it). `endSession: false` makes a
+ * provider without RP-initiated logout (no end_session_endpoint in its discovery).
+ */
 export async function startMockProvider(
   kind: keyof typeof KINDS,
   redirectUri: string,
+  { endSession = true }: { endSession?: boolean } = {},
 ): Promise<MockProvider> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomUUID();
@@ -113,6 +120,7 @@ export async function startMockProvider(
     accounts: new Map(),
     tokenOverride: null,
     lastAuthorization: null,
+    down: false,
     sign(claims) {
       const encode = (part: unknown) => Buffer.from(JSON.stringify(part)).toString('base64url');
       const input = `${encode({ alg: 'RS256', typ: 'JWT', kid })}.${encode(claims)}`;
@@ -132,6 +140,7 @@ export async function startMockProvider(
         client_id: clientId,
         client_secret: CLIENT_SECRET,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [redirectUri.replace(/\/callback$/, '/logged-out')],
         token_endpoint_auth_method: 'client_secret_post',
         response_types: ['code'],
         grant_types: ['authorization_code'],
@@ -143,7 +152,20 @@ export async function startMockProvider(
     scopes: Object.keys(claimsByScope),
     acrValues: ['eidas1', 'eidas2', 'eidas3'],
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // The logout page confirms at once, as the real providers do when the RP sends id_token_hint.
+      rpInitiatedLogout: {
+        enabled: endSession,
+        logoutSource: (ctx, form) => {
+          ctx.body = `<!doctype html><title>Logout</title>${form.replace(
+            '</form>',
+            '<input type="hidden" name="logout" value="yes"/></form>',
+          )}`;
+          return Promise.resolve();
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['mock-provider-cookie-key'] },
     ttl: {
@@ -159,6 +181,10 @@ export async function startMockProvider(
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {
+      if (mock.down) {
+        req.socket.destroy();
+        return;
+      }
       const url = new URL(req.url ?? '/', issuer);
       if (url.pathname === '/auth') mock.lastAuthorization = url.searchParams;
       if (url.pathname === '/token' && req.method === 'POST' && mock.tokenOverride) {
