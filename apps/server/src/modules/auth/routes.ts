@@ -123,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
       issueXsrf(reply, cookies, ctx.secret, undefined);
       const target = await logoutTarget(ctx, request.query.target_uri);
       // Signed out here already; the provider's logout, when it has one, comes on the way.
-      const atProvider = upstream ? await upstreamLogout(ctx, upstream, target) : null;
+      const atProvider = upstream ? await upstreamLogout(ctx, upstream, target, request.ip) : null;
       if (atProvider) {
         cookies.setUpstreamLogout(reply, atProvider.handoff, LOGOUT_TTL_MS / 1000);
         return reply.redirect(atProvider.url, 303);

@@ -4,8 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { IdentityProviderConfig } from '../../config.js';
 import type { UpstreamSignIn } from '../sessions/service.js';
 import { upstreamSignInOf } from '../sessions/service.js';
+import { unavailable } from './service.js';
 import { seal, unseal } from './transaction.js';
-import { forgetConfiguration, providerConfiguration, ProviderUnavailable } from './upstream.js';
+import { backoffRemaining, providerConfiguration, ProviderUnavailable } from './upstream.js';
 
 /**
  * The logout at the upstream provider (OpenID Connect RP-Initiated Logout): when the portal signs
@@ -59,22 +60,23 @@ export async function upstreamSignInToEnd(
 
 /**
  * Where the browser goes to end its session at the provider, and the sealed handoff it keeps
- * meanwhile; null when the provider has no end_session_endpoint or cannot be reached (the
- * portal's logout is then complete as it is: never blocked by a provider).
+ * meanwhile; null when the provider has no end_session_endpoint, cannot be reached, or is in its
+ * failure back-off (the portal's logout is then complete as it is: never blocked by a provider).
  */
 export async function upstreamLogout(
   ctx: AppContext,
   signIn: UpstreamSignIn,
   finalTarget: string,
+  ip: string | null,
 ): Promise<{ url: string; handoff: string } | null> {
   const provider = ctx.config.identityProviders.find((p) => p.id === signIn.provider);
-  if (!provider) return null;
+  if (!provider || backoffRemaining(ctx, provider.id) > 0) return null;
   let configuration: client.Configuration;
   try {
     configuration = await providerConfiguration(ctx, provider);
   } catch (err) {
     if (!(err instanceof ProviderUnavailable)) throw err;
-    forgetConfiguration(ctx, provider.id);
+    await unavailable(ctx, provider, err, ip, 'logout');
     return null;
   }
   if (!configuration.serverMetadata().end_session_endpoint) return null;

@@ -161,7 +161,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       if (!outcome.ok) {
         if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
-          throw providerUnavailableError();
+          throw providerUnavailableError(ctx, request.params.provider);
         }
         return backToLogin(reply, outcome.error, outcome.target);
       }

@@ -24,15 +24,18 @@ import { openPendingLink, PENDING_LINK_TTL_MS, sealPendingLink } from './pending
 import type { IdpTransaction } from './transaction.js';
 import { openTransaction, sealTransaction, TRANSACTION_TTL_MS } from './transaction.js';
 import {
+  backoffRemaining,
+  FAILURE_BACKOFF_MS,
   forgetConfiguration,
   isUnavailability,
+  openBackoff,
   ProviderRefused,
   ProviderUnavailable,
   providerConfiguration,
 } from './upstream.js';
 
 /** What an API caller is told to wait before trying an unavailable provider again. */
-export const RETRY_AFTER_SECONDS = 30;
+export const RETRY_AFTER_SECONDS = FAILURE_BACKOFF_MS / 1000;
 
 /** The providers one may sign in with (their ids), in configuration order. */
 export function enabledProviderIds(ctx: AppContext): string[] {
@@ -69,22 +72,64 @@ async function recordFailure(
   });
 }
 
-/** What an API caller gets for an unavailable provider: 503 with Retry-After. */
-export function providerUnavailableError(): AppError<'identity_provider_unavailable'> {
+/**
+ * What an API caller gets for an unavailable provider: 503 with Retry-After, the time left in the
+ * provider's back-off window (the whole window when none is open).
+ */
+export function providerUnavailableError(
+  ctx: AppContext,
+  providerId: string,
+): AppError<'identity_provider_unavailable'> {
+  const remaining = backoffRemaining(ctx, providerId) || FAILURE_BACKOFF_MS;
   return new AppError('identity_provider_unavailable', undefined, {
-    'retry-after': String(RETRY_AFTER_SECONDS),
+    'retry-after': String(Math.max(1, Math.ceil(remaining / 1000))),
   });
 }
 
-/** Records an unavailable provider (audited with the step that failed); discovers it again next time. */
-async function unavailable(
+/**
+ * Records an unavailable provider: discovered again next time, left alone for the back-off
+ * window (FAILURE_BACKOFF_MS), audited once per window with the step that failed. A sign-in
+ * counts in the metrics every time; a logout's failure does not (no sign-in).
+ */
+export async function unavailable(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   err: ProviderUnavailable,
   ip: string | null,
+  flow: 'sign-in' | 'logout' = 'sign-in',
 ): Promise<void> {
   forgetConfiguration(ctx, provider.id);
-  await recordFailure(ctx, provider, 'identity_provider_unavailable', ip, { step: err.step });
+  if (flow === 'sign-in') {
+    ctx.metrics.identityProviderSignIns.inc({
+      provider: provider.id,
+      outcome: 'identity_provider_unavailable',
+    });
+  }
+  if (!openBackoff(ctx, provider.id)) return;
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'identity_provider_failed',
+    targetId: null,
+    ip,
+    details: {
+      provider: provider.id,
+      reason: 'identity_provider_unavailable',
+      step: err.step,
+      ...(flow === 'logout' ? { flow } : {}),
+    },
+  });
+}
+
+/**
+ * Whether a provider is in its back-off window: a sign-in started then answers unavailable at
+ * once (counted in the metrics, not audited: the failure that opened the window was).
+ */
+function leftAlone(ctx: AppContext, provider: IdentityProviderConfig): boolean {
+  if (backoffRemaining(ctx, provider.id) === 0) return false;
+  ctx.metrics.identityProviderSignIns.inc({
+    provider: provider.id,
+    outcome: 'identity_provider_unavailable',
+  });
+  return true;
 }
 
 /**
@@ -98,13 +143,14 @@ export async function startSignIn(
   ip: string | null,
 ): Promise<{ url: string; transaction: string }> {
   const provider = providerOf(ctx, providerId);
+  if (leftAlone(ctx, provider)) throw providerUnavailableError(ctx, provider.id);
   let configuration: client.Configuration;
   try {
     configuration = await providerConfiguration(ctx, provider);
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
       await unavailable(ctx, provider, err, ip);
-      throw providerUnavailableError();
+      throw providerUnavailableError(ctx, provider.id);
     }
     throw err;
   }

@@ -87,6 +87,8 @@ export interface MockProvider {
   lastAuthorization: URLSearchParams | null;
   /** Down: every connection is closed without an answer (a provider out of service). */
   down: boolean;
+  /** How many requests reached the provider (down or not). */
+  requests: number;
   /** Signs an ID token with the provider's own key (for forged answers). */
   sign(claims: Record<string, unknown>): string;
   close(): Promise<void>;
@@ -121,6 +123,7 @@ export async function startMockProvider(
     tokenOverride: null,
     lastAuthorization: null,
     down: false,
+    requests: 0,
     sign(claims) {
       const encode = (part: unknown) => Buffer.from(JSON.stringify(part)).toString('base64url');
       const input = `${encode({ alg: 'RS256', typ: 'JWT', kid })}.${encode(claims)}`;
@@ -181,6 +184,7 @@ export async function startMockProvider(
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {
+      mock.requests++;
       if (mock.down) {
         req.socket.destroy();
         return;
