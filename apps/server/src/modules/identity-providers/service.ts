@@ -13,10 +13,15 @@ import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import { assertRecentProof } from '../step-up/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
-import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
+import {
+  assertMaySignIn,
+  findUserById,
+  findUserForUpdate,
+  updatePersonFields,
+} from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, mapClaims } from './claims.js';
-import { assertedFields } from './prefill.js';
+import { assertedFields, usedFamilyNameOf } from './prefill.js';
 import type { IdentityLinkRow } from './repository.js';
 import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
 import type { PendingLink } from './pending-link.js';
@@ -472,12 +477,16 @@ async function linkPendingIdentity(
     created_at: now,
     last_used_at: null,
   });
+  // The used family name FranceConnect asserts fills a patient's empty one (never replaces it).
+  const usedName = user.profile === 'patient' ? usedFamilyNameOf(pending.identity) : null;
+  const fillsUsedName = usedName !== null && user.last_name_used === null;
+  if (fillsUsedName) await updatePersonFields(trx, user.id, { last_name_used: usedName });
   await recordAudit(trx, ctx.clock, {
     action: 'identity_linked',
     actorId: user.id,
     targetId: user.id,
     ip: request.ip,
-    details: { provider: provider.id },
+    details: { provider: provider.id, ...(fillsUsedName ? { filled: ['lastNameUsed'] } : {}) },
   });
   await queueSecurityNotice(ctx, trx, user, 'identity_linked', request, {
     provider: providerName(provider.id),
