@@ -1,6 +1,7 @@
 // Mock Pro Santé Connect and FranceConnect for the browser suite: two real OpenID providers
-// (oidc-provider) sending the claims and `acr` the real ones send (the shapes of the server tests'
-// mocks, apps/server/src/modules/identity-providers/test-support.ts). playwright.config.ts starts
+// (oidc-provider) sending the claims and `acr` the real ones send (their scopes, and the claims of
+// the identities the tests register, are written once in fixtures/mock-identities.mjs, which the
+// server tests' mocks use too). playwright.config.ts starts
 // this process before the portal, on ports chosen once per run, and points the portal's
 // PSC_* / FRANCECONNECT_* variables at it.
 //
@@ -16,39 +17,22 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Provider from 'oidc-provider';
+import { confirmedLogoutPage, LEVELS, SCOPES } from './fixtures/mock-identities.mjs';
 
 const PORTAL = process.env.PORTAL_URL ?? 'http://localhost:3210';
 const CLIENT_SECRET =
   process.env.MOCK_CLIENT_SECRET ?? 'a-client-secret-of-the-portal-at-the-mock-provider';
-const LEVELS = ['eidas1', 'eidas2', 'eidas3'];
 
 const KINDS = {
   psc: {
     port: Number(process.env.MOCK_PSC_PORT ?? 4810),
     title: 'Pro Santé Connect (mock)',
-    scopes: {
-      scope_all: [
-        'SubjectNameID',
-        'SubjectRefPro',
-        'SubjectOrganization',
-        'given_name',
-        'family_name',
-        'preferred_username',
-      ],
-    },
+    scopes: SCOPES.psc,
   },
   franceconnect: {
     port: Number(process.env.MOCK_FRANCECONNECT_PORT ?? 4811),
     title: 'FranceConnect (mock)',
-    scopes: {
-      given_name: ['given_name'],
-      family_name: ['family_name'],
-      birthdate: ['birthdate'],
-      gender: ['gender'],
-      birthplace: ['birthplace'],
-      birthcountry: ['birthcountry'],
-      preferred_username: ['preferred_username'],
-    },
+    scopes: SCOPES.franceconnect,
   },
 };
 
@@ -82,21 +66,6 @@ function signInPage(kind, uid) {
 <form method="post" action="/interaction/${escapeHtml(uid)}/abort">
   <p><button type="submit" data-testid="mock-cancel">Cancel</button></p>
 </form>
-</main></body></html>`;
-}
-
-/** The provider's logout page: oidc-provider's form (its xsrf), confirmed and posted at once. */
-function logoutPage(kind, form) {
-  const confirmed = form.replace(
-    '</form>',
-    '<input type="hidden" name="logout" value="yes"/><button type="submit">Sign out</button></form>',
-  );
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(KINDS[kind].title)}</title></head>
-<body><main>
-<h1>${escapeHtml(KINDS[kind].title)}: signing out</h1>
-${confirmed}
-<script>document.getElementById('op.logoutForm').submit();</script>
 </main></body></html>`;
 }
 
@@ -143,7 +112,7 @@ async function startProvider(kind) {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
-          ctx.body = logoutPage(kind, form);
+          ctx.body = confirmedLogoutPage(KINDS[kind].title, form);
         },
       },
     },

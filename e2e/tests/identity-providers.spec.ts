@@ -15,6 +15,7 @@ import {
   withDatabase,
   xsrfHeader,
 } from './support';
+import { camilleLefebvreClaims, pscClaims } from '../fixtures/mock-identities.mjs';
 
 // Signing in with Pro Santé Connect and FranceConnect (docs/identity-providers.md) against the mock
 // providers of e2e/mock-providers.mjs, which playwright.config.ts starts before the portal.
@@ -35,32 +36,6 @@ async function control(kind: Kind, path: string, body: unknown): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(res.status, await res.text()).toBe(200);
-}
-
-/** The userinfo of a professional as Pro Santé Connect sends it (scope_all). */
-function pscClaims(rpps: string, given: string, family: string) {
-  return {
-    SubjectNameID: `8${rpps}`,
-    preferred_username: `8${rpps}`,
-    given_name: given,
-    family_name: family,
-    SubjectOrganization: `CABINET ${family.toUpperCase()}`,
-    SubjectRefPro: {
-      codeCivilite: 'MME',
-      exercices: [
-        {
-          codeProfession: '10',
-          codeCategorieProfession: 'C',
-          codeCiviliteDexercice: 'DR',
-          nomDexercice: family,
-          prenomDexercice: given,
-          codeTypeSavoirFaire: 'S',
-          codeSavoirFaire: 'SM54',
-          activities: [{ codeModeExercice: 'L', codeSecteurDactivite: 'SA07' }],
-        },
-      ],
-    },
-  };
 }
 
 /** Clicks the provider's button on the login page and signs in at the provider as `subject`. */
@@ -161,7 +136,7 @@ test('a professional links Pro Santé Connect with the password once, then signs
   });
   await control('psc', 'accounts', {
     sub: 'psc-ines-garnier',
-    claims: pscClaims(rpps, 'Inès', 'Garnier'),
+    claims: pscClaims(rpps, 'Inès', 'Garnier', 'MME'),
   });
 
   // First sign-in with PSC: the identity is linked to no account yet.
@@ -207,15 +182,7 @@ test('FranceConnect below the configured level: the portal asks its own second f
   });
   await control('franceconnect', 'accounts', {
     sub: 'fc-camille-lefebvre',
-    claims: {
-      given_name: 'Camille',
-      family_name: 'LEFEBVRE',
-      birthdate: '1985-03-02',
-      gender: 'female',
-      birthplace: '69123',
-      birthcountry: '99100',
-      preferred_username: 'Lefebvre',
-    },
+    claims: camilleLefebvreClaims(),
   });
 
   // Linked once, after the password and the second factor (the traits match the stored ones).
@@ -314,15 +281,7 @@ test('signing out of the portal also signs out of FranceConnect, then back on th
   });
   await control('franceconnect', 'accounts', {
     sub: 'fc-logout-camille',
-    claims: {
-      given_name: 'Camille',
-      family_name: 'LEFEBVRE',
-      birthdate: '1985-03-02',
-      gender: 'female',
-      birthplace: '69123',
-      birthcountry: '99100',
-      preferred_username: 'Lefebvre',
-    },
+    claims: camilleLefebvreClaims(),
   });
 
   await page.goto('/security/login');

@@ -5,74 +5,18 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import Provider from 'oidc-provider';
 import type { Account, FindAccount } from 'oidc-provider';
+import type { MockProviderKind } from '../../../../../e2e/fixtures/mock-identities.mjs';
+import {
+  confirmedLogoutPage,
+  LEVELS,
+  SCOPES,
+} from '../../../../../e2e/fixtures/mock-identities.mjs';
 import { portOf } from '../../test/helpers.js';
 
 export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
 
-/** The userinfo of a professional as Pro Santé Connect sends it (scope_all). */
-export function pscClaims(rpps: string, given = 'Jean', family = 'Dupont') {
-  return {
-    SubjectNameID: `8${rpps}`,
-    preferred_username: `8${rpps}`,
-    given_name: given,
-    family_name: family,
-    SubjectOrganization: 'CABINET M DUPONT',
-    SubjectRefPro: {
-      codeCivilite: 'M',
-      exercices: [
-        {
-          codeProfession: '10',
-          codeCategorieProfession: 'C',
-          codeCiviliteDexercice: 'DR',
-          nomDexercice: family,
-          prenomDexercice: given,
-          codeTypeSavoirFaire: 'S',
-          codeSavoirFaire: 'SM54',
-          activities: [{ codeModeExercice: 'L', codeSecteurDactivite: 'SA07' }],
-        },
-      ],
-    },
-  };
-}
-
-/** FranceConnect's identity pivot for a person. */
-export function franceConnectClaims() {
-  return {
-    given_name: 'Jeanne Marie',
-    family_name: 'Martin',
-    birthdate: '1980-05-17',
-    gender: 'female',
-    birthplace: '75056',
-    birthcountry: '99100',
-    preferred_username: 'Martin',
-  };
-}
-
-const KINDS: Record<'psc' | 'franceconnect', { scopes: Record<string, string[]> }> = {
-  psc: {
-    scopes: {
-      scope_all: [
-        'SubjectNameID',
-        'SubjectRefPro',
-        'SubjectOrganization',
-        'given_name',
-        'family_name',
-        'preferred_username',
-      ],
-    },
-  },
-  franceconnect: {
-    scopes: {
-      given_name: ['given_name'],
-      family_name: ['family_name'],
-      birthdate: ['birthdate'],
-      gender: ['gender'],
-      birthplace: ['birthplace'],
-      birthcountry: ['birthcountry'],
-      preferred_username: ['preferred_username'],
-    },
-  },
-};
+// The identities and scopes are the browser suite's too: written once, in e2e/fixtures.
+export { franceConnectClaims, pscClaims } from '../../../../../e2e/fixtures/mock-identities.mjs';
 
 export interface MockProvider {
   issuer: string;
@@ -100,7 +44,7 @@ export interface MockProvider {
  * provider without RP-initiated logout (no end_session_endpoint in its discovery).
  */
 export async function startMockProvider(
-  kind: keyof typeof KINDS,
+  kind: MockProviderKind,
   redirectUri: string,
   { endSession = true }: { endSession?: boolean } = {},
 ): Promise<MockProvider> {
@@ -113,7 +57,7 @@ export async function startMockProvider(
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = `${kind}-client`;
   const claimsByScope: Record<string, string[]> = { openid: ['sub'] };
-  for (const [scope, names] of Object.entries(KINDS[kind].scopes)) claimsByScope[scope] = names;
+  for (const [scope, names] of Object.entries(SCOPES[kind])) claimsByScope[scope] = [...names];
 
   const mock: MockProvider = {
     issuer,
@@ -153,7 +97,7 @@ export async function startMockProvider(
     findAccount,
     claims: claimsByScope,
     scopes: Object.keys(claimsByScope),
-    acrValues: ['eidas1', 'eidas2', 'eidas3'],
+    acrValues: [...LEVELS],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -161,10 +105,7 @@ export async function startMockProvider(
       rpInitiatedLogout: {
         enabled: endSession,
         logoutSource: (ctx, form) => {
-          ctx.body = `<!doctype html><title>Logout</title>${form.replace(
-            '</form>',
-            '<input type="hidden" name="logout" value="yes"/></form>',
-          )}`;
+          ctx.body = confirmedLogoutPage(`${kind} (mock)`, form);
           return Promise.resolve();
         },
       },
