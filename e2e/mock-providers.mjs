@@ -1,11 +1,14 @@
 // Mock Pro Santé Connect and FranceConnect for the browser suite: two real OpenID providers
-// (oidc-provider) sending the claims and `acr` the real ones send (the shapes of the server tests'
-// mocks, apps/server/src/modules/identity-providers/test-support.ts). playwright.config.ts starts
+// (oidc-provider) sending the claims and `acr` the real ones send (their scopes, and the claims of
+// the identities the tests register, are written once in fixtures/mock-identities.mjs, which the
+// server tests' mocks use too). playwright.config.ts starts
 // this process before the portal, on ports chosen once per run, and points the portal's
 // PSC_* / FRANCECONNECT_* variables at it.
 //
 // At each provider, the sign-in page is a form: the browser types who signs in (a subject the test
 // registered) and the level (`acr`), or cancels (the interaction ends in `error=access_denied`).
+// Signing out at the provider (RP-initiated logout, `end_session_endpoint`) ends its session and
+// sends the browser back to the portal's post-logout URI, `/api/idp/<kind>/logged-out`.
 // A small control API, for the tests only, under /__mock/:
 //   POST /__mock/accounts  {"sub": "…", "claims": {…}}  a subject and its claims (userinfo, ID token)
 //   POST /__mock/down      {"down": true|false}        the provider stops answering (connections
@@ -14,39 +17,22 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Provider from 'oidc-provider';
+import { confirmedLogoutPage, LEVELS, SCOPES } from './fixtures/mock-identities.mjs';
 
 const PORTAL = process.env.PORTAL_URL ?? 'http://localhost:3210';
 const CLIENT_SECRET =
   process.env.MOCK_CLIENT_SECRET ?? 'a-client-secret-of-the-portal-at-the-mock-provider';
-const LEVELS = ['eidas1', 'eidas2', 'eidas3'];
 
 const KINDS = {
   psc: {
     port: Number(process.env.MOCK_PSC_PORT ?? 4810),
     title: 'Pro Santé Connect (mock)',
-    scopes: {
-      scope_all: [
-        'SubjectNameID',
-        'SubjectRefPro',
-        'SubjectOrganization',
-        'given_name',
-        'family_name',
-        'preferred_username',
-      ],
-    },
+    scopes: SCOPES.psc,
   },
   franceconnect: {
     port: Number(process.env.MOCK_FRANCECONNECT_PORT ?? 4811),
     title: 'FranceConnect (mock)',
-    scopes: {
-      given_name: ['given_name'],
-      family_name: ['family_name'],
-      birthdate: ['birthdate'],
-      gender: ['gender'],
-      birthplace: ['birthplace'],
-      birthcountry: ['birthcountry'],
-      preferred_username: ['preferred_username'],
-    },
+    scopes: SCOPES.franceconnect,
   },
 };
 
@@ -104,7 +90,7 @@ async function startProvider(kind) {
         client_id: clientId,
         client_secret: CLIENT_SECRET,
         redirect_uris: [`${PORTAL}/api/idp/${kind}/callback`],
-        post_logout_redirect_uris: [`${PORTAL}/security/login`],
+        post_logout_redirect_uris: [`${PORTAL}/api/idp/${kind}/logged-out`],
         token_endpoint_auth_method: 'client_secret_post',
         response_types: ['code'],
         grant_types: ['authorization_code'],
@@ -119,7 +105,17 @@ async function startProvider(kind) {
     scopes: Object.keys(claims),
     acrValues: LEVELS,
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // RP-initiated logout: with the portal's id_token_hint the real providers sign out without
+      // asking; this page confirms at once (the form posts itself; a button without script).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.body = confirmedLogoutPage(KINDS[kind].title, form);
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: [`mock-${kind}-cookie-key`] },
     ttl: {

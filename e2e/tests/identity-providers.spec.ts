@@ -8,12 +8,14 @@ import {
   passSecondFactor,
   registerPatient,
   serverNow,
+  signInPatient,
   submitLogin,
   termsShown,
   useLanguage,
   withDatabase,
   xsrfHeader,
 } from './support';
+import { camilleLefebvreClaims, pscClaims } from '../fixtures/mock-identities.mjs';
 
 // Signing in with Pro Santé Connect and FranceConnect (docs/identity-providers.md) against the mock
 // providers of e2e/mock-providers.mjs, which playwright.config.ts starts before the portal.
@@ -34,32 +36,6 @@ async function control(kind: Kind, path: string, body: unknown): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(res.status, await res.text()).toBe(200);
-}
-
-/** The userinfo of a professional as Pro Santé Connect sends it (scope_all). */
-function pscClaims(rpps: string, given: string, family: string) {
-  return {
-    SubjectNameID: `8${rpps}`,
-    preferred_username: `8${rpps}`,
-    given_name: given,
-    family_name: family,
-    SubjectOrganization: `CABINET ${family.toUpperCase()}`,
-    SubjectRefPro: {
-      codeCivilite: 'MME',
-      exercices: [
-        {
-          codeProfession: '10',
-          codeCategorieProfession: 'C',
-          codeCiviliteDexercice: 'DR',
-          nomDexercice: family,
-          prenomDexercice: given,
-          codeTypeSavoirFaire: 'S',
-          codeSavoirFaire: 'SM54',
-          activities: [{ codeModeExercice: 'L', codeSecteurDactivite: 'SA07' }],
-        },
-      ],
-    },
-  };
 }
 
 /** Clicks the provider's button on the login page and signs in at the provider as `subject`. */
@@ -160,7 +136,7 @@ test('a professional links Pro Santé Connect with the password once, then signs
   });
   await control('psc', 'accounts', {
     sub: 'psc-ines-garnier',
-    claims: pscClaims(rpps, 'Inès', 'Garnier'),
+    claims: pscClaims(rpps, 'Inès', 'Garnier', 'MME'),
   });
 
   // First sign-in with PSC: the identity is linked to no account yet.
@@ -206,15 +182,7 @@ test('FranceConnect below the configured level: the portal asks its own second f
   });
   await control('franceconnect', 'accounts', {
     sub: 'fc-camille-lefebvre',
-    claims: {
-      given_name: 'Camille',
-      family_name: 'LEFEBVRE',
-      birthdate: '1985-03-02',
-      gender: 'female',
-      birthplace: '69123',
-      birthcountry: '99100',
-      preferred_username: 'Lefebvre',
-    },
+    claims: camilleLefebvreClaims(),
   });
 
   // Linked once, after the password and the second factor (the traits match the stored ones).
@@ -274,7 +242,71 @@ test('provider down: identity_provider_unavailable, the password sign-in still o
   } finally {
     await control('psc', 'down', { down: false });
   }
-  // Back up: the retry reaches the provider again.
+  // Back up, but the portal leaves a provider that failed alone for 30 seconds: a retry at once
+  // answers the same without waiting for it.
+  await page.goto('/security/login');
+  await page.getByTestId('idp-psc').click();
+  await expect(page).toHaveURL(/\/security\/login\?idp_error=identity_provider_unavailable/);
+  // Past that window, the retry reaches the provider again.
+  await advanceServerClock(request, 31);
   await page.getByTestId('idp-psc').click();
   await expect(page).toHaveURL(new RegExp(`^${MOCK.psc}/interaction/`));
+});
+
+test('signing out of the portal also signs out of FranceConnect, then back on the login page', async ({
+  page,
+  request,
+}) => {
+  const person = {
+    email: 'idp.fc.logout@hygie.test',
+    password: 'Brume-Calanque-2026!',
+    phone: '06 12 34 50 03',
+    e164: '+33612345003',
+  };
+  await registerPatient(request, {
+    email: person.email,
+    password: person.password,
+    phone: person.phone,
+  });
+  // Through the stages once with the password (e-mail, phone, terms); the link made directly
+  // (the linking journey has its own test above).
+  await signInPatient(page, request, person);
+  await signOut(page);
+  withDatabase((db) => {
+    const user = db.prepare('select id from users where email = ?').get(person.email);
+    if (!user || typeof user !== 'object' || !('id' in user)) throw new Error('no such account');
+    db.prepare(
+      'insert into identity_links (provider, subject, user_id, created_at) values (?, ?, ?, ?)',
+    ).run('franceconnect', 'fc-logout-camille', user.id, Date.now());
+  });
+  await control('franceconnect', 'accounts', {
+    sub: 'fc-logout-camille',
+    claims: camilleLefebvreClaims(),
+  });
+
+  await page.goto('/security/login');
+  await signInAtProvider(page, 'franceconnect', 'fc-logout-camille', 'eidas2');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  const sessionAtProvider = async () =>
+    (await page.context().cookies(MOCK.franceconnect)).some((c) => c.name === '_session');
+  expect(await sessionAtProvider()).toBe(true);
+
+  // Signing out goes through FranceConnect's logout (with the ID token as hint), then back.
+  const endSession = page.waitForRequest((r) =>
+    r.url().startsWith(`${MOCK.franceconnect}/session/end?`),
+  );
+  await signOut(page);
+  const hint = new URL((await endSession).url()).searchParams.get('id_token_hint');
+  expect(hint).toMatch(/^ey/);
+  await expect(page).toHaveURL(/\/security\/login$/);
+  await expect(page.locator('#login-username')).toBeVisible();
+  expect(await sessionAtProvider()).toBe(false);
+  expect((await page.request.get('/api/me')).status()).toBe(401);
+  await expectAccessible(page, 'login after signing out of FranceConnect');
+
+  // A new FranceConnect sign-in asks the provider for the person again.
+  await page.getByTestId('idp-franceconnect').click();
+  await expect(page).toHaveURL(new RegExp(`^${MOCK.franceconnect}/interaction/`));
+  await expect(page.locator('#subject')).toBeVisible();
 });

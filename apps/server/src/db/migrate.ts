@@ -19,6 +19,7 @@ import * as m0014 from './migrations/0014-terms.js';
 import * as m0015 from './migrations/0015-person-fields.js';
 import * as m0016 from './migrations/0016-identity-links.js';
 import * as m0017 from './migrations/0017-sealed-person-fields.js';
+import * as m0018 from './migrations/0018-upstream-logout.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0015-person-fields': m0015,
   '0016-identity-links': m0016,
   '0017-sealed-person-fields': m0017,
+  '0018-upstream-logout': m0018,
 };
 
 /** Every migration this version carries, in application order. */

@@ -81,6 +81,10 @@ export interface SessionTable {
   reauthenticated_at: number | null;
   /** How the user authenticated: RFC 8176 method references, space-separated (`pwd otp`). */
   amr: string | null;
+  /** The upstream identity provider the session was opened through, if any (migration 0018). */
+  upstream_provider: string | null;
+  /** That provider's ID token, sealed with the data key: the logout's `id_token_hint`. */
+  upstream_id_token: string | null;
 }
 
 export interface TrustedDeviceTable {
@@ -297,7 +301,11 @@ export interface Database {
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
-export type SessionRow = Selectable<SessionTable>;
+/**
+ * A session as the portal reads it on every request; the upstream provider's ID token (sealed) is
+ * read only when signing out (sessions repository, `findUpstreamSignIn`).
+ */
+export type SessionRow = Omit<Selectable<SessionTable>, 'upstream_provider' | 'upstream_id_token'>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type NewOutbox = Insertable<OutboxTable>;
 // Generated is re-exported for later tables with database defaults.

@@ -12,12 +12,14 @@ export function cookiePolicy(config: Config) {
   const browserCookie = secure ? '__Host-hygie_browser' : 'hygie_browser';
   const pendingLinkCookie = secure ? '__Host-hygie_idp_link' : 'hygie_idp_link';
   const pendingLinkOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  const upstreamLogoutCookie = secure ? '__Host-hygie_idp_logout' : 'hygie_idp_logout';
   return {
     secure,
     sessionCookie,
     deviceCookie,
     browserCookie,
     pendingLinkCookie,
+    upstreamLogoutCookie,
     xsrfCookie: config.xsrfCookieName,
     /**
      * The session cookie lives as long as the browser session (no Expires): closing the browser
@@ -66,6 +68,20 @@ export function cookiePolicy(config: Config) {
     },
     clearPendingLink(reply: FastifyReply): void {
       void reply.clearCookie(pendingLinkCookie, pendingLinkOptions);
+    },
+    /**
+     * While the browser ends its session at an upstream provider: the sealed state and target of
+     * the way back (docs/identity-providers.md, logout). Lax: the provider's redirect back is a
+     * top-level navigation.
+     */
+    setUpstreamLogout(reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+      void reply.setCookie(upstreamLogoutCookie, value, {
+        ...pendingLinkOptions,
+        maxAge: maxAgeSeconds,
+      });
+    },
+    clearUpstreamLogout(reply: FastifyReply): void {
+      void reply.clearCookie(upstreamLogoutCookie, pendingLinkOptions);
     },
     setXsrf(reply: FastifyReply, value: string): void {
       // Readable by the SPA, which echoes it in the x-xsrf-token header.

@@ -109,6 +109,11 @@ export const pendingIdentitySchema = z.object({
     identifier: z.object({ type: z.literal('RPPS'), value: z.string() }).nullable(),
     /** The profession, as the RPPS nomenclature names it. */
     job: z.string().nullable(),
+    /**
+     * A patient's used family name (nom d'usage, FranceConnect's `preferred_username`) when it
+     * differs from the birth name; the profile's `lastNameUsed`.
+     */
+    lastNameUsed: z.string().nullable().optional(),
   }),
 });
 export type PendingIdentity = z.infer<typeof pendingIdentitySchema>;

@@ -106,6 +106,12 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       trusted_device_id: exported,
       reauthenticated_at: exported,
       amr: exported,
+      upstream_provider: {
+        left: 'the amr says a session was opened through a provider (ext); which ones, the identity links',
+      },
+      upstream_id_token: {
+        secret: "the provider's ID token, sealed: a credential the logout replays as id_token_hint",
+      },
     },
   },
   trusted_devices: {

@@ -8,6 +8,11 @@ import { issueXsrf } from '../../plugins/csrf.js';
 import { presentUser } from '../users/present.js';
 import { slide } from '../sessions/service.js';
 import { endPortalAndProviderSessions, logoutTarget } from '../oidc/logout.js';
+import {
+  LOGOUT_TTL_MS,
+  upstreamLogout,
+  upstreamSignInToEnd,
+} from '../identity-providers/logout.js';
 import { login } from './service.js';
 import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 
@@ -99,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
       schema: {
         tags: ['auth'],
         summary:
-          'Browser navigation: ends the session and its OIDC sessions, then redirects (target_uri of the API origin or a registered post-logout URI only)',
+          "Browser navigation: ends the session and its OIDC sessions, then redirects (target_uri of the API origin or a registered post-logout URI only) — through the upstream provider's logout first when the session was opened with one",
         querystring: z.object({ target_uri: z.string().optional() }),
         response: {
           303: z
@@ -109,11 +114,21 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (
       },
     },
     async (request, reply) => {
+      const token = request.cookies[cookies.sessionCookie];
+      // Read before the session ends: the upstream provider it was opened through, if any.
+      const upstream = await upstreamSignInToEnd(ctx, token);
       // Single sign-out: the portal session and the user's sessions with the platforms' provider.
-      await endPortalAndProviderSessions(ctx, request, request.cookies[cookies.sessionCookie]);
+      await endPortalAndProviderSessions(ctx, request, token);
       cookies.clearSession(reply);
       issueXsrf(reply, cookies, ctx.secret, undefined);
-      return reply.redirect(await logoutTarget(ctx, request.query.target_uri), 303);
+      const target = await logoutTarget(ctx, request.query.target_uri);
+      // Signed out here already; the provider's logout, when it has one, comes on the way.
+      const atProvider = upstream ? await upstreamLogout(ctx, upstream, target, request.ip) : null;
+      if (atProvider) {
+        cookies.setUpstreamLogout(reply, atProvider.handoff, LOGOUT_TTL_MS / 1000);
+        return reply.redirect(atProvider.url, 303);
+      }
+      return reply.redirect(target, 303);
     },
   );
 };

@@ -30,6 +30,7 @@ describe('provider claims', () => {
         gender: 'female',
         birthPlace: '75056',
         birthCountry: '99100',
+        usedFamilyName: 'Martin',
       },
     });
   });

@@ -9,12 +9,16 @@ export interface UpstreamIdentity {
   familyName: string | null;
   /** Pro Santé Connect: the national professional id (8 + RPPS) and the professions held. */
   professional: { nationalId: string; rpps: string | null; professions: string[] } | null;
-  /** FranceConnect's identity pivot (birth date, sex, INSEE birthplace and birth country). */
+  /**
+   * FranceConnect's identity pivot (birth date, sex, INSEE birthplace and birth country), and
+   * its `preferred_username`: the used family name (nom d'usage), when the person has one.
+   */
   pivot: {
     birthDate: string | null;
     gender: 'female' | 'male' | null;
     birthPlace: string | null;
     birthCountry: string | null;
+    usedFamilyName: string | null;
   } | null;
 }
 
@@ -46,6 +50,7 @@ const franceConnectClaims = z.object({
   gender: z.enum(['female', 'male']).nullish().catch(null),
   birthplace: optionalText,
   birthcountry: optionalText,
+  preferred_username: optionalText,
 });
 
 /** The national professional id of an RPPS is "8" followed by the 11-digit RPPS. */
@@ -92,6 +97,7 @@ export function mapClaims(
       gender: c.gender ?? null,
       birthPlace: c.birthplace ?? null,
       birthCountry: c.birthcountry ?? null,
+      usedFamilyName: c.preferred_username ?? null,
     },
   };
 }

@@ -14,6 +14,7 @@ import {
 import { amrOf } from '../oidc/assurance.js';
 import { Browser, freePort } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
+import { FAILURE_BACKOFF_MS } from './upstream.js';
 import type { MockProvider } from './test-support.js';
 import {
   CLIENT_SECRET,
@@ -408,7 +409,9 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
       expect(await lastEvent('identity_provider_failed')).toMatchObject({
         details: { provider: 'psc', reason: 'identity_provider_unavailable', step: 'token' },
       });
-      // A program asking for JSON gets the 503 with Retry-After instead.
+      // A program asking for JSON gets the 503 with Retry-After instead (once the provider's
+      // failure back-off is over, for a start to reach it).
+      t.clock.advance(FAILURE_BACKOFF_MS);
       const api = new TestClient(t.app);
       const start = await api.get('/api/idp/psc/start');
       const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';

@@ -35,6 +35,8 @@ const identitySchema = z.object({
       gender: z.enum(['female', 'male']).nullable(),
       birthPlace: z.string().nullable(),
       birthCountry: z.string().nullable(),
+      // Absent from a cookie sealed before the used name was kept.
+      usedFamilyName: z.string().nullable().default(null),
     })
     .nullable(),
 });

@@ -123,6 +123,7 @@ describe.each(DIALECTS)('registration from a provider identity (%s)', (dialect) 
         birthPlaceInsee: null,
         identifier: { type: 'RPPS', value: '10101210002' },
         job: 'Médecin',
+        lastNameUsed: null,
       },
     });
     // Nothing else of the claims (organisation, sub) is told.
@@ -197,6 +198,8 @@ describe.each(DIALECTS)('registration from a provider identity (%s)', (dialect) 
       birthPlaceInsee: '75056',
       identifier: null,
       job: null,
+      // FranceConnect's preferred_username is the birth name here: no used name.
+      lastNameUsed: null,
     });
     const res = await client.post(
       '/api/register',

@@ -1,5 +1,5 @@
 import type { PendingIdentity } from '@hygie/domain';
-import { isValidProfessionalIdentifier } from '@hygie/domain';
+import { isValidProfessionalIdentifier, normalizeIdentityName } from '@hygie/domain';
 import type { UpstreamIdentity } from './claims.js';
 
 /**
@@ -42,9 +42,23 @@ function formDate(iso: string | null): string | null {
 }
 
 /**
+ * FranceConnect's `preferred_username`, the used family name (nom d'usage), when it is not the
+ * birth name itself (FranceConnect sends the birth name again for a person without one): the
+ * profile's `lastNameUsed`. Null otherwise.
+ */
+export function usedFamilyNameOf(identity: UpstreamIdentity): string | null {
+  const used = identity.pivot?.usedFamilyName ?? null;
+  if (used === null || normalizeIdentityName(used) === '') return null;
+  const birth = identity.familyName;
+  if (birth !== null && normalizeIdentityName(used) === normalizeIdentityName(birth)) return null;
+  return used;
+}
+
+/**
  * What a registration takes from a provider's identity — never more: Pro Santé Connect's names,
  * RPPS and profession; FranceConnect's names and pivot (birth date, sex, birthplace: the INSEE
- * commune code for someone born in France, else the INSEE country code, as the linking compares).
+ * commune code for someone born in France, else the INSEE country code, as the linking compares)
+ * and the used family name when it differs from the birth name.
  */
 export function assertedFields(identity: UpstreamIdentity): {
   profile: PendingIdentity['profile'];
@@ -66,6 +80,7 @@ export function assertedFields(identity: UpstreamIdentity): {
             ? { type: 'RPPS', value: rpps }
             : null,
         job: professionOf(professions),
+        lastNameUsed: null,
       },
     };
   }
@@ -82,6 +97,7 @@ export function assertedFields(identity: UpstreamIdentity): {
       birthPlaceInsee: (bornAbroad ? pivot?.birthCountry : pivot?.birthPlace) ?? null,
       identifier: null,
       job: null,
+      lastNameUsed: usedFamilyNameOf(identity),
     },
   };
 }

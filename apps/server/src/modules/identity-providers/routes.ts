@@ -22,6 +22,8 @@ import {
   startSignIn,
   unlinkIdentity,
 } from './service.js';
+import { logoutTarget } from '../oidc/logout.js';
+import { targetAfterUpstreamLogout } from './logout.js';
 import { PENDING_LINK_TTL_MS } from './pending-link.js';
 import { TRANSACTION_TTL_MS } from './transaction.js';
 
@@ -195,7 +197,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       if (!outcome.ok) {
         if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
-          throw providerUnavailableError();
+          throw providerUnavailableError(ctx, request.params.provider);
         }
         return backToLogin(reply, outcome.error, outcome.target, outcome.intent);
       }
@@ -210,6 +212,34 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       // A pending stage (second factor, terms…) is where the web app's guard sends the browser.
       return reply.redirect(target ?? '/', 303);
+    },
+  );
+
+  app.get(
+    '/api/idp/:provider/logged-out',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          "The provider's redirect back after its logout (post_logout_redirect_uri): on to where the portal's logout was going",
+        params: providerParams,
+        querystring: z.object({ state: z.string().max(200).optional() }).loose(),
+        response: { 303: redirected },
+      },
+    },
+    async (request, reply) => {
+      // Used once: whatever comes back, the browser forgets the handoff.
+      const sealed = request.cookies[cookies.upstreamLogoutCookie];
+      cookies.clearUpstreamLogout(reply);
+      const target = targetAfterUpstreamLogout(
+        ctx,
+        request.params.provider,
+        request.query.state,
+        sealed,
+      );
+      // Anything else (replayed, forged, stale) is signed out too: the sign-in page.
+      return reply.redirect(target ?? (await logoutTarget(ctx, undefined)), 303);
     },
   );
 

@@ -13,10 +13,15 @@ import { recognisedDevice } from '../devices/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import { assertRecentProof } from '../step-up/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
-import { assertMaySignIn, findUserById, findUserForUpdate } from '../users/service.js';
+import {
+  assertMaySignIn,
+  findUserById,
+  findUserForUpdate,
+  updatePersonFields,
+} from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, isFranceConnectPlus, mapClaims } from './claims.js';
-import { assertedFields } from './prefill.js';
+import { assertedFields, usedFamilyNameOf } from './prefill.js';
 import type { IdentityLinkRow } from './repository.js';
 import { deleteLink, findLink, insertLink, linksOfUser, markLinkUsed } from './repository.js';
 import type { PendingLink } from './pending-link.js';
@@ -24,15 +29,18 @@ import { openPendingLink, PENDING_LINK_TTL_MS, sealPendingLink } from './pending
 import type { IdpTransaction } from './transaction.js';
 import { openTransaction, sealTransaction, TRANSACTION_TTL_MS } from './transaction.js';
 import {
+  backoffRemaining,
+  FAILURE_BACKOFF_MS,
   forgetConfiguration,
   isUnavailability,
+  openBackoff,
   ProviderRefused,
   ProviderUnavailable,
   providerConfiguration,
 } from './upstream.js';
 
 /** What an API caller is told to wait before trying an unavailable provider again. */
-export const RETRY_AFTER_SECONDS = 30;
+export const RETRY_AFTER_SECONDS = FAILURE_BACKOFF_MS / 1000;
 
 /** The providers one may sign in with (their ids), in configuration order. */
 export function enabledProviderIds(ctx: AppContext): string[] {
@@ -74,22 +82,64 @@ async function recordFailure(
   });
 }
 
-/** What an API caller gets for an unavailable provider: 503 with Retry-After. */
-export function providerUnavailableError(): AppError<'identity_provider_unavailable'> {
+/**
+ * What an API caller gets for an unavailable provider: 503 with Retry-After, the time left in the
+ * provider's back-off window (the whole window when none is open).
+ */
+export function providerUnavailableError(
+  ctx: AppContext,
+  providerId: string,
+): AppError<'identity_provider_unavailable'> {
+  const remaining = backoffRemaining(ctx, providerId) || FAILURE_BACKOFF_MS;
   return new AppError('identity_provider_unavailable', undefined, {
-    'retry-after': String(RETRY_AFTER_SECONDS),
+    'retry-after': String(Math.max(1, Math.ceil(remaining / 1000))),
   });
 }
 
-/** Records an unavailable provider (audited with the step that failed); discovers it again next time. */
-async function unavailable(
+/**
+ * Records an unavailable provider: discovered again next time, left alone for the back-off
+ * window (FAILURE_BACKOFF_MS), audited once per window with the step that failed. A sign-in
+ * counts in the metrics every time; a logout's failure does not (no sign-in).
+ */
+export async function unavailable(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   err: ProviderUnavailable,
   ip: string | null,
+  flow: 'sign-in' | 'logout' = 'sign-in',
 ): Promise<void> {
   forgetConfiguration(ctx, provider.id);
-  await recordFailure(ctx, provider, 'identity_provider_unavailable', ip, { step: err.step });
+  if (flow === 'sign-in') {
+    ctx.metrics.identityProviderSignIns.inc({
+      provider: provider.id,
+      outcome: 'identity_provider_unavailable',
+    });
+  }
+  if (!openBackoff(ctx, provider.id)) return;
+  await recordAudit(ctx.db, ctx.clock, {
+    action: 'identity_provider_failed',
+    targetId: null,
+    ip,
+    details: {
+      provider: provider.id,
+      reason: 'identity_provider_unavailable',
+      step: err.step,
+      ...(flow === 'logout' ? { flow } : {}),
+    },
+  });
+}
+
+/**
+ * Whether a provider is in its back-off window: a sign-in started then answers unavailable at
+ * once (counted in the metrics, not audited: the failure that opened the window was).
+ */
+function leftAlone(ctx: AppContext, provider: IdentityProviderConfig): boolean {
+  if (backoffRemaining(ctx, provider.id) === 0) return false;
+  ctx.metrics.identityProviderSignIns.inc({
+    provider: provider.id,
+    outcome: 'identity_provider_unavailable',
+  });
+  return true;
 }
 
 /**
@@ -104,13 +154,14 @@ export async function startSignIn(
   intent: IdpIntent = 'sign_in',
 ): Promise<{ url: string; transaction: string }> {
   const provider = providerOf(ctx, providerId);
+  if (leftAlone(ctx, provider)) throw providerUnavailableError(ctx, provider.id);
   let configuration: client.Configuration;
   try {
     configuration = await providerConfiguration(ctx, provider);
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
       await unavailable(ctx, provider, err, ip);
-      throw providerUnavailableError();
+      throw providerUnavailableError(ctx, provider.id);
     }
     throw err;
   }
@@ -200,8 +251,9 @@ export async function finishSignIn(
   }
   let identity: UpstreamIdentity | null;
   let acr: unknown;
+  let idToken: string;
   try {
-    ({ identity, acr } = await exchange(ctx, provider, currentUrl, transaction));
+    ({ identity, acr, idToken } = await exchange(ctx, provider, currentUrl, transaction));
   } catch (err) {
     if (err instanceof ProviderUnavailable) {
       await unavailable(ctx, provider, err, ip);
@@ -238,7 +290,7 @@ export async function finishSignIn(
   }
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
-    const result = await signInLinked(ctx, provider, link, twoFactors, attempt);
+    const result = await signInLinked(ctx, provider, link, { twoFactors, idToken }, attempt);
     ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
     return { ...course, ok: true, result };
   } catch (err) {
@@ -255,13 +307,16 @@ export async function finishSignIn(
   }
 }
 
-/** The code exchange, then the userinfo: the identity the provider asserts, and its `acr`. */
+/**
+ * The code exchange, then the userinfo: the identity the provider asserts, its `acr`, and the ID
+ * token (the `id_token_hint` of the logout at the provider).
+ */
 async function exchange(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   currentUrl: URL,
   transaction: IdpTransaction,
-): Promise<{ identity: UpstreamIdentity | null; acr: unknown }> {
+): Promise<{ identity: UpstreamIdentity | null; acr: unknown; idToken: string }> {
   const configuration = await providerConfiguration(ctx, provider);
   // openid-client compares the redirect URI it sends with the one the browser came back to.
   const returned = new URL(callbackUrl(ctx, provider));
@@ -279,7 +334,10 @@ async function exchange(
     throw new ProviderRefused('token', { cause: err });
   }
   const claims = tokens.claims();
-  if (!claims) throw new ProviderRefused('token', { cause: new Error('no ID token') });
+  const idToken = tokens.id_token;
+  if (!claims || idToken === undefined) {
+    throw new ProviderRefused('token', { cause: new Error('no ID token') });
+  }
   let userinfo: client.UserInfoResponse;
   try {
     userinfo = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
@@ -290,6 +348,7 @@ async function exchange(
   return {
     identity: mapClaims(provider.claims, claims.sub, { ...claims, ...userinfo }),
     acr: claims.acr,
+    idToken,
   };
 }
 
@@ -297,12 +356,13 @@ async function exchange(
  * A linked subject signs its account in, like a password sign-in: the provider's sign-in is the
  * first factor (`ext`), and both (`ext mfa`) when its `acr` reaches the configured level with a
  * two-factor means; below it, the portal's second factor follows. The other stages still apply.
+ * The session keeps the provider's ID token (sealed) for the logout at the provider.
  */
 async function signInLinked(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   link: IdentityLinkRow,
-  twoFactors: boolean,
+  { twoFactors, idToken }: { twoFactors: boolean; idToken: string },
   attempt: CallbackAttempt,
 ): Promise<LoginResult> {
   const { meta } = attempt;
@@ -321,6 +381,7 @@ async function signInLinked(
     amr: twoFactors ? ['ext', 'mfa'] : ['ext'],
     trustedDeviceId,
     mfaVerifiedAt: twoFactors ? now : null,
+    upstream: { provider: provider.id, idToken },
   });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'login_identity_provider',
@@ -440,12 +501,16 @@ async function linkPendingIdentity(
     created_at: now,
     last_used_at: null,
   });
+  // The used family name FranceConnect asserts fills a patient's empty one (never replaces it).
+  const usedName = user.profile === 'patient' ? usedFamilyNameOf(pending.identity) : null;
+  const fillsUsedName = usedName !== null && user.last_name_used === null;
+  if (fillsUsedName) await updatePersonFields(trx, user.id, { last_name_used: usedName });
   await recordAudit(trx, ctx.clock, {
     action: 'identity_linked',
     actorId: user.id,
     targetId: user.id,
     ip: request.ip,
-    details: { provider: provider.id },
+    details: { provider: provider.id, ...(fillsUsedName ? { filled: ['lastNameUsed'] } : {}) },
   });
   await queueSecurityNotice(ctx, trx, user, 'identity_linked', request, {
     provider: providerName(provider.id),

@@ -5,74 +5,18 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import Provider from 'oidc-provider';
 import type { Account, FindAccount } from 'oidc-provider';
+import type { MockProviderKind } from '../../../../../e2e/fixtures/mock-identities.mjs';
+import {
+  confirmedLogoutPage,
+  LEVELS,
+  SCOPES,
+} from '../../../../../e2e/fixtures/mock-identities.mjs';
 import { portOf } from '../../test/helpers.js';
 
 export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
 
-/** The userinfo of a professional as Pro Santé Connect sends it (scope_all). */
-export function pscClaims(rpps: string, given = 'Jean', family = 'Dupont') {
-  return {
-    SubjectNameID: `8${rpps}`,
-    preferred_username: `8${rpps}`,
-    given_name: given,
-    family_name: family,
-    SubjectOrganization: 'CABINET M DUPONT',
-    SubjectRefPro: {
-      codeCivilite: 'M',
-      exercices: [
-        {
-          codeProfession: '10',
-          codeCategorieProfession: 'C',
-          codeCiviliteDexercice: 'DR',
-          nomDexercice: family,
-          prenomDexercice: given,
-          codeTypeSavoirFaire: 'S',
-          codeSavoirFaire: 'SM54',
-          activities: [{ codeModeExercice: 'L', codeSecteurDactivite: 'SA07' }],
-        },
-      ],
-    },
-  };
-}
-
-/** FranceConnect's identity pivot for a person. */
-export function franceConnectClaims() {
-  return {
-    given_name: 'Jeanne Marie',
-    family_name: 'Martin',
-    birthdate: '1980-05-17',
-    gender: 'female',
-    birthplace: '75056',
-    birthcountry: '99100',
-    preferred_username: 'Martin',
-  };
-}
-
-const KINDS: Record<'psc' | 'franceconnect', { scopes: Record<string, string[]> }> = {
-  psc: {
-    scopes: {
-      scope_all: [
-        'SubjectNameID',
-        'SubjectRefPro',
-        'SubjectOrganization',
-        'given_name',
-        'family_name',
-        'preferred_username',
-      ],
-    },
-  },
-  franceconnect: {
-    scopes: {
-      given_name: ['given_name'],
-      family_name: ['family_name'],
-      birthdate: ['birthdate'],
-      gender: ['gender'],
-      birthplace: ['birthplace'],
-      birthcountry: ['birthcountry'],
-      preferred_username: ['preferred_username'],
-    },
-  },
-};
+// The identities and scopes are the browser suite's too: written once, in e2e/fixtures.
+export { franceConnectClaims, pscClaims } from '../../../../../e2e/fixtures/mock-identities.mjs';
 
 export interface MockProvider {
   issuer: string;
@@ -85,15 +29,24 @@ export interface MockProvider {
   tokenOverride: ((params: URLSearchParams) => Promise<{ status: number; body: unknown }>) | null;
   /** The last authorization request's parameters (what the portal sent). */
   lastAuthorization: URLSearchParams | null;
+  /** Down: every connection is closed without an answer (a provider out of service). */
+  down: boolean;
+  /** How many requests reached the provider (down or not). */
+  requests: number;
   /** Signs an ID token with the provider's own key (for forged answers). */
   sign(claims: Record<string, unknown>): string;
   close(): Promise<void>;
 }
 
-/** Starts a mock provider of that kind, knowing the portal's client and its redirect URI. */
+/**
+ * Starts a mock provider of that kind, knowing the portal's client and its redirect URI (its
+ * post-logout redirect URI is the portal's `logged-out` next to it). `endSession: false` makes a
+ * provider without RP-initiated logout (no end_session_endpoint in its discovery).
+ */
 export async function startMockProvider(
-  kind: keyof typeof KINDS,
+  kind: MockProviderKind,
   redirectUri: string,
+  { endSession = true }: { endSession?: boolean } = {},
 ): Promise<MockProvider> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomUUID();
@@ -104,7 +57,7 @@ export async function startMockProvider(
   const issuer = `http://127.0.0.1:${port}`;
   const clientId = `${kind}-client`;
   const claimsByScope: Record<string, string[]> = { openid: ['sub'] };
-  for (const [scope, names] of Object.entries(KINDS[kind].scopes)) claimsByScope[scope] = names;
+  for (const [scope, names] of Object.entries(SCOPES[kind])) claimsByScope[scope] = [...names];
 
   const mock: MockProvider = {
     issuer,
@@ -113,6 +66,8 @@ export async function startMockProvider(
     accounts: new Map(),
     tokenOverride: null,
     lastAuthorization: null,
+    down: false,
+    requests: 0,
     sign(claims) {
       const encode = (part: unknown) => Buffer.from(JSON.stringify(part)).toString('base64url');
       const input = `${encode({ alg: 'RS256', typ: 'JWT', kid })}.${encode(claims)}`;
@@ -132,6 +87,7 @@ export async function startMockProvider(
         client_id: clientId,
         client_secret: CLIENT_SECRET,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [redirectUri.replace(/\/callback$/, '/logged-out')],
         token_endpoint_auth_method: 'client_secret_post',
         response_types: ['code'],
         grant_types: ['authorization_code'],
@@ -141,9 +97,19 @@ export async function startMockProvider(
     findAccount,
     claims: claimsByScope,
     scopes: Object.keys(claimsByScope),
-    acrValues: ['eidas1', 'eidas2', 'eidas3'],
+    acrValues: [...LEVELS],
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // The logout page confirms at once, as the real providers do when the RP sends id_token_hint.
+      rpInitiatedLogout: {
+        enabled: endSession,
+        logoutSource: (ctx, form) => {
+          ctx.body = confirmedLogoutPage(`${kind} (mock)`, form);
+          return Promise.resolve();
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['mock-provider-cookie-key'] },
     ttl: {
@@ -159,6 +125,11 @@ export async function startMockProvider(
 
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {
+      mock.requests++;
+      if (mock.down) {
+        req.socket.destroy();
+        return;
+      }
       const url = new URL(req.url ?? '/', issuer);
       if (url.pathname === '/auth') mock.lastAuthorization = url.searchParams;
       if (url.pathname === '/token' && req.method === 'POST' && mock.tokenOverride) {

@@ -67,6 +67,35 @@ export async function providerConfiguration(
   return configuration;
 }
 
+/**
+ * How long a provider that just failed (discovery, token or userinfo call unavailable) is left
+ * alone: sign-ins started meanwhile answer identity_provider_unavailable at once, with the time
+ * left as Retry-After, instead of each waiting for the provider and writing an audit row.
+ * Per process (each node finds out for itself), on the app's clock.
+ */
+export const FAILURE_BACKOFF_MS = 30_000;
+
+/** Per app: until when each provider that failed is left alone. */
+const backoffs = new WeakMap<AppContext, Map<string, number>>();
+
+/** The time left in a provider's back-off window, in milliseconds (0: none, ask it). */
+export function backoffRemaining(ctx: AppContext, providerId: string): number {
+  const until = backoffs.get(ctx)?.get(providerId);
+  return until === undefined ? 0 : Math.max(0, until - ctx.clock.now());
+}
+
+/**
+ * A provider failed: opens its back-off window unless one is open already. True when this
+ * failure opened it (the one the audit trail records for the window).
+ */
+export function openBackoff(ctx: AppContext, providerId: string): boolean {
+  if (backoffRemaining(ctx, providerId) > 0) return false;
+  const windows = backoffs.get(ctx) ?? new Map<string, number>();
+  backoffs.set(ctx, windows);
+  windows.set(providerId, ctx.clock.now() + FAILURE_BACKOFF_MS);
+  return true;
+}
+
 /** Forgets a provider's metadata (after a failure: the next attempt discovers it again). */
 export function forgetConfiguration(ctx: AppContext, providerId: string): void {
   discovered.get(ctx)?.delete(providerId);

@@ -169,7 +169,9 @@ function withAsserted(input: Registration, { view }: PendingRegistration): Regis
     sex: asserted.sex ?? input.sex,
     birthPlaceInsee: asserted.birthPlaceInsee ?? input.birthPlaceInsee,
   };
-  if (person.type === 'patient') return person;
+  if (person.type === 'patient') {
+    return { ...person, lastNameUsed: asserted.lastNameUsed ?? person.lastNameUsed };
+  }
   const identifier = professionalIdentifierSchema.safeParse(asserted.identifier);
   return {
     ...person,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
+import { DataKeyError, dataKeys, open, seal } from '../../security/field-crypto.js';
 
 export type SessionWithUser = SessionRow & {
   user: Pick<
@@ -90,8 +91,79 @@ export async function findSessionByTokenHash(
   };
 }
 
-export async function insertSession(db: Db, session: SessionRow): Promise<void> {
-  await db.insertInto('sessions').values(session).execute();
+/** A session opened through an upstream identity provider: the provider and its ID token. */
+export interface UpstreamSignIn {
+  provider: string;
+  idToken: string;
+}
+
+// The upstream ID token is sealed here and opened here, nowhere else (like the users' INS).
+function upstreamTokenContext(sessionId: string): string {
+  return `sessions.upstream_id_token:${sessionId}`;
+}
+
+/** Inserts a session; the upstream ID token, given in clear, is stored sealed with the data key. */
+export async function insertSession(
+  db: Db,
+  session: SessionRow,
+  upstream: UpstreamSignIn | null = null,
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      ...session,
+      upstream_provider: upstream?.provider ?? null,
+      upstream_id_token: upstream
+        ? seal(dataKeys(), upstreamTokenContext(session.id), upstream.idToken)
+        : null,
+    })
+    .execute();
+}
+
+/**
+ * The upstream sign-in of the session with this token hash, with the session's expiries; the
+ * token is null when the session has none, or when it no longer opens (sealed under a data key
+ * dropped since: the logout then skips the provider).
+ */
+export async function findUpstreamSignIn(
+  db: Db,
+  tokenHash: string,
+): Promise<
+  | {
+      upstream: UpstreamSignIn | null;
+      idleExpiresAt: number;
+      absoluteExpiresAt: number;
+    }
+  | undefined
+> {
+  const row = await db
+    .selectFrom('sessions')
+    .select([
+      'id',
+      'upstream_provider',
+      'upstream_id_token',
+      'idle_expires_at',
+      'absolute_expires_at',
+    ])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  let upstream: UpstreamSignIn | null = null;
+  if (row.upstream_provider !== null && row.upstream_id_token !== null) {
+    try {
+      upstream = {
+        provider: row.upstream_provider,
+        idToken: open(dataKeys(), upstreamTokenContext(row.id), row.upstream_id_token),
+      };
+    } catch (err) {
+      if (!(err instanceof DataKeyError)) throw err;
+    }
+  }
+  return {
+    upstream,
+    idleExpiresAt: row.idle_expires_at,
+    absoluteExpiresAt: row.absolute_expires_at,
+  };
 }
 
 export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {
@@ -140,8 +212,26 @@ export async function deleteExpiredSessions(db: Db, now: number): Promise<number
   return Number(result.numDeletedRows);
 }
 
+/** A session's columns but the upstream ID token's (read only at logout). */
+const SESSION_COLUMNS = [
+  'id',
+  'token_hash',
+  'user_id',
+  'stage',
+  'created_at',
+  'last_seen_at',
+  'idle_expires_at',
+  'absolute_expires_at',
+  'ip',
+  'user_agent',
+  'mfa_verified_at',
+  'trusted_device_id',
+  'reauthenticated_at',
+  'amr',
+] as const;
+
 export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 /** Moves a session to a stage; a new token hash when the token is rotated. */

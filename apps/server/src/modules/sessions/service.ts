@@ -8,11 +8,12 @@ import { loadSettings } from '../settings/service.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
-import type { SessionWithUser } from './repository.js';
+import type { SessionWithUser, UpstreamSignIn } from './repository.js';
 import {
   deleteBrowsersUnseenSince,
   deleteSessionByTokenHash,
   findSessionByTokenHash,
+  findUpstreamSignIn,
   insertSession,
   markReauthenticated,
   markSecondFactorRenewed,
@@ -44,6 +45,8 @@ export async function openSession(
     trustedDeviceId?: string | null;
     /** Set when the sign-in itself was two factors (a key that verified its user). */
     mfaVerifiedAt?: number | null;
+    /** The upstream provider the sign-in went through and its ID token (for its logout). */
+    upstream?: UpstreamSignIn | null;
   },
 ): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
@@ -52,22 +55,26 @@ export async function openSession(
   const absoluteExpiresAt = now + settings.SESSION_ABSOLUTE_TIMEOUT * 1000;
   const idleExpiresAt = Math.min(now + settings.SESSION_IDLE_TIMEOUT * 1000, absoluteExpiresAt);
   const id = newId();
-  await insertSession(ctx.db, {
-    id,
-    token_hash: hashToken(token),
-    user_id: userId,
-    stage,
-    created_at: now,
-    last_seen_at: now,
-    idle_expires_at: idleExpiresAt,
-    absolute_expires_at: absoluteExpiresAt,
-    ip: meta.ip,
-    user_agent: meta.userAgent?.slice(0, 512) ?? null,
-    mfa_verified_at: proof.mfaVerifiedAt ?? null,
-    trusted_device_id: proof.trustedDeviceId ?? null,
-    reauthenticated_at: null,
-    amr: proof.amr.join(' '),
-  });
+  await insertSession(
+    ctx.db,
+    {
+      id,
+      token_hash: hashToken(token),
+      user_id: userId,
+      stage,
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: idleExpiresAt,
+      absolute_expires_at: absoluteExpiresAt,
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+      mfa_verified_at: proof.mfaVerifiedAt ?? null,
+      trusted_device_id: proof.trustedDeviceId ?? null,
+      reauthenticated_at: null,
+      amr: proof.amr.join(' '),
+    },
+    proof.upstream ?? null,
+  );
   return { id, token, idleExpiresAt, absoluteExpiresAt };
 }
 
@@ -78,6 +85,23 @@ export async function recordReauthentication(ctx: AppContext, sessionId: string)
 
 export async function recordSecondFactorStepUp(ctx: AppContext, sessionId: string): Promise<void> {
   await markSecondFactorRenewed(ctx.db, sessionId, ctx.clock.now());
+}
+
+export type { UpstreamSignIn } from './repository.js';
+
+/**
+ * The upstream provider this browser's live session was opened through, and its ID token (at any
+ * stage of the sign-in); null without a session, for an expired one, or one opened otherwise.
+ */
+export async function upstreamSignInOf(
+  ctx: AppContext,
+  token: string | undefined,
+): Promise<UpstreamSignIn | null> {
+  if (!token) return null;
+  const found = await findUpstreamSignIn(ctx.db, hashToken(token));
+  const now = ctx.clock.now();
+  if (!found || now >= found.idleExpiresAt || now >= found.absoluteExpiresAt) return null;
+  return found.upstream;
 }
 
 export async function closeSession(ctx: AppContext, token: string): Promise<void> {
