@@ -184,6 +184,7 @@ function assertedValues(asserted: PendingIdentity['asserted']): Partial<Record<F
   set('lastName', asserted.lastName);
   set('firstName', asserted.firstName);
   set('birthName', asserted.birthName);
+  set('lastNameUsed', asserted.lastNameUsed ?? null);
   set('birthDate', asserted.birthDate);
   set('birthPlaceInsee', asserted.birthPlaceInsee);
   set('sex', asserted.sex);
@@ -400,15 +401,21 @@ export function RegistrationForm({ type }: { type: ProfileType }) {
           )}
           {!professional && (
             <>
-              <TextField
-                {...field(
-                  'lastNameUsed',
-                  'register-last-name-used',
-                  'security:registration.lastNameUsed',
-                  { required: false },
-                )}
-                autoComplete="off"
-              />
+              {asserted(
+                'lastNameUsed',
+                'register-last-name-used',
+                'security:registration.lastNameUsed',
+              ) ?? (
+                <TextField
+                  {...field(
+                    'lastNameUsed',
+                    'register-last-name-used',
+                    'security:registration.lastNameUsed',
+                    { required: false },
+                  )}
+                  autoComplete="off"
+                />
+              )}
               <TextField
                 {...field(
                   'firstNameUsed',

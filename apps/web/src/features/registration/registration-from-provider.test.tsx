@@ -159,6 +159,16 @@ describe('registration pre-filled from FranceConnect', () => {
     },
   );
 
+  it('shows the used family name FranceConnect asserted read-only', async () => {
+    await openForm('patient', {
+      ...FRANCECONNECT,
+      asserted: { ...FRANCECONNECT.asserted, lastName: 'Durand', lastNameUsed: 'Durand' },
+    });
+    expect(input('register-last-name-used').value).toBe('Durand');
+    expect(input('register-last-name-used').readOnly).toBe(true);
+    expect(input('register-first-name-used').readOnly).toBe(false);
+  });
+
   it('is the blank form when no identity waits (404)', async () => {
     await renderScreenAt({
       path: '/security/register/patient?idp=franceconnect',
