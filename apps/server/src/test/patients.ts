@@ -97,7 +97,7 @@ export async function addAccounts(t: TestApp, count: number, prefix: string): Pr
 
 /**
  * Every sealed value of the database, as stored: the users' by account and column, the secret
- * settings' by name, the OIDC artefacts' payloads by row.
+ * settings' by name, the OIDC artefacts' payloads by row, the sessions' upstream ID tokens.
  */
 export async function storedValues(db: Db): Promise<Map<string, string>> {
   const rows = await db
@@ -123,6 +123,14 @@ export async function storedValues(db: Db): Promise<Map<string, string>> {
   }
   const artefacts = await db.selectFrom('oidc_store').select(['id', 'payload']).execute();
   for (const { id, payload } of artefacts) values.set(`oidc_store.${id}`, payload);
+  const sessions = await db
+    .selectFrom('sessions')
+    .select(['id', 'upstream_id_token'])
+    .where('upstream_id_token', 'is not', null)
+    .execute();
+  for (const { id, upstream_id_token: token } of sessions) {
+    if (token !== null) values.set(`sessions.${id}`, token);
+  }
   return values;
 }
 

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, TestClient } from '../../test/helpers.js';
 import { Browser } from '../oidc/test-support.js';
+import { installDataKeys } from '../../security/field-crypto.js';
+import { TEST_KEYRING } from '../../test/data-keys.js';
+import { checkDataKeyRotation, rotateDataKey } from '../users/key-rotation.js';
 import { linkIdentity } from './service.js';
 import { forgetConfiguration } from './upstream.js';
 import type { MockProvider } from './test-support.js';
@@ -244,6 +247,42 @@ describe.each(DIALECTS)('logout at the upstream provider (%s)', (dialect) => {
     t.clock.advance(31 * 60_000);
     const expired = await client.get('/api/logout');
     expect(expired.headers.location).toBe(LOGIN);
+  });
+
+  it('has its ID token re-sealed by data:rotate-key, and still signs out at the provider', async () => {
+    const { client } = await signInWith('franceconnect', 'eidas2');
+    const sealedUnder = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('sessions')
+          .select('upstream_id_token')
+          .where('user_id', '=', userId)
+          .where('upstream_id_token', 'is not', null)
+          .execute()
+      ).map((row) => (row.upstream_id_token ?? '').split('.')[1]);
+    expect(new Set(await sealedUnder())).toEqual(new Set(['t1']));
+    // The nodes restarted with a new data key first, the old one after it.
+    installDataKeys({
+      keys: [{ id: 't2', key: Buffer.alloc(32, 11) }, ...TEST_KEYRING.keys],
+      index: TEST_KEYRING.index,
+    });
+    try {
+      expect((await checkDataKeyRotation(t.ctx)).remaining).toBeGreaterThan(0);
+      const rotation = await rotateDataKey(t.ctx);
+      expect(rotation.remaining).toBe(0);
+      expect(new Set(await sealedUnder())).toEqual(new Set(['t2']));
+      const res = await client.get('/api/logout');
+      const hint = new URL(String(res.headers.location)).searchParams.get('id_token_hint');
+      expect(payloadOf(hint ?? '')).toMatchObject({ iss: fc.issuer, sub: 'fc-logout' });
+    } finally {
+      // Back to the suite's key: every value rotated to t2 is rotated back before t2 goes.
+      installDataKeys({
+        keys: [...TEST_KEYRING.keys, { id: 't2', key: Buffer.alloc(32, 11) }],
+        index: TEST_KEYRING.index,
+      });
+      await rotateDataKey(t.ctx);
+      installDataKeys(TEST_KEYRING);
+    }
   });
 
   it('completes the portal logout when the provider cannot be reached', async () => {

@@ -11,6 +11,11 @@ import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import { isRegisteredBackchannelUri, platformAccessForClient } from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
+import {
+  LOGOUT_TTL_MS,
+  upstreamLogout,
+  upstreamSignInToEnd,
+} from '../identity-providers/logout.js';
 import { adapterFactory } from './adapter.js';
 import { auditProviderEvents } from './audit-events.js';
 import { ACR, amrOf, levelOf, requestedLevel } from './assurance.js';
@@ -271,15 +276,33 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     if (!request || !accountId) return;
     const token = request.cookies[cookies.sessionCookie];
     if ((await portalUserId(ctx, request, token)) !== accountId) return;
+    // Read before the session ends: the upstream provider it was opened through, if any.
+    const upstream = await upstreamSignInToEnd(ctx, token);
     await endPortalAndProviderSessions(ctx, request, token);
-    koa.cookies.set(cookies.sessionCookie, null, {
+    const cookieOptions = {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
       secure: cookies.secure,
       signed: false,
       overwrite: true,
-    });
+    } as const;
+    koa.cookies.set(cookies.sessionCookie, null, cookieOptions);
+    // Signed out of the portal and its platforms; the upstream provider's logout comes on the
+    // way to the platform's post-logout URI, as for the portal's own sign-out.
+    const platformTarget = koa.response.get('location');
+    const atProvider =
+      upstream && platformTarget
+        ? await upstreamLogout(ctx, upstream, platformTarget, request.ip)
+        : null;
+    if (atProvider) {
+      koa.cookies.set(cookies.upstreamLogoutCookie, atProvider.handoff, {
+        ...cookieOptions,
+        maxAge: LOGOUT_TTL_MS,
+      });
+      koa.status = 303;
+      koa.redirect(atProvider.url);
+    }
   });
 
   // A token stays valid until it expires, but the access rule can end its use sooner: an admin's

@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
-import { DataKeyError, dataKeys, open, seal } from '../../security/field-crypto.js';
+import { isPostgres } from '../../db/connection.js';
+import {
+  activeKeyId,
+  DataKeyError,
+  dataKeys,
+  open,
+  seal,
+  sealedKeyId,
+} from '../../security/field-crypto.js';
 
 export type SessionWithUser = SessionRow & {
   user: Pick<
@@ -164,6 +172,88 @@ export async function findUpstreamSignIn(
     idleExpiresAt: row.idle_expires_at,
     absoluteExpiresAt: row.absolute_expires_at,
   };
+}
+
+/** The sessions' sealed upstream ID tokens counted by data key id (`data:rotate-key --check`). */
+export async function sealedUpstreamTokenCensus(
+  db: Db,
+  batchSize = 1000,
+): Promise<{ byKey: Record<string, number>; firstOf: Record<string, string> }> {
+  const census: { byKey: Record<string, number>; firstOf: Record<string, string> } = {
+    byKey: {},
+    firstOf: {},
+  };
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('sessions')
+      .select(['id', 'upstream_id_token'])
+      .where('id', '>', after)
+      .where('upstream_id_token', 'is not', null)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    for (const row of rows) {
+      const keyId = sealedKeyId(row.upstream_id_token ?? '');
+      census.byKey[keyId] = (census.byKey[keyId] ?? 0) + 1;
+      census.firstOf[keyId] ??= `sessions.upstream_id_token of session ${row.id}`;
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < batchSize) return census;
+    after = last.id;
+  }
+}
+
+/**
+ * Re-seals with the active data key the upstream ID tokens of the next `batchSize` sessions after
+ * `afterId` sealed under another key, in one short transaction: every token is opened before
+ * anything is written (one that does not open fails the batch, which writes nothing), and each is
+ * written only over the value read (compare-and-set).
+ */
+export async function resealUpstreamTokenBatch(
+  db: Db,
+  afterId: string,
+  batchSize: number,
+): Promise<{ lastId: string | null; resealed: number; conflicts: number }> {
+  const current = `v1.${activeKeyId(dataKeys())}.%`;
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('sessions')
+      .select(['id', 'upstream_id_token'])
+      .where('id', '>', afterId)
+      .where('upstream_id_token', 'like', 'v1.%')
+      .where('upstream_id_token', 'not like', current)
+      .orderBy('id')
+      .limit(batchSize)
+      .$if(isPostgres(trx), (qb) => qb.forUpdate())
+      .execute();
+    const plans = rows.map((row) => {
+      const stored = row.upstream_id_token ?? '';
+      try {
+        return {
+          id: row.id,
+          stored,
+          plain: open(dataKeys(), upstreamTokenContext(row.id), stored),
+        };
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new DataKeyError(`sessions.upstream_id_token of session ${row.id}: ${reason}`);
+      }
+    });
+    let resealed = 0;
+    let conflicts = 0;
+    for (const plan of plans) {
+      const result = await trx
+        .updateTable('sessions')
+        .set({ upstream_id_token: seal(dataKeys(), upstreamTokenContext(plan.id), plan.plain) })
+        .where('id', '=', plan.id)
+        .where('upstream_id_token', '=', plan.stored)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) resealed += 1;
+      else conflicts += 1;
+    }
+    return { lastId: rows.at(-1)?.id ?? null, resealed, conflicts };
+  });
 }
 
 export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {

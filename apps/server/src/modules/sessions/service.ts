@@ -214,3 +214,6 @@ export {
   requireSecondFactor,
   setSessionStage,
 } from './repository.js';
+
+// `data:rotate-key` re-seals the sessions' upstream ID tokens too (issue 21).
+export { resealUpstreamTokenBatch, sealedUpstreamTokenCensus } from './repository.js';

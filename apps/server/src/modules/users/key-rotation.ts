@@ -2,13 +2,15 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { DataKeyError, dataKeys } from '../../security/field-crypto.js';
 import { resealArtefactBatch, sealedArtefactsCensus } from '../oidc/service.js';
+import { resealUpstreamTokenBatch, sealedUpstreamTokenCensus } from '../sessions/service.js';
 import { resealSettings, sealedSettingsCensus } from '../settings/service.js';
 import { resealBatch, sealedKeyCensus } from './repository.js';
 
 // `npm run data:rotate-key` (issue 21): re-seals with the active data key every value sealed
 // under another one — the users' health identifiers, the secret settings (server secret, OIDC
-// signing keys) and the OIDC provider's artefacts. The values themselves say what is left to do
-// (the key id each one carries), so a stopped rotation continues where it was by being run again.
+// signing keys), the OIDC provider's artefacts and the sessions' upstream ID tokens. The values
+// themselves say what is left to do (the key id each one carries), so a stopped rotation continues
+// where it was by being run again.
 
 /** Where the sealed values stand against the configured keys. */
 export interface DataKeyCheck {
@@ -66,6 +68,7 @@ async function census(db: Db): Promise<Census> {
     },
     await sealedSettingsCensus(db),
     await sealedArtefactsCensus(db),
+    await sealedUpstreamTokenCensus(db),
   ];
   const total: Census = { byKey: {}, firstOf: {} };
   for (const part of parts) {
@@ -117,7 +120,7 @@ export async function rotateDataKey(
   let batches = 0;
   let conflicts = 0;
   let stopped = false;
-  const tables: ResealBatch[] = [resealBatch, resealArtefactBatch];
+  const tables: ResealBatch[] = [resealBatch, resealArtefactBatch, resealUpstreamTokenBatch];
   for (const reseal of tables) {
     for (let pass = 0; pass < MAX_PASSES && !stopped; pass += 1) {
       let after = '';
