@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import {
   createTestApp,
@@ -486,35 +486,46 @@ describe.each(DIALECTS)('sign-in throttling on %s', (dialect) => {
 });
 
 describe('no user enumeration by timing', () => {
-  it('answers unknown and known accounts alike: medians over 50 tries within 10 ms or a fifth of a verification', async () => {
+  it('answers unknown and known accounts alike: one verification each, medians within 10 ms or a fifth of a verification', async () => {
     // Real argon2id parameters: the dummy verification must cost what a real one costs.
     const t = await createTestApp('sqlite', {
       env: { ARGON2_MEMORY_KIB: '19456', ARGON2_TIME_COST: '2' },
     });
     try {
       await createUser(t, { email: 'known@hygie.test', password: 'Known-Passw0rd' });
+      const verify = vi.spyOn(t.ctx.passwords, 'verify');
       const time = async (username: string) => {
         await t.ctx.db.deleteFrom('throttles').execute();
+        verify.mockClear();
         const start = process.hrtime.bigint();
         const res = await new TestClient(t.app).login(username, 'Wrong-Passw0rd');
         const ms = Number(process.hrtime.bigint() - start) / 1e6;
         expect(res.json()).toMatchObject({ code: 'bad_credentials' });
+        // The rule itself, whatever the machine's load: an unknown account costs one
+        // verification (against the dummy hash), as a known one does.
+        expect(verify).toHaveBeenCalledTimes(1);
         return ms;
       };
-      const known: number[] = [];
-      const unknown: number[] = [];
-      for (let i = 0; i < 50; i++) {
-        known.push(await time('known@hygie.test'));
-        unknown.push(await time(`unknown-${i}@hygie.test`));
-      }
       const median = (xs: number[]) =>
         [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
       // Within 10 ms, or within a fifth of one verification when a loaded machine slows every
-      // request down: what must not show is the cost of a password check, which is all of it.
-      const [a, b] = [median(known), median(unknown)];
-      expect(Math.abs(a - b)).toBeLessThan(Math.max(10, 0.2 * Math.max(a, b)));
+      // request down: what must not show is the cost of a password check, which is all of it. A
+      // leak shows in every round; a burst of load on a shared machine in one at most, so the
+      // measure is taken up to three times.
+      let gap = { a: 0, b: 0 };
+      for (let round = 0; round < 3; round++) {
+        const known: number[] = [];
+        const unknown: number[] = [];
+        for (let i = 0; i < 40; i++) {
+          known.push(await time('known@hygie.test'));
+          unknown.push(await time(`unknown-${round}-${i}@hygie.test`));
+        }
+        gap = { a: median(known), b: median(unknown) };
+        if (Math.abs(gap.a - gap.b) < Math.max(10, 0.2 * Math.max(gap.a, gap.b))) break;
+      }
+      expect(Math.abs(gap.a - gap.b)).toBeLessThan(Math.max(10, 0.2 * Math.max(gap.a, gap.b)));
     } finally {
       await t.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
