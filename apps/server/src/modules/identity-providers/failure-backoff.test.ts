@@ -9,22 +9,14 @@ import { linkIdentity } from './service.js';
 import { FAILURE_BACKOFF_MS, forgetConfiguration } from './upstream.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const UNAVAILABLE = '/security/login?idp_error=identity_provider_unavailable';
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 describe.each(DIALECTS)('failure back-off of a provider (%s)', (dialect) => {
   let t: TestApp;

@@ -17,23 +17,15 @@ import { linkIdentity } from './service.js';
 import { FAILURE_BACKOFF_MS } from './upstream.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
   startSilentServer,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const LOGIN = '/security/login';
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 describe('identity providers configuration', () => {
   it('enables none unless configured', () => {

@@ -16,23 +16,15 @@ import {
 import { Browser } from '../oidc/test-support.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const LOGIN = '/security/login';
 const PASSWORD = 'Link-Passw0rd-1';
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
   let t: TestApp;

@@ -15,7 +15,7 @@ import {
 } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import type { MockProvider } from './test-support.js';
-import { CLIENT_SECRET, franceConnectClaims, startMockProvider } from './test-support.js';
+import { franceConnectClaims, providerEnv, startMockProvider } from './test-support.js';
 
 describe.each(DIALECTS)('a platform-started logout at the upstream provider (%s)', (dialect) => {
   let t: TestApp;
@@ -32,9 +32,7 @@ describe.each(DIALECTS)('a platform-started logout at the upstream provider (%s)
     t = await createTestApp(dialect, {
       env: {
         PUBLIC_URL: base,
-        FRANCECONNECT_ISSUER: fc.issuer,
-        FRANCECONNECT_CLIENT_ID: fc.clientId,
-        FRANCECONNECT_CLIENT_SECRET: CLIENT_SECRET,
+        ...providerEnv('FRANCECONNECT', fc),
         FRANCECONNECT_ACR_VALUES: 'eidas2',
       },
     });

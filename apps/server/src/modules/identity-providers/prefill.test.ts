@@ -8,23 +8,15 @@ import { findUserByEmail } from '../users/service.js';
 import { Browser } from '../oidc/test-support.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const PASSWORD = 'Prefill-Passw0rd-1';
 const TERMS = { cguVersion: '', cguHash: '' };
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 /** A registration body whose person fields try to say something else than the provider. */
 function body(type: 'patient' | 'professional', email: string, provider: string | undefined) {

@@ -9,21 +9,12 @@ import { Browser, freePort } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
-
-const PORTAL = 'http://localhost:3000';
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 describe.each(DIALECTS)('provider sign-in started to register (%s)', (dialect) => {
   let t: TestApp;

@@ -15,6 +15,18 @@ import { portOf } from '../../test/helpers.js';
 
 export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
 
+/** The portal's public URL in the tests that inject requests (no listening port). */
+export const PORTAL = 'http://localhost:3000';
+
+/** The environment that enables a mock as the provider `prefix` (PSC, FRANCECONNECT). */
+export function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
+  return {
+    [`${prefix}_ISSUER`]: mock.issuer,
+    [`${prefix}_CLIENT_ID`]: mock.clientId,
+    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
+  };
+}
+
 // The identities and scopes are the browser suite's too: written once, in e2e/fixtures.
 export { franceConnectClaims, pscClaims } from '../../../../../e2e/fixtures/mock-identities.mjs';
 

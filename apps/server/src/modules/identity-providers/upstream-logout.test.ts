@@ -12,23 +12,15 @@ import { linkIdentity } from './service.js';
 import { forgetConfiguration } from './upstream.js';
 import type { MockProvider } from './test-support.js';
 import {
-  CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
+  providerEnv,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const LOGIN = `${PORTAL}/security/login`;
 const FC_LOGGED_OUT = `${PORTAL}/api/idp/franceconnect/logged-out`;
-
-function providerEnv(prefix: string, mock: { issuer: string; clientId: string }) {
-  return {
-    [`${prefix}_ISSUER`]: mock.issuer,
-    [`${prefix}_CLIENT_ID`]: mock.clientId,
-    [`${prefix}_CLIENT_SECRET`]: CLIENT_SECRET,
-  };
-}
 
 /** The payload of a JWT (not verified: the test only reads what the portal sent). */
 function payloadOf(jwt: string): Record<string, unknown> {

@@ -12,11 +12,11 @@ import type { MockProvider } from './test-support.js';
 import {
   CLIENT_SECRET,
   franceConnectClaims,
+  PORTAL,
   pscClaims,
   startMockProvider,
 } from './test-support.js';
 
-const PORTAL = 'http://localhost:3000';
 const PASSWORD = 'Lagon-Ventoux-2026!';
 
 describe('the used family name FranceConnect asserts', () => {
