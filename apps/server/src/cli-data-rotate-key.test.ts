@@ -191,5 +191,5 @@ describe('data:rotate-key on a running portal (SQLite)', () => {
       ),
     );
     expect(await storedValues(t.ctx.db)).toEqual(before);
-  }, 30_000);
+  }, 120_000);
 });
