@@ -38,6 +38,8 @@ export const LIMITS = {
   firstNameMax: 100,
   nameMax: 100,
   passwordMin: 8,
+  /** ANS référentiel d'identification électronique: a password set or renewed has ≥ 50 bits. */
+  passwordMinEntropyBits: 50,
   passwordMax: 128,
   inseeCodeLength: 5,
   usernameMax: 180,

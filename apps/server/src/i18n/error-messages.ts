@@ -29,7 +29,7 @@ const fr: Catalogue = {
     'Cette connexion n’a pas pu être vérifiée : recommencez depuis la page de connexion.',
   password_must_differ: 'Le nouveau mot de passe doit être différent de l’ancien.',
   password_too_weak:
-    'Au moins 8 caractères dont 1 chiffre, 1 lettre minuscule et 1 lettre majuscule.',
+    'Au moins 9 caractères (ou 8 avec un caractère spécial) dont 1 chiffre, 1 lettre minuscule et 1 lettre majuscule.',
   password_too_common: 'Ce mot de passe est trop courant, choisissez-en un autre.',
   passwords_do_not_match: 'Les mots de passe ne correspondent pas.',
   wrong_current_password: 'Modifications non enregistrées, veuillez vérifier votre mot de passe.',
@@ -97,7 +97,8 @@ const en: Catalogue = {
   identity_provider_sign_in_invalid:
     'This sign-in could not be verified: start again from the sign-in page.',
   password_must_differ: 'The new password must differ from the old one.',
-  password_too_weak: 'At least 8 characters with 1 digit, 1 lowercase and 1 uppercase letter.',
+  password_too_weak:
+    'At least 9 characters (or 8 with a special character) with 1 digit, 1 lowercase and 1 uppercase letter.',
   password_too_common: 'This password is too common, please choose another one.',
   passwords_do_not_match: 'Passwords do not match.',
   wrong_current_password: 'Changes not saved, please check your password.',
@@ -164,7 +165,7 @@ const ar: Catalogue = {
   identity_provider_sign_in_invalid:
     'تعذّر التحقق من تسجيل الدخول هذا: أعد المحاولة من صفحة تسجيل الدخول.',
   password_must_differ: 'يجب أن تختلف كلمة المرور الجديدة عن القديمة.',
-  password_too_weak: '8 أحرف على الأقل تتضمن رقمًا واحدًا وحرفًا صغيرًا وحرفًا كبيرًا.',
+  password_too_weak: '9 أحرف على الأقل (أو 8 مع رمز خاص) تتضمن رقمًا واحدًا وحرفًا صغيرًا وحرفًا كبيرًا.',
   password_too_common: 'كلمة المرور هذه شائعة جدًا، اختر كلمة أخرى.',
   passwords_do_not_match: 'كلمتا المرور غير متطابقتين.',
   wrong_current_password: 'لم يتم حفظ التغييرات، يرجى التحقق من كلمة المرور.',

@@ -25,7 +25,7 @@ const fr: Catalogue = {
   oid_invalid: 'OID invalide',
   phone_invalid: 'Numéro de téléphone incorrect',
   password_rule:
-    'Le mot de passe doit contenir au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.',
+    'Le mot de passe doit contenir au moins 9 caractères (ou 8 avec un caractère spécial), dont 1 chiffre, 1 minuscule et 1 majuscule.',
   password_too_long: 'Le mot de passe ne doit pas dépasser 128 caractères.',
   password_too_common: 'Ce mot de passe est trop courant. Choisissez-en un autre.',
   password_personal_info: 'Le mot de passe ne doit contenir ni votre nom ni votre adresse e-mail.',
@@ -62,7 +62,7 @@ const en: Catalogue = {
   oid_invalid: 'Invalid OID',
   phone_invalid: 'Incorrect phone number',
   password_rule:
-    'The password must have at least 8 characters, including 1 digit, 1 lowercase letter and 1 uppercase letter.',
+    'The password must have at least 9 characters (or 8 with a special character), including 1 digit, 1 lowercase letter and 1 uppercase letter.',
   password_too_long: 'The password must not exceed 128 characters.',
   password_too_common: 'This password is too common. Choose another one.',
   password_personal_info: 'The password must not contain your name or your email address.',
@@ -99,7 +99,7 @@ const ar: Catalogue = {
   oid_invalid: 'معرّف OID غير صالح',
   phone_invalid: 'رقم الهاتف غير صحيح',
   password_rule:
-    'يجب أن تتكوّن كلمة المرور من 8 أحرف على الأقل، منها رقم واحد وحرف صغير واحد وحرف كبير واحد.',
+    'يجب أن تتكوّن كلمة المرور من 9 أحرف على الأقل (أو 8 مع رمز خاص)، منها رقم واحد وحرف صغير واحد وحرف كبير واحد.',
   password_too_long: 'يجب ألا تتجاوز كلمة المرور 128 حرفًا.',
   password_too_common: 'كلمة المرور هذه شائعة جدًا. اختر كلمة مرور أخرى.',
   password_personal_info: 'يجب ألا تحتوي كلمة المرور على اسمك أو عنوان بريدك الإلكتروني.',

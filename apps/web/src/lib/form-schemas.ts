@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   checkPassword,
+  passwordProblemMessage,
   CODES,
   isValidEmail,
   LIMITS,
@@ -47,13 +48,7 @@ export const codeField = z
 /** The message for a new password under the spec rule, most pressing first; null when fine. */
 export function passwordRuleMessage(password: string): ValidationMessage | null {
   if (password === '') return 'field_required';
-  const problems = checkPassword(normalizePassword(password));
-  if (problems.includes('too_long')) return 'password_too_long';
-  if (problems.some((problem) => problem.startsWith('missing_') || problem === 'too_short')) {
-    return 'password_rule';
-  }
-  if (problems.includes('too_common')) return 'password_too_common';
-  return null;
+  return passwordProblemMessage(checkPassword(normalizePassword(password)));
 }
 
 /** A new password typed twice: the rule on the first, "must match" on the confirmation. */

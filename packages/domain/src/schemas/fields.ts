@@ -98,7 +98,9 @@ export function passwordProblemMessage(
   if (problems.includes('too_long')) return 'password_too_long';
   if (
     problems.some((problem) =>
-      ['too_short', 'missing_digit', 'missing_lowercase', 'missing_uppercase'].includes(problem),
+      ['too_short', 'missing_digit', 'missing_lowercase', 'missing_uppercase', 'too_weak'].includes(
+        problem,
+      ),
     )
   ) {
     return 'password_rule';
@@ -118,7 +120,7 @@ export function createPasswordSchema(context: PasswordContext = {}): z.ZodString
   );
 }
 
-/** Password under the spec rule (8–128 characters, digit, lower, upper, not common). */
+/** Password under the spec rule (8–128 characters, digit, lower, upper, ≥ 50 bits, not common). */
 export const passwordSchema = createPasswordSchema();
 
 /** Object-level check: 'passwords_must_match' on `passwordConfirmation` when it differs. */

@@ -6,7 +6,7 @@ import type { PasswordContext, PasswordProblem } from './password.js';
 
 describe('checkPassword', () => {
   it.each([
-    'Xk9pLm2q',
+    'Xk9pLm2qw',
     'Correct-Horse-7-Battery',
     'Ünïcödé9x',
     'ÉLÉPHANT9a',
@@ -16,13 +16,14 @@ describe('checkPassword', () => {
   });
 
   it.each<[string, PasswordProblem[]]>([
-    ['', ['too_short', 'missing_digit', 'missing_lowercase', 'missing_uppercase']],
-    ['Xk9pLm2', ['too_short']],
-    ['xk9plm2q', ['missing_uppercase']],
-    ['XK9PLM2Q', ['missing_lowercase']],
-    ['XkapLmbq', ['missing_digit']],
-    ['12345678', ['missing_lowercase', 'missing_uppercase', 'too_common']],
-    ['Xk9pLm2q'.repeat(16) + 'x', ['too_long']],
+    ['', ['too_short', 'missing_digit', 'missing_lowercase', 'missing_uppercase', 'too_weak']],
+    ['Xk9pLm2', ['too_short', 'too_weak']],
+    ['xk9plm2qwe', ['missing_uppercase']],
+    ['XK9PLM2QWE', ['missing_lowercase']],
+    ['XkapLmbqw', ['missing_digit']],
+    ['12345678', ['missing_lowercase', 'missing_uppercase', 'too_weak', 'too_common']],
+    ['Xk9pLm2q', ['too_weak']],
+    ['Xk9pLm2qw'.repeat(16) + 'x', ['too_long']],
     ['Password1', ['too_common']],
     ['Azerty123', ['too_common']],
     ['Motdepasse1', ['too_common']],
@@ -53,25 +54,25 @@ describe('checkPassword', () => {
   });
 
   it.each<[string, PasswordContext, string]>([
-    ['Xk9pLm2qAb', { email: 'ab@example.fr' }, 'local part under 3 characters'],
-    ['Xk9pLm2qLi', { names: ['Li'] }, 'name under 3 characters'],
-    ['Xk9pLm2q', { email: 'jean@example.fr', names: ['Dupont'] }, 'nothing personal'],
+    ['Xk9pLm2qwAb', { email: 'ab@example.fr' }, 'local part under 3 characters'],
+    ['Xk9pLm2qwLi', { names: ['Li'] }, 'name under 3 characters'],
+    ['Xk9pLm2qw', { email: 'jean@example.fr', names: ['Dupont'] }, 'nothing personal'],
     ['Example9fr', { email: 'jean@example.fr' }, 'the domain is not personal'],
-    ['Xk9pLm2q', { names: [] }, 'no names'],
+    ['Xk9pLm2qw', { names: [] }, 'no names'],
     ['Jeanne2024y', { email: 'jea@example.fr' }, 'a 3-letter local part inside a longer word'],
     ['Jean2024x', { email: 'jea@example.fr', names: ['Martin'] }, 'the e-mail of jea@ is not Jean'],
     ['Lucky2024x', { names: ['Luc'] }, 'a 3-letter name inside a longer word'],
     ['Evaluation9X', { names: ['Eva'] }, 'a 3-letter name at the start of a word'],
-    ['Xk9pLm2qNews', { email: 'j.dupont+ne@example.fr' }, 'a 2-letter tag'],
+    ['Xk9pLm2qwNews', { email: 'j.dupont+ne@example.fr' }, 'a 2-letter tag'],
   ])('accepts %j for %j (%s)', (pw, context) => {
     expect(checkPassword(pw, context)).toEqual([]);
   });
 
   it('measures the length after NFKC', () => {
     // "ﬁ" (one ligature) becomes "fi" (two letters) under NFKC.
-    expect(checkPassword('Xk9ﬁLm2')).toEqual([]);
+    expect(checkPassword('Xk9ﬁL-2')).toEqual([]);
     // Seven characters once the combining accent is composed.
-    expect(checkPassword('Xk9pLme\u0301')).toEqual(['too_short']);
+    expect(checkPassword('Xk9pLme\u0301')).toEqual(['too_short', 'too_weak']);
   });
 
   it('never reports too_short for 8 or more characters after NFKC', () => {
@@ -163,7 +164,7 @@ describe('isCommonPassword', () => {
     },
   );
 
-  it.each(['Xk9pLm2q', 'Password1x', 'Pass-word-of-mine-7', ''])('does not list %j', (pw) => {
+  it.each(['Xk9pLm2qw', 'Password1x', 'Pass-word-of-mine-7', ''])('does not list %j', (pw) => {
     expect(isCommonPassword(pw)).toBe(false);
   });
 

@@ -9,6 +9,7 @@ export const PASSWORD_PROBLEMS = [
   'missing_digit',
   'missing_lowercase',
   'missing_uppercase',
+  'too_weak',
   'too_common',
   'contains_personal_info',
 ] as const;
@@ -83,8 +84,38 @@ function containsToken(password: string, token: string): boolean {
 }
 
 /**
+ * The character classes of the entropy estimate and the size of each one's alphabet: digits,
+ * lower-case and upper-case letters as in ASCII, and every other character counted as one of the
+ * 33 printable ASCII symbols (space included). A letter outside ASCII counts in its case's class
+ * of 26: the estimate never gives more than the ASCII alphabet would.
+ */
+const ENTROPY_CLASSES: readonly { pattern: RegExp; size: number }[] = [
+  { pattern: /\p{Nd}/u, size: 10 },
+  { pattern: /\p{Ll}/u, size: 26 },
+  { pattern: /\p{Lu}/u, size: 26 },
+  { pattern: /[^\p{Nd}\p{Ll}\p{Lu}]/u, size: 33 },
+];
+
+/**
+ * A password's strength in bits as the ANSSI and the CNIL (délibération 2022-100) estimate it for
+ * a password drawn at random: length × log2(N), where the length counts characters after NFKC and
+ * N is the sum of the alphabets of the classes the password uses (digits 10, lower case 26, upper
+ * case 26, others 33). With a digit, a lower- and an upper-case letter (N = 62) 9 characters give
+ * 53.6 bits and 8 give 47.6; with a symbol as well (N = 95) 8 characters give 52.6.
+ */
+export function passwordEntropyBits(pw: string): number {
+  const chars = [...normalizePassword(pw)];
+  const alphabet = ENTROPY_CLASSES.filter(({ pattern }) =>
+    chars.some((char) => pattern.test(char)),
+  ).reduce((sum, { size }) => sum + size, 0);
+  return alphabet === 0 ? 0 : chars.length * Math.log2(alphabet);
+}
+
+/**
  * Problems of a password against the rule: 8 to 128 characters after NFKC (never truncated),
- * a digit, a lower- and an upper-case letter, not a common password, no e-mail local part or name.
+ * a digit, a lower- and an upper-case letter, at least 50 bits by passwordEntropyBits (ANS
+ * référentiel d'identification électronique: 9 characters, or 8 with a symbol), not a common
+ * password, no e-mail local part or name.
  * An empty list means the password is acceptable.
  */
 export function checkPassword(pw: string, context: PasswordContext = {}): PasswordProblem[] {
@@ -96,6 +127,7 @@ export function checkPassword(pw: string, context: PasswordContext = {}): Passwo
   if (!/\p{Nd}/u.test(password)) problems.push('missing_digit');
   if (!/\p{Ll}/u.test(password)) problems.push('missing_lowercase');
   if (!/\p{Lu}/u.test(password)) problems.push('missing_uppercase');
+  if (passwordEntropyBits(password) < LIMITS.passwordMinEntropyBits) problems.push('too_weak');
   if (isCommonPassword(password, context.dictionary)) problems.push('too_common');
   const folded = fold(password);
   if (personalTokens(context).some((token) => containsToken(folded, token))) {

@@ -213,7 +213,7 @@ async function passwordStep(
   // The owner's trusted browser is recognised before the password: others' failures never slow it.
   const trustedDeviceId = account ? await recognisedDevice(ctx, account.id, deviceToken) : null;
   const client = signInClient(meta.ip, trustedDeviceId);
-  await throttle.beginLogin(subject, client);
+  const attempt = await throttle.beginLogin(subject, client);
 
   const password = normalizePassword(input.password);
   const user = await passwordOwner(ctx, accounts, password);
@@ -226,7 +226,7 @@ async function passwordStep(
     if (meta.ip) await throttle.failIp(meta.ip);
     throw new AppError('bad_credentials');
   }
-  await throttle.succeedLogin(subject, client);
+  await throttle.succeedLogin(subject, client, attempt);
   assertMaySignIn(user, ctx.config.contactEmail);
   return { user, trustedDeviceId };
 }

@@ -10,7 +10,9 @@ import {
   deleteThrottlesWithPrefix,
   findWindowStart,
   incrementFailures,
+  releaseAttempt,
   reserveAttempt,
+  reserveWindowedAttempt,
 } from './repository.js';
 
 // security.md "Throttling without denial of service".
@@ -24,9 +26,17 @@ export const ACCOUNT_MAX_WAIT_MS = 15 * 60_000;
  */
 export const ACCOUNT_MAX_FAILURES = 100;
 export const ACCOUNT_WINDOW_MS = 30 * 24 * 60 * 60_000;
-/** The account-wide slowing, across clients: from the 10th failure, 1 s doubling to 30 s at most. */
-export const ACCOUNT_GLOBAL_FREE_FAILURES = 10;
-export const ACCOUNT_GLOBAL_MAX_WAIT_MS = 30_000;
+/**
+ * The account-wide limits, across the clients that are not the owner's (ANS référentiel
+ * d'identification électronique, local password sign-in): after 5 failures at least one minute
+ * between attempts, and at most 25 failures in 24 hours — the 25th closes the account to those
+ * clients until its 24-hour window (opened by the first failure) is over. The owner's trusted
+ * browser and the clients that signed in before are never held by them.
+ */
+export const ACCOUNT_GLOBAL_FREE_FAILURES = 5;
+export const ACCOUNT_GLOBAL_WAIT_MS = 60_000;
+export const ACCOUNT_DAY_MAX_FAILURES = 25;
+export const ACCOUNT_DAY_MS = 24 * 60 * 60_000;
 /** How long a client that signed in stays one of the owner's. */
 export const KNOWN_CLIENT_MS = 30 * 24 * 60 * 60_000;
 export const IP_MAX_FAILURES = 100;
@@ -39,15 +49,6 @@ export function accountWaitMs(failures: number): number {
   return Math.min(
     ACCOUNT_FIRST_WAIT_MS * 2 ** (failures - ACCOUNT_FREE_FAILURES),
     ACCOUNT_MAX_WAIT_MS,
-  );
-}
-
-/** The account-wide wait after `failures` failures from any client: seconds, never a closure. */
-export function accountGlobalWaitMs(failures: number): number {
-  if (failures < ACCOUNT_GLOBAL_FREE_FAILURES) return 0;
-  return Math.min(
-    1000 * 2 ** (failures - ACCOUNT_GLOBAL_FREE_FAILURES),
-    ACCOUNT_GLOBAL_MAX_WAIT_MS,
   );
 }
 
@@ -82,6 +83,11 @@ export function typedNameKey(scope: string, typed: string): string {
   return `${scope}:${createHash('sha256').update(typed.trim().toLowerCase()).digest('hex')}`;
 }
 
+/** What beginLogin reserved: whether the attempt counts on the account-wide limits. */
+export interface LoginAttempt {
+  accountCounted: boolean;
+}
+
 /** Counters in the database, shared by every node (throttle/repository holds the SQL). */
 export class Throttle {
   constructor(
@@ -103,6 +109,12 @@ export class Throttle {
       const seconds = Math.ceil(wait / 1000);
       throw retryLater('too_many_attempts', seconds);
     }
+  }
+
+  /** Throws 429 too_many_attempts: the wait until `until`, at least a second. */
+  private refuse(until: number | null | undefined): never {
+    const seconds = Math.max(1, Math.ceil(((until ?? 0) - this.clock.now()) / 1000));
+    throw retryLater('too_many_attempts', seconds);
   }
 
   /** Counts a failure; `windowMs` makes the count restart after that long (per-IP windows). */
@@ -141,47 +153,58 @@ export class Throttle {
   /**
    * Before a password is checked for `subject` (`user:<id>` or the name typed) from `client`:
    * - a client that is not the owner's (trusted browser, or one that signed in within 30 days)
-   *   waits out the account-wide slowing (seconds), and past 100 failures in 30 days gets no
-   *   check at all (NIST);
-   * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min, reserved
-   *   before the check in one statement, so others' failures never slow the owner's own client
-   *   and a parallel burst gets no more checks than a sequence.
+   *   reserves an attempt on the account-wide count: after 5 failures one minute between
+   *   attempts, at most 25 in 24 hours (then refused until the window is over); past 100
+   *   failures in 30 days it gets no check at all (NIST);
+   * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min.
+   * Both are reserved before the check in one statement each, so others' failures never slow the
+   * owner's own client and a parallel burst gets no more checks than a sequence.
    * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
+   * Returns the attempt, to hand to succeedLogin.
    */
-  async beginLogin(subject: string, client: SignInClient): Promise<void> {
+  async beginLogin(subject: string, client: SignInClient): Promise<LoginAttempt> {
     const now = this.clock.now();
     const key = `login:${subject}:${client.key}`;
     // This client's own block first: it is the longer wait, and the one its failures earned.
     this.refuseUntil((await findThrottle(this.db, key))?.blocked_until);
-    if (!(client.trusted || (await this.knownClient(subject, client)))) {
+    const owners = client.trusted || (await this.knownClient(subject, client));
+    const dayKey = `login-day:${subject}`;
+    if (!owners) {
       const account = await findThrottle(this.db, `login:${subject}`);
       if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
         if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
-        this.refuseUntil(account.blocked_until);
+      }
+      const reserved = await reserveWindowedAttempt(this.db, dayKey, now, {
+        windowMs: ACCOUNT_DAY_MS,
+        free: ACCOUNT_GLOBAL_FREE_FAILURES,
+        waitMs: ACCOUNT_GLOBAL_WAIT_MS,
+        max: ACCOUNT_DAY_MAX_FAILURES,
+      });
+      if (reserved === undefined) {
+        this.refuse((await findThrottle(this.db, dayKey))?.blocked_until);
       }
     }
     const attempt = await reserveAttempt(this.db, key, now, (n) => accountWaitMs(n));
     if (attempt === undefined) {
-      // A parallel attempt took the last free one in the meantime.
-      this.refuseUntil((await findThrottle(this.db, key))?.blocked_until ?? now + 1000);
+      // A parallel attempt took the last free one in the meantime: the account's is given back.
+      if (!owners) await releaseAttempt(this.db, dayKey);
+      this.refuse((await findThrottle(this.db, key))?.blocked_until);
     }
+    return { accountCounted: !owners };
   }
 
-  /** A failed sign-in: the account-wide count (30-day window) slows every client but the owner's. */
+  /** A failed sign-in: the 30-day count of the NIST cap (the attempt itself was reserved). */
   async failLogin(subject: string): Promise<void> {
-    await this.fail(
-      `login:${subject}`,
-      (failures) => {
-        const wait = accountGlobalWaitMs(failures);
-        return wait > 0 ? this.clock.now() + wait : null;
-      },
-      ACCOUNT_WINDOW_MS,
-    );
+    await this.fail(`login:${subject}`, () => null, ACCOUNT_WINDOW_MS);
   }
 
-  /** A successful sign-in: this client's count is cleared, and it is the owner's for 30 days. */
-  async succeedLogin(subject: string, client: SignInClient): Promise<void> {
+  /**
+   * A successful sign-in: this client's count is cleared, it is the owner's for 30 days, and the
+   * account-wide attempt it reserved is given back (it was no failure).
+   */
+  async succeedLogin(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
     await this.reset(`login:${subject}:${client.key}`);
+    if (attempt.accountCounted) await releaseAttempt(this.db, `login-day:${subject}`);
     const now = this.clock.now();
     await claimWindow(this.db, `known:${subject}:${client.key}`, now, now);
   }
@@ -195,6 +218,7 @@ export class Throttle {
   async resetAccount(userId: string): Promise<void> {
     const subject = accountSubject(userId);
     await this.reset(`login:${subject}`);
+    await this.reset(`login-day:${subject}`);
     await deleteThrottlesWithPrefix(this.db, `login:${subject}:`);
   }
 

@@ -49,7 +49,9 @@ describe('password renewal', () => {
       'new-password',
     );
     expect(
-      screen.getByText('Au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.'),
+      screen.getByText(
+        'Au moins 9 caractères (ou 8 avec un caractère spécial), dont 1 chiffre, 1 minuscule et 1 majuscule.',
+      ),
     ).toBeTruthy();
   });
 
@@ -98,7 +100,7 @@ describe('password renewal', () => {
     await user.click(screen.getByTestId('renewal-submit'));
     expect(
       await screen.findByText(
-        'Le mot de passe doit contenir au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.',
+        'Le mot de passe doit contenir au moins 9 caractères (ou 8 avec un caractère spécial), dont 1 chiffre, 1 minuscule et 1 majuscule.',
       ),
     ).toBeTruthy();
     expect(screen.getByText('Les mots de passe ne correspondent pas.')).toBeTruthy();

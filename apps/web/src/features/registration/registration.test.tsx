@@ -78,7 +78,9 @@ describe('patient registration', () => {
     expect(screen.getByLabelText(/^Sexe/).tagName).toBe('SELECT');
     expect(screen.getByLabelText(/^Téléphone mobile/).getAttribute('type')).toBe('tel');
     expect(
-      screen.getByText('Au moins 8 caractères, dont 1 chiffre, 1 minuscule et 1 majuscule.'),
+      screen.getByText(
+        'Au moins 9 caractères (ou 8 avec un caractère spécial), dont 1 chiffre, 1 minuscule et 1 majuscule.',
+      ),
     ).toBeTruthy();
     const terms = screen.getByRole('link', {
       name: 'conditions générales d’utilisation (nouvel onglet)',
