@@ -18,6 +18,7 @@ export type SessionWithUser = SessionRow & {
     | 'status'
     | 'roles'
     | 'language'
+    | 'totp_enabled_at'
   >;
 };
 
@@ -50,6 +51,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'users.status',
       'users.roles',
       'users.language',
+      'users.totp_enabled_at',
     ])
     .where('sessions.token_hash', '=', tokenHash);
 }
@@ -72,7 +74,7 @@ export async function findSessionByTokenHash(
   const row = result.rows[0];
   if (!row) return undefined;
   const { email, email_verified_at, phone, phone_verified_at, first_name, last_name } = row;
-  const { profile, status, roles, language, ...session } = row;
+  const { profile, status, roles, language, totp_enabled_at, ...session } = row;
   return {
     ...session,
     user: {
@@ -87,6 +89,7 @@ export async function findSessionByTokenHash(
       status,
       roles,
       language,
+      totp_enabled_at,
     },
   };
 }
