@@ -81,6 +81,7 @@ import { messageQueueRoutes } from './modules/message-queue/routes.js';
 import { biometricsRoutes } from './modules/biometrics/routes.js';
 import { identityProviderRoutes } from './modules/identity-providers/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
+import { totpRoutes } from './modules/totp/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
 
 export interface AppDeps {
@@ -342,6 +343,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       biometricsRoutes,
       identityProviderRoutes,
       stepUpRoutes,
+      totpRoutes,
       platformRoutes,
     ]) {
       await app.register(routes, routeDeps);

@@ -18,6 +18,9 @@ export const AUDIT_ACTIONS = [
   'second_factor_passed',
   'sign_in_completed',
   'reauthenticated',
+  'totp_enrolment_started',
+  'totp_enabled',
+  'totp_removed',
   // Password
   'password_changed',
   'password_expired',

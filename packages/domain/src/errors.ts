@@ -55,6 +55,10 @@ export const ERRORS = {
   code_expired: { status: 400 },
   code_invalid: { status: 400 },
   code_already_sent: { status: 429 },
+  /** An authenticator app's code accepted already: each code once (wait for the next one). */
+  code_already_used: { status: 400 },
+  /** An authenticator app is enrolled already: remove it before enrolling another. */
+  totp_already_enabled: { status: 409 },
   link_expired: { status: 400 },
 
   // Registration.

@@ -20,6 +20,7 @@ import * as m0015 from './migrations/0015-person-fields.js';
 import * as m0016 from './migrations/0016-identity-links.js';
 import * as m0017 from './migrations/0017-sealed-person-fields.js';
 import * as m0018 from './migrations/0018-upstream-logout.js';
+import * as m0019 from './migrations/0019-authenticator-app.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0016-identity-links': m0016,
   '0017-sealed-person-fields': m0017,
   '0018-upstream-logout': m0018,
+  '0019-authenticator-app': m0019,
 };
 
 /** Every migration this version carries, in application order. */

@@ -49,6 +49,12 @@ export interface UserTable {
   address_country: string | null;
   /** A patient's parent's INS ("ouvrant droit"), never the patient's own. */
   parent_ins: string | null;
+  /** The authenticator app's secret (base32), sealed; set from enrolment until removed. */
+  totp_secret: string | null;
+  /** When the owner confirmed the app with a first code; null while the enrolment is pending. */
+  totp_enabled_at: number | null;
+  /** The RFC 6238 time step of the last accepted code (a code is accepted once). */
+  totp_last_step: number | null;
 }
 
 /**
@@ -62,7 +68,7 @@ export type StoredUserTable = Omit<UserTable, SealedUserColumn> & {
 
 /** The users columns stored sealed. */
 export type SealedUserColumn =
-  'ins' | 'ins_oid' | 'parent_ins' | 'birth_date' | 'birth_place_insee' | 'sex';
+  'ins' | 'ins_oid' | 'parent_ins' | 'birth_date' | 'birth_place_insee' | 'sex' | 'totp_secret';
 
 export interface SessionTable {
   id: string;

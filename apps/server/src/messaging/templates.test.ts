@@ -28,6 +28,8 @@ const EXPECTED: Record<string, string[]> = {
   biometric_added: ['device', 'date', 'lockUrl'],
   identity_linked: ['provider', 'date', 'lockUrl'],
   identity_unlinked: ['provider', 'date', 'lockUrl'],
+  totp_enabled: ['date', 'lockUrl'],
+  totp_removed: ['date', 'lockUrl'],
   account_changed: ['contactEmail'],
   password_reset_link: ['link'],
 };
@@ -46,6 +48,8 @@ const BUTTON: Record<string, string | undefined> = {
   biometric_added: 'lockUrl',
   identity_linked: 'lockUrl',
   identity_unlinked: 'lockUrl',
+  totp_enabled: 'lockUrl',
+  totp_removed: 'lockUrl',
 };
 
 const DATE_IN_WORDS = {

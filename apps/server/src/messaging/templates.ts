@@ -631,6 +631,65 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: أُلغي ربط هوية ${p.provider}. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
+  totp_enabled: {
+    fr: {
+      subject: (p) =>
+        `${p.brand} : une application d’authentification a été ajoutée à votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `Une application d’authentification a été ajoutée à votre compte le ${isolate(p.date)} : ses codes servent désormais de second facteur.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : application d’authentification ajoutée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: an authenticator app was added to your account`,
+      lines: (p) => [
+        'Hello,',
+        `An authenticator app was added to your account on ${isolate(p.date)}: its codes now serve as a second factor.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: authenticator app added. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: أُضيف تطبيق مصادقة إلى حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `أُضيف تطبيق مصادقة إلى حسابك في ${isolate(p.date)}: أصبحت رموزه عاملًا ثانيًا.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: أُضيف تطبيق مصادقة. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
+  totp_removed: {
+    fr: {
+      subject: (p) => `${p.brand} : l’application d’authentification a été retirée de votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `L’application d’authentification a été retirée de votre compte le ${isolate(p.date)} : ses codes ne sont plus acceptés.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : application d’authentification retirée. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: the authenticator app was removed from your account`,
+      lines: (p) => [
+        'Hello,',
+        `The authenticator app was removed from your account on ${isolate(p.date)}: its codes are no longer accepted.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: authenticator app removed. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: أُزيل تطبيق المصادقة من حسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `أُزيل تطبيق المصادقة من حسابك في ${isolate(p.date)}: لم تعد رموزه مقبولة.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: أُزيل تطبيق المصادقة. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -736,6 +795,8 @@ const BUTTONS: Partial<Record<TemplateName, Button>> = {
   biometric_added: { param: 'lockUrl', label: LOCK },
   identity_linked: { param: 'lockUrl', label: LOCK },
   identity_unlinked: { param: 'lockUrl', label: LOCK },
+  totp_enabled: { param: 'lockUrl', label: LOCK },
+  totp_removed: { param: 'lockUrl', label: LOCK },
 };
 
 /** Why the message came and how to get help, at the foot of every e-mail. */

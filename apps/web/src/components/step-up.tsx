@@ -144,7 +144,8 @@ export function useSecondFactorStepUp(actionError: unknown): SecondFactorStepUp 
   const required = needsSecondFactor(actionError);
   return {
     required,
-    providers: data?.two_factor_providers ?? ['email'],
+    // The codes this dialog sends (the authenticator app's code is not offered here yet).
+    providers: (data?.two_factor_providers ?? ['email']).filter((p) => p !== 'totp'),
     hints: { email: data?.email_hint ?? '', sms: data?.sms_hint ?? null },
     smsUnavailable: data?.two_factor_providers.includes('sms') ? null : smsUnavailableKey(data),
     provider,

@@ -27,6 +27,8 @@ export const myDataSchema = z.object({
     passwordChangedAt: atOrNull,
     /** Invited: the password is to be created at the first sign-in. */
     mustCreatePassword: z.boolean(),
+    /** Since when an authenticator app is a second factor (never its secret); null: none. */
+    authenticatorAppEnabledAt: atOrNull.optional(),
     /** The terms version in force for this account. */
     termsVersion: z.string().nullable(),
     /** The birth date as stored (YYYY-MM-DD, 00 for an unknown day or month). */

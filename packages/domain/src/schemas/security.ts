@@ -149,8 +149,12 @@ export const verificationStatusSchema = z.object({
   mobilePhoneVerified: z.boolean(),
 });
 
-export const mfaProviderSchema = z.enum(['email', 'sms']);
+/** The second factors: a code by e-mail or SMS, or one of the authenticator app (TOTP). */
+export const mfaProviderSchema = z.enum(['totp', 'email', 'sms']);
 export type MfaProvider = z.infer<typeof mfaProviderSchema>;
+/** The second factors whose code the portal sends. */
+export const sentCodeProviderSchema = z.enum(['email', 'sms']);
+export type SentCodeProvider = z.infer<typeof sentCodeProviderSchema>;
 
 /** `data` of 401 two_factor_authentication_required (spec §3 "MFA data"). */
 export const mfaDataSchema = z.object({
@@ -168,7 +172,7 @@ export const mfaDataSchema = z.object({
 export type MfaData = z.infer<typeof mfaDataSchema>;
 
 /** POST /api/mfa/send. */
-export const mfaSendInputSchema = z.object({ provider: mfaProviderSchema });
+export const mfaSendInputSchema = z.object({ provider: sentCodeProviderSchema });
 /** POST /api/mfa/verify — `trustDevice`: don't ask again on this device. */
 export const mfaVerifyInputSchema = z.object({
   provider: mfaProviderSchema,
@@ -178,6 +182,23 @@ export const mfaVerifyInputSchema = z.object({
 
 /** POST /api/session/second-factor/verify: the step-up's code. */
 export const stepUpCodeInputSchema = mfaVerifyInputSchema.omit({ trustDevice: true });
+
+/** POST /api/me/totp: the step-up (the current password, unless a proof is recent). */
+export const totpEnrolInputSchema = z.object({
+  currentPassword: z.string().min(1, 'field_required').max(LIMITS.passwordMax).optional(),
+});
+/** POST /api/me/totp's answer: the `otpauth://` URI to show once (QR code and key). */
+export const totpEnrolmentSchema = z.object({ otpauthUri: z.string() });
+/** POST /api/me/totp/confirm: a first code of the app. */
+export const totpConfirmInputSchema = z.object({ code: codeSchema });
+/** DELETE /api/me/totp: the step-up. */
+export const totpRemoveInputSchema = totpEnrolInputSchema;
+/** GET /api/me/totp: whether the account has an authenticator app, and since when. */
+export const totpStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabledAt: z.number().nullable(),
+});
+export type TotpStatus = z.infer<typeof totpStatusSchema>;
 
 /** One section of the terms of use. */
 export const cguSectionSchema = z.object({
@@ -276,7 +297,7 @@ export const passwordRenewInputSchema = z
   })
   .superRefine(checkPasswordsMatch);
 
-export const channelSchema = mfaProviderSchema;
+export const channelSchema = sentCodeProviderSchema;
 /** POST /api/password/forgot — the same answer whether the account exists or not. */
 export const forgotPasswordInputSchema = z.object({
   username: z.string().trim().min(1, 'field_required').max(LIMITS.usernameMax),

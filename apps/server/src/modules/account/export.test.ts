@@ -86,6 +86,9 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       address_country: exported,
       parent_ins: exported,
       ins_index: { secret: 'the INS’s blind index (a keyed HMAC; the INS itself is exported)' },
+      totp_secret: { secret: 'the authenticator app’s secret (never shown again after enrolment)' },
+      totp_enabled_at: exported,
+      totp_last_step: { left: 'the time step of the last accepted code, kept to refuse a replay' },
     },
   },
   sessions: {

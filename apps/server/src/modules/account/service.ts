@@ -117,6 +117,7 @@ export async function exportMyData(
       passwordSet: user.password_hash !== null,
       passwordChangedAt: isoOrNull(user.password_changed_at),
       mustCreatePassword: user.must_create_password === 1,
+      authenticatorAppEnabledAt: isoOrNull(user.totp_enabled_at),
       termsVersion: user.cgu_version,
       birthDate: user.birth_date,
     },

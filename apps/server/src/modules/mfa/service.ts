@@ -7,17 +7,23 @@ import { Metrics } from '../../lib/metrics.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import { finishStage, secondFactorStage } from '../auth/service.js';
 import { CODE_REFUSALS, queueCode, verifyCode } from '../codes/service.js';
+import { verifyTotpCode } from '../totp/service.js';
 import { findUserById } from '../users/service.js';
 
-export type SecondFactorProvider = 'email' | 'sms';
+export type SecondFactorProvider = 'totp' | 'email' | 'sms';
+/** The second factors whose code the portal sends. */
+export type SentCodeProvider = Exclude<SecondFactorProvider, 'totp'>;
 
 const PURPOSE = { email: 'mfa_email', sms: 'mfa_sms' } as const;
+
+/** A refusal of a code: the sent codes' ones, and the authenticator app's replay. */
+const REFUSALS = [...CODE_REFUSALS, 'code_already_used'] as const;
 
 /** Sends a second-factor code by e-mail, or by SMS to a verified phone only. */
 export async function sendSecondFactorCode(
   ctx: AppContext,
   userId: string,
-  provider: SecondFactorProvider,
+  provider: SentCodeProvider,
   request: Pick<ProgressContext, 'language' | 'brand' | 'ip'>,
 ): Promise<CodeSent> {
   const user = await findUserById(ctx.db, userId);
@@ -52,7 +58,7 @@ export async function sendSecondFactorCode(
 }
 
 /**
- * Checks a second-factor code (counted in the metrics; a refusal is audited), at the sign-in stage
+ * Checks a second-factor code — sent by e-mail or SMS, or of the authenticator app (counted in the metrics; a refusal is audited), at the sign-in stage
  * or for a step-up. Throws the code's refusal.
  */
 export async function checkSecondFactorCode(
@@ -62,10 +68,11 @@ export async function checkSecondFactorCode(
   ip: string | null,
 ): Promise<void> {
   try {
-    await verifyCode(ctx, userId, PURPOSE[input.provider], input.code);
+    if (input.provider === 'totp') await verifyTotpCode(ctx, userId, input.code);
+    else await verifyCode(ctx, userId, PURPOSE[input.provider], input.code);
   } catch (err) {
     ctx.metrics.secondFactors.inc({ channel: input.provider, outcome: Metrics.outcomeOf(err) });
-    if (isAppError(err) && isOneOf(CODE_REFUSALS, err.code)) {
+    if (isAppError(err) && isOneOf(REFUSALS, err.code)) {
       await recordAudit(ctx.db, ctx.clock, {
         action: 'second_factor_failed',
         actorId: userId,

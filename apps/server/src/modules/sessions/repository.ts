@@ -26,6 +26,7 @@ export type SessionWithUser = SessionRow & {
     | 'status'
     | 'roles'
     | 'language'
+    | 'totp_enabled_at'
   >;
 };
 
@@ -58,6 +59,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'users.status',
       'users.roles',
       'users.language',
+      'users.totp_enabled_at',
     ])
     .where('sessions.token_hash', '=', tokenHash);
 }
@@ -80,7 +82,7 @@ export async function findSessionByTokenHash(
   const row = result.rows[0];
   if (!row) return undefined;
   const { email, email_verified_at, phone, phone_verified_at, first_name, last_name } = row;
-  const { profile, status, roles, language, ...session } = row;
+  const { profile, status, roles, language, totp_enabled_at, ...session } = row;
   return {
     ...session,
     user: {
@@ -95,6 +97,7 @@ export async function findSessionByTokenHash(
       status,
       roles,
       language,
+      totp_enabled_at,
     },
   };
 }

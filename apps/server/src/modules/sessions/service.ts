@@ -157,12 +157,18 @@ export async function slide(ctx: AppContext, session: SessionWithUser, now: numb
  * here because every guarded request of a half-open session answers with it.
  */
 export function mfaData(
-  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at'>,
+  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at'>,
 ): MfaData {
   const sms = user.phone !== null && user.phone_verified_at !== null;
+  // The authenticator app first when enrolled: it needs no message and works offline.
+  const providers: MfaData['two_factor_providers'] = [
+    ...(user.totp_enabled_at !== null ? (['totp'] as const) : []),
+    'email',
+    ...(sms ? (['sms'] as const) : []),
+  ];
   return {
     user_identifier: user.id,
-    two_factor_providers: sms ? ['email', 'sms'] : ['email'],
+    two_factor_providers: providers,
     email_hint: maskEmail(user.email),
     sms_hint: sms && user.phone ? maskPhone(user.phone) : null,
     sms_enabled: sms,

@@ -38,7 +38,7 @@ export function lastProofAt(session: ProvenSession): number {
 export function assertRecentSecondFactor(
   ctx: Pick<AppContext, 'clock'>,
   session: Pick<SessionRow, 'mfa_verified_at'>,
-  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at'>,
+  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at'>,
 ): void {
   if (
     session.mfa_verified_at === null ||
@@ -64,6 +64,25 @@ export async function stepUpSecondFactor(
     ip,
     details: { channel: input.provider, stepUp: true },
   });
+}
+
+/**
+ * The step-up of a route that takes the current password in its body (`currentPassword`): checked
+ * when given (the session is then proven for 5 minutes), otherwise a proof in the window is needed.
+ */
+export async function proveNow(
+  ctx: AppContext,
+  session: SessionRow,
+  currentPassword: string | undefined,
+): Promise<void> {
+  if (currentPassword === undefined) {
+    assertRecentProof(ctx, session);
+    return;
+  }
+  const user = await findUserById(ctx.db, session.user_id);
+  if (!user) throw new AppError('not_logged_in');
+  await checkCurrentPassword(ctx, user, currentPassword);
+  await recordReauthentication(ctx, session.id);
 }
 
 /** Refuses a sensitive change on a session whose last proof is older than the window (403). */

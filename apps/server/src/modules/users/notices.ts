@@ -23,6 +23,8 @@ export async function queueSecurityNotice(
     | 'biometric_added'
     | 'identity_linked'
     | 'identity_unlinked'
+    | 'totp_enabled'
+    | 'totp_removed'
   >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},

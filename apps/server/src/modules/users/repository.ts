@@ -34,6 +34,7 @@ export const SEALED_USER_COLUMNS = [
   'birth_date',
   'birth_place_insee',
   'sex',
+  'totp_secret',
 ] as const satisfies readonly SealedUserColumn[];
 
 type StoredUserRow = Selectable<StoredUserTable>;
@@ -129,6 +130,7 @@ function openUser(row: StoredUserRow): UserRow {
     birth_date: openValue('birth_date', row.id, row.birth_date),
     birth_place_insee: openValue('birth_place_insee', row.id, row.birth_place_insee),
     sex: sexOf(openValue('sex', row.id, row.sex)),
+    totp_secret: openValue('totp_secret', row.id, row.totp_secret),
   };
 }
 
@@ -441,6 +443,71 @@ export async function updatePersonFields(db: Db, userId: string, changes: UserUp
     .set({ ...changes, ...sealFields(userId, changes) })
     .where('id', '=', userId)
     .execute();
+}
+
+/**
+ * Starts an authenticator app's enrolment: its secret (sealed), not yet a factor. Refused (false)
+ * when the account already has an app it confirmed — the owner removes it first.
+ */
+export async function setPendingTotpSecret(
+  db: Db,
+  userId: string,
+  secret: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ ...sealFields(userId, { totp_secret: secret }), totp_last_step: null, updated_at: now })
+    .where('id', '=', userId)
+    .where('totp_enabled_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Confirms the pending authenticator app with the step its first code was accepted for
+ * (compare-and-set: a second confirmation of the same enrolment changes nothing, returns false).
+ */
+export async function enableTotp(
+  db: Db,
+  userId: string,
+  step: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_enabled_at: now, totp_last_step: step, updated_at: now })
+    .where('id', '=', userId)
+    .where('totp_secret', 'is not', null)
+    .where('totp_enabled_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Records that a code of `step` was accepted, only if no code of this step or a later one was
+ * (compare-and-set in one statement: of parallel submissions of one code, exactly one wins).
+ */
+export async function claimTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where('totp_enabled_at', 'is not', null)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Removes the authenticator app (confirmed or pending); false when there was none. */
+export async function clearTotp(db: Db, userId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: now })
+    .where('id', '=', userId)
+    .where('totp_secret', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

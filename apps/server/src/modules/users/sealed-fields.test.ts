@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { URI } from 'otpauth';
 import * as oidcClient from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
@@ -215,6 +216,34 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
     const contents = await everyTable(t.ctx.db, dialect);
     expect(contents.get('oidc_store')).toMatch(/RefreshToken/);
     expect(tablesContaining(contents, secrets)).toEqual([]);
+  });
+
+  it('stores no authenticator app secret in clear in any table (base32, raw bytes as hex or base64)', async () => {
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client, PATIENT_INS, PASSWORD)).statusCode).toBe(200);
+    const enrol = await client.post('/api/me/totp', { currentPassword: PASSWORD });
+    expect(enrol.statusCode).toBe(200);
+    const app = URI.parse(enrol.json<{ otpauthUri: string }>().otpauthUri);
+    const confirmed = await client.post('/api/me/totp/confirm', {
+      code: app.generate({ timestamp: t.clock.now() }),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const raw = Buffer.from(app.secret.bytes);
+    expect(raw).toHaveLength(20);
+    const secrets = {
+      'TOTP secret (base32)': app.secret.base32,
+      'TOTP secret (hex)': raw.toString('hex'),
+      'TOTP secret (base64)': raw.toString('base64').replace(/=+$/, ''),
+      'TOTP secret (base64url)': raw.toString('base64url'),
+    };
+    const contents = await everyTable(t.ctx.db, dialect);
+    expect(tablesContaining(contents, secrets)).toEqual([]);
+    const stored = await t.ctx.db
+      .selectFrom('users')
+      .select('totp_secret')
+      .where('id', '=', patientId)
+      .executeTakeFirstOrThrow();
+    expect(stored.totp_secret).toMatch(/^v1\.t1\.[\w-]{16}\.[\w-]+$/);
   });
 
   it('hands services the plain values', async () => {

@@ -58,11 +58,14 @@ export interface NewAccount {
 // transaction).
 export {
   activateUser,
+  claimTotpStep,
+  clearTotp,
   confirmEmail,
   confirmPhone,
   consentsOfUser,
   countOtherActiveAdmins,
   deleteUser,
+  enableTotp,
   findUserByEmail,
   findUserById,
   findUserForUpdate,
@@ -76,6 +79,7 @@ export {
   sealClearPersonFields,
   setPassword,
   setPendingContact,
+  setPendingTotpSecret,
   setUnverifiedPhone,
   setUserRoles,
   setUserStatus,

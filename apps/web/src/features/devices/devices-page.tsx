@@ -23,6 +23,7 @@ import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
 import { useDeleteDevice } from './api/delete-device';
 import { useDevices } from './api/devices';
+import { AuthenticatorApp } from './authenticator-app';
 import { IdentityLinks } from './identity-links';
 
 export default function DevicesPage() {
@@ -148,6 +149,7 @@ export default function DevicesPage() {
             device: isolate(toDelete.label),
           })}
       </ConfirmDialog>
+      <AuthenticatorApp />
       <BiometricKeys />
       <IdentityLinks />
     </Page>

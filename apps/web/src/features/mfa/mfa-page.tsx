@@ -62,7 +62,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
   const verify = useVerifyMfaCode();
   const countdown = useCountdown();
   const [step, setStep] = useState<'choose' | 'code'>('choose');
-  const [provider, setProvider] = useState<MfaProvider>('email');
+  const [provider, setProvider] = useState<MfaProvider | null>(null);
   const [sent, setSent] = useState<{ result: CodeSent; again: boolean } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const { control, handleSubmit, setError, setValue, setFocus } = useForm<CodeForm>({
@@ -77,11 +77,16 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
     return <Typography role="status">{t('common:loading')}</Typography>;
   }
   const sms = smsAvailable(data);
-  const chosen: MfaProvider = provider === 'sms' && !sms ? 'email' : provider;
+  const totp = data.two_factor_providers.includes('totp');
+  // The authenticator app first when enrolled: no message to wait for.
+  const wanted: MfaProvider = provider ?? (totp ? 'totp' : 'email');
+  const chosen: MfaProvider =
+    (wanted === 'sms' && !sms) || (wanted === 'totp' && !totp) ? 'email' : wanted;
 
   const sendCode = (again: boolean) => {
     setFailure(null);
     setSent(null);
+    if (chosen === 'totp') return;
     send.mutate(chosen, {
       onSuccess: (result) => {
         setSent({ result, again });
@@ -133,8 +138,17 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           <RadioGroup
             name="mfa-provider"
             value={chosen}
-            onChange={(_event, value) => setProvider(value === 'sms' ? 'sms' : 'email')}
+            onChange={(_event, value) =>
+              setProvider(value === 'sms' ? 'sms' : value === 'totp' ? 'totp' : 'email')
+            }
           >
+            {totp && (
+              <FormControlLabel
+                value="totp"
+                control={<Radio slotProps={{ input: inputTestId('mfa-provider-totp') }} />}
+                label={t('security:mfa.byApp')}
+              />
+            )}
             <FormControlLabel
               value="email"
               control={<Radio slotProps={{ input: inputTestId('mfa-provider-email') }} />}
@@ -171,10 +185,15 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           size="large"
           fullWidth
           loading={send.isPending}
-          onClick={() => sendCode(false)}
+          onClick={() => {
+            if (chosen === 'totp') {
+              setFailure(null);
+              setStep('code');
+            } else sendCode(false);
+          }}
           data-testid="mfa-send"
         >
-          {t('security:mfa.send')}
+          {t(chosen === 'totp' ? 'security:mfa.useApp' : 'security:mfa.send')}
         </Button>
       </>
     );
@@ -182,7 +201,9 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
 
   return (
     <>
-      <StepHeading focusOnMount>{t('security:mfa.codeTitle')}</StepHeading>
+      <StepHeading focusOnMount>
+        {t(chosen === 'totp' ? 'security:mfa.appCodeTitle' : 'security:mfa.codeTitle')}
+      </StepHeading>
       <FormStatus>
         {sent &&
           t(sent.again ? 'common:code.sentAgainTo' : 'common:code.sentTo', {
@@ -194,7 +215,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
         component="form"
         noValidate
         onSubmit={voidHandler(onSubmit)}
-        aria-label={t('security:mfa.codeTitle')}
+        aria-label={t(chosen === 'totp' ? 'security:mfa.appCodeTitle' : 'security:mfa.codeTitle')}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
         <Controller
@@ -203,7 +224,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           render={({ field, fieldState }) => (
             <CodeInput
               label={t('common:code.label')}
-              helperText={t('common:code.help')}
+              helperText={t(chosen === 'totp' ? 'security:mfa.appCodeHelp' : 'common:code.help')}
               error={validationMessage(i18n, fieldState.error?.message)}
               value={field.value}
               onChange={field.onChange}
@@ -249,35 +270,49 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           {t('security:mfa.submit')}
         </Button>
       </Box>
-      <Box
-        component="section"
-        aria-labelledby="mfa-not-received"
-        sx={{ mt: 4, pt: 3, borderTop: 1, borderColor: 'divider' }}
-      >
-        <Typography id="mfa-not-received" component="h3" variant="subtitle1" sx={{ mb: 1 }}>
-          {t('security:mfa.notReceived')}
-        </Typography>
-        <Typography variant="body2" sx={{ mb: 2 }}>
-          {t(chosen === 'sms' ? 'security:mfa.notReceivedSms' : 'security:mfa.notReceivedEmail')}
-        </Typography>
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
-          <ResendButton
-            onClick={() => sendCode(true)}
-            seconds={countdown.seconds}
-            loading={send.isPending}
-            data-testid="mfa-resend"
-          />
+      {chosen === 'totp' ? (
+        <Box sx={{ mt: 4, pt: 3, borderTop: 1, borderColor: 'divider' }}>
           <Button
             onClick={() => {
               setFailure(null);
-              setSent(null);
               setStep('choose');
             }}
+            data-testid="mfa-other-method"
           >
             {t('security:mfa.otherMethod')}
           </Button>
         </Box>
-      </Box>
+      ) : (
+        <Box
+          component="section"
+          aria-labelledby="mfa-not-received"
+          sx={{ mt: 4, pt: 3, borderTop: 1, borderColor: 'divider' }}
+        >
+          <Typography id="mfa-not-received" component="h3" variant="subtitle1" sx={{ mb: 1 }}>
+            {t('security:mfa.notReceived')}
+          </Typography>
+          <Typography variant="body2" sx={{ mb: 2 }}>
+            {t(chosen === 'sms' ? 'security:mfa.notReceivedSms' : 'security:mfa.notReceivedEmail')}
+          </Typography>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5 }}>
+            <ResendButton
+              onClick={() => sendCode(true)}
+              seconds={countdown.seconds}
+              loading={send.isPending}
+              data-testid="mfa-resend"
+            />
+            <Button
+              onClick={() => {
+                setFailure(null);
+                setSent(null);
+                setStep('choose');
+              }}
+            >
+              {t('security:mfa.otherMethod')}
+            </Button>
+          </Box>
+        </Box>
+      )}
     </>
   );
 }

@@ -23,6 +23,7 @@ const DONE_USER: StageUser = {
   cgu_version: '2026-01',
   must_create_password: 0,
   password_changed_at: NOW - 10 * DAY,
+  totp_enabled_at: null,
 };
 const DONE_SESSION: StageSession = { mfa_verified_at: NOW, trusted_device_id: null };
 

@@ -37,6 +37,7 @@ export type StageUser = Pick<
   | 'cgu_version'
   | 'must_create_password'
   | 'password_changed_at'
+  | 'totp_enabled_at'
 >;
 export type StageSession = Pick<SessionRow, 'mfa_verified_at' | 'trusted_device_id'>;
 
@@ -89,7 +90,7 @@ export const emailVerificationStage: StageDefinition<void> = {
 };
 
 export interface SecondFactorInput {
-  provider: 'email' | 'sms';
+  provider: 'totp' | 'email' | 'sms';
   /** "Don't ask again on this device": trust this browser for TRUSTED_DEVICE_DAYS. */
   trustDevice: boolean;
 }
@@ -109,7 +110,7 @@ export const secondFactorStage: StageDefinition<
       const { TRUSTED_DEVICE_DAYS } = await loadSettings(ctx, trx);
       device = await trustDevice(ctx, trx, actor.userId, actor, TRUSTED_DEVICE_DAYS);
     }
-    // RFC 8176: a one-time code by e-mail is `otp`; by SMS, `sms`.
+    // RFC 8176: a one-time code by e-mail or of the authenticator app is `otp`; by SMS, `sms`.
     const method = input.provider === 'sms' ? 'sms' : 'otp';
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import type { MfaProvider } from '@hygie/domain';
+import type { SentCodeProvider } from '@hygie/domain';
 import { codeSentAnswer } from '../../../lib/answer-schemas';
 import { useServices } from '../../../lib/services';
 
 export interface ForgotPasswordInput {
   /** E-mail, mobile phone, INS or RPPS. */
   username: string;
-  channel: MfaProvider;
+  channel: SentCodeProvider;
 }
 
 /** POST /api/password/forgot: sends a reset code — the same answer whether the account exists. */
