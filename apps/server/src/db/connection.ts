@@ -79,6 +79,11 @@ export interface DbHandle {
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate each app in its own). */
   searchPath?: string;
+  /**
+   * PostgreSQL: the connections wait for the disk at each commit (the default). Tests turn it off
+   * (`synchronous_commit=off`): they need no commit to survive a crash of the database server.
+   */
+  waitForCommitOnDisk?: boolean;
   /** Called with every statement the database runs, as sent (tests read the real queries' plans). */
   onQuery?: (query: CompiledQuery) => void;
 }
@@ -93,6 +98,10 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     : undefined;
   if (database.kind === 'postgres') {
     const timeout = database.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const settings = [
+      ...(options.searchPath ? [`-c search_path=${options.searchPath}`] : []),
+      ...(options.waitForCommitOnDisk === false ? ['-c synchronous_commit=off'] : []),
+    ].join(' ');
     const pool = new pg.Pool({
       connectionString: database.url,
       max: database.poolMax,
@@ -102,7 +111,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       statement_timeout: timeout,
       keepAlive: true,
       idle_in_transaction_session_timeout: timeout * 3,
-      ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+      ...(settings ? { options: settings } : {}),
     });
     // A client losing its connection (database restart, connections killed, network cut) must not
     // crash the process: idle ones are reported on the pool, checked-out ones on the client
@@ -116,7 +125,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
         connectionString: database.url,
         max: 1,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+        ...(settings ? { options: settings } : {}),
       });
       single.on('error', () => {});
       single.on('connect', (client) => client.on('error', () => {}));
