@@ -17,7 +17,8 @@ import { authorizationRequest, authorizeTo, Browser, freePorts } from './test-su
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
 
 async function waitReady(base: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 25_000;
+  // Two servers compiling TypeScript at once: seconds idle, much longer on a loaded 2-core runner.
+  const deadline = Date.now() + 50_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output()}`);
     try {
@@ -75,7 +76,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two server processes on one PostgreSQL', ()
       { kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 },
       { searchPath: schema },
     );
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await Promise.all(
