@@ -18,7 +18,8 @@ import { StepUpPassword, useStepUp } from '../../components/step-up';
 import { errorMessage } from '../../lib/error-message';
 import { formatLongDate } from '../../lib/format-date';
 import { useServices } from '../../lib/services';
-import { RECOVERY_CODES_KEY, RecoveryCodesDialog } from './recovery-codes';
+import { RecoveryCodesDialog } from '../../components/recovery-codes-dialog';
+import { RECOVERY_CODES_KEY } from './recovery-codes';
 
 const TOTP_KEY = ['totp'] as const;
 

@@ -8,7 +8,7 @@ import { makeUser, PUBLIC_CONFIG } from '../../test/factories';
 import { apiError, json } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
 import DevicesPage from './devices-page';
-import { recoveryCodesText } from './recovery-codes';
+import { recoveryCodesText } from '../../components/recovery-codes-dialog';
 
 // "My devices": the recovery codes (issue #20) — how many remain, a new set behind the step-up,
 // shown once with download and print, closed once the user says they saved them; the first set
