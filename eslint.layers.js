@@ -102,6 +102,7 @@ const TABLE_OWNERS = {
   [`${SERVER}/modules/settings/repository.ts`]: ['settings'],
   [`${SERVER}/modules/platforms/repository.ts`]: ['platforms', 'platform_access'],
   [`${SERVER}/modules/biometrics/repository.ts`]: ['credentials', 'biometric_challenges'],
+  [`${SERVER}/modules/recovery-codes/repository.ts`]: ['recovery_codes'],
   [`${SERVER}/modules/oidc/repository.ts`]: ['oidc_store'],
   [`${SERVER}/modules/audit/repository.ts`]: ['audit_events'],
   [`${SERVER}/modules/codes/repository.ts`]: ['one_time_codes'],

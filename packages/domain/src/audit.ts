@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'totp_enrolment_started',
   'totp_enabled',
   'totp_removed',
+  'recovery_codes_generated',
+  'recovery_code_used',
   // Password
   'password_changed',
   'password_expired',

@@ -59,6 +59,8 @@ export const ERRORS = {
   code_already_used: { status: 400 },
   /** An authenticator app is enrolled already: remove it before enrolling another. */
   totp_already_enabled: { status: 409 },
+  /** A recovery code used already: each is accepted once. */
+  recovery_code_already_used: { status: 400 },
   link_expired: { status: 400 },
 
   // Registration.

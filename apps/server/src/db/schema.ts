@@ -55,6 +55,8 @@ export interface UserTable {
   totp_enabled_at: number | null;
   /** The RFC 6238 time step of the last accepted code (a code is accepted once). */
   totp_last_step: number | null;
+  /** How many of the account's recovery codes are unused (kept with `recovery_codes`). */
+  recovery_codes_left: Generated<number>;
 }
 
 /**
@@ -69,6 +71,14 @@ export type StoredUserTable = Omit<UserTable, SealedUserColumn> & {
 /** The users columns stored sealed. */
 export type SealedUserColumn =
   'ins' | 'ins_oid' | 'parent_ins' | 'birth_date' | 'birth_place_insee' | 'sex' | 'totp_secret';
+
+/** One recovery code: its hash only (SHA-256 of the account id and the code); used once. */
+export interface RecoveryCodeTable {
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
 
 export interface SessionTable {
   id: string;
@@ -302,6 +312,7 @@ export interface Database {
   oidc_store: OidcStoreTable;
   credentials: CredentialTable;
   biometric_challenges: BiometricChallengeTable;
+  recovery_codes: RecoveryCodeTable;
 }
 
 export type UserRow = Selectable<UserTable>;

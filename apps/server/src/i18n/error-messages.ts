@@ -43,6 +43,7 @@ const fr: Catalogue = {
   code_already_used: 'Ce code a déjà servi : attendez le code suivant de votre application.',
   totp_already_enabled:
     'Une application d’authentification est déjà enregistrée : retirez-la avant d’en ajouter une autre.',
+  recovery_code_already_used: 'Ce code de secours a déjà servi : chaque code ne sert qu’une fois.',
   code_already_sent: 'Un code vient déjà d’être envoyé.',
   link_expired: 'Ce lien de connexion a expiré.',
   email_already_used: 'Cette adresse e-mail est déjà utilisée.',
@@ -114,6 +115,7 @@ const en: Catalogue = {
   code_invalid: 'This code is invalid.',
   code_already_used: 'This code has already been used: wait for your app’s next code.',
   totp_already_enabled: 'An authenticator app is already set up: remove it before adding another.',
+  recovery_code_already_used: 'This recovery code has already been used: each code works once.',
   code_already_sent: 'A code was sent recently.',
   link_expired: 'This connection link has expired.',
   email_already_used: 'This email address is already used.',
@@ -183,6 +185,7 @@ const ar: Catalogue = {
   code_invalid: 'هذا الرمز غير صالح.',
   code_already_used: 'استُخدم هذا الرمز من قبل: انتظر الرمز التالي في تطبيقك.',
   totp_already_enabled: 'تطبيق مصادقة مسجّل بالفعل: أزله قبل إضافة تطبيق آخر.',
+  recovery_code_already_used: 'استُخدم رمز الاسترداد هذا من قبل: كل رمز يصلح مرة واحدة.',
   code_already_sent: 'تم إرسال رمز مؤخرًا.',
   link_expired: 'انتهت صلاحية رابط الدخول هذا.',
   email_already_used: 'عنوان البريد الإلكتروني هذا مستخدم بالفعل.',

@@ -18,4 +18,5 @@ export const SAMPLE_PARAMS: Record<string, string> = {
   devicesUrl: 'http://localhost:3000/devices',
   change: 'disabled',
   provider: 'Pro Santé Connect',
+  remaining: '7',
 };

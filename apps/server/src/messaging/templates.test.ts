@@ -30,6 +30,8 @@ const EXPECTED: Record<string, string[]> = {
   identity_unlinked: ['provider', 'date', 'lockUrl'],
   totp_enabled: ['date', 'lockUrl'],
   totp_removed: ['date', 'lockUrl'],
+  recovery_codes_generated: ['date', 'lockUrl'],
+  recovery_code_used: ['date', 'remaining', 'lockUrl'],
   account_changed: ['contactEmail'],
   password_reset_link: ['link'],
 };
@@ -50,6 +52,8 @@ const BUTTON: Record<string, string | undefined> = {
   identity_unlinked: 'lockUrl',
   totp_enabled: 'lockUrl',
   totp_removed: 'lockUrl',
+  recovery_codes_generated: 'lockUrl',
+  recovery_code_used: 'lockUrl',
 };
 
 const DATE_IN_WORDS = {

@@ -690,6 +690,75 @@ const TEMPLATES = {
       sms: (p) => `${p.brand}: أُزيل تطبيق المصادقة. لم تكن أنت؟ ${p.lockUrl}`,
     },
   },
+  recovery_codes_generated: {
+    fr: {
+      subject: (p) => `${p.brand} : de nouveaux codes de secours ont été créés pour votre compte`,
+      lines: (p) => [
+        'Bonjour,',
+        `De nouveaux codes de secours ont été créés pour votre compte le ${isolate(p.date)} : les précédents ne fonctionnent plus.`,
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand} : nouveaux codes de secours créés. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: new recovery codes were created for your account`,
+      lines: (p) => [
+        'Hello,',
+        `New recovery codes were created for your account on ${isolate(p.date)}: the previous ones no longer work.`,
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: new recovery codes created. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: أُنشئت رموز استرداد جديدة لحسابك`,
+      lines: (p) => [
+        'مرحبًا،',
+        `أُنشئت رموز استرداد جديدة لحسابك في ${isolate(p.date)}: لم تعد الرموز السابقة تعمل.`,
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: أُنشئت رموز استرداد جديدة. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
+  recovery_code_used: {
+    fr: {
+      subject: (p) => `${p.brand} : un code de secours a servi à vous connecter`,
+      lines: (p) => [
+        'Bonjour,',
+        `Un code de secours a servi de second facteur pour vous connecter le ${isolate(p.date)}. Il vous en reste ${isolate(p.remaining)}.`,
+        p.remaining === '0'
+          ? 'Vous n’avez plus de code de secours : créez-en de nouveaux dans « Mes appareils ».'
+          : 'Quand il ne vous en restera plus, créez-en de nouveaux dans « Mes appareils ».',
+        `Ce n’était pas vous ? Verrouillez votre compte immédiatement : ${p.lockUrl}`,
+      ],
+      sms: (p) =>
+        `${p.brand} : code de secours utilisé, il en reste ${p.remaining}. Pas vous ? ${p.lockUrl}`,
+    },
+    en: {
+      subject: (p) => `${p.brand}: a recovery code was used to sign in`,
+      lines: (p) => [
+        'Hello,',
+        `A recovery code served as the second factor to sign in on ${isolate(p.date)}. You have ${isolate(p.remaining)} left.`,
+        p.remaining === '0'
+          ? 'You have no recovery codes left: create new ones in “My devices”.'
+          : 'When you have none left, create new ones in “My devices”.',
+        `Not you? Lock your account now: ${p.lockUrl}`,
+      ],
+      sms: (p) => `${p.brand}: recovery code used, ${p.remaining} left. Not you? ${p.lockUrl}`,
+    },
+    ar: {
+      subject: (p) => `${p.brand}: استُخدم رمز استرداد لتسجيل الدخول`,
+      lines: (p) => [
+        'مرحبًا،',
+        `استُخدم رمز استرداد عاملًا ثانيًا لتسجيل الدخول في ${isolate(p.date)}. المتبقي لديك: ${isolate(p.remaining)}.`,
+        p.remaining === '0'
+          ? 'لم يبقَ لديك أي رمز استرداد: أنشئ رموزًا جديدة في «أجهزتي».'
+          : 'عندما لا يبقى لديك أي رمز، أنشئ رموزًا جديدة في «أجهزتي».',
+        `لم تكن أنت؟ اقفل حسابك فورًا: ${p.lockUrl}`,
+      ],
+      sms: (p) =>
+        `${p.brand}: استُخدم رمز استرداد، المتبقي ${p.remaining}. لم تكن أنت؟ ${p.lockUrl}`,
+    },
+  },
 } satisfies Record<string, Record<Language, TemplateText>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
@@ -797,6 +866,8 @@ const BUTTONS: Partial<Record<TemplateName, Button>> = {
   identity_unlinked: { param: 'lockUrl', label: LOCK },
   totp_enabled: { param: 'lockUrl', label: LOCK },
   totp_removed: { param: 'lockUrl', label: LOCK },
+  recovery_codes_generated: { param: 'lockUrl', label: LOCK },
+  recovery_code_used: { param: 'lockUrl', label: LOCK },
 };
 
 /** Why the message came and how to get help, at the foot of every e-mail. */

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { biometricErrorMessage, defaultDeviceName } from '../lib/biometric-messages';
 import { passkeysSupported, registerPasskey } from '../lib/biometrics';
 import { ConfirmDialog } from './confirm-dialog';
+import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import { StepUpPassword, useStepUp } from './step-up';
 import { errorMessage } from '../lib/error-message';
 import { formatLongDate } from '../lib/format-date';
@@ -38,6 +39,8 @@ export function BiometricKeys() {
   const [passkeys] = useState(() => passkeysSupported());
   const [revoking, setRevoking] = useState<BiometricCredential | null>(null);
   const [adding, setAdding] = useState(false);
+  // The first recovery codes, when the new passkey brought them: shown once.
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const credentials = useQuery({
     queryKey: CREDENTIALS_KEY,
     queryFn: ({ signal }) =>
@@ -105,7 +108,17 @@ export function BiometricKeys() {
         </Button>
       )}
       {revoking && <RevokeDialog credential={revoking} onClose={() => setRevoking(null)} />}
-      {adding && <AddPasskeyDialog onClose={() => setAdding(false)} />}
+      {adding && (
+        <AddPasskeyDialog
+          onClose={(codes) => {
+            setAdding(false);
+            if (codes) setRecoveryCodes(codes);
+          }}
+        />
+      )}
+      {recoveryCodes && (
+        <RecoveryCodesDialog codes={recoveryCodes} onClose={() => setRecoveryCodes(null)} />
+      )}
     </Box>
   );
 }
@@ -152,7 +165,8 @@ function RevokeDialog({
   );
 }
 
-function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
+/** Closed with the first recovery codes when the new passkey brought them. */
+function AddPasskeyDialog({ onClose }: { onClose: (recoveryCodes?: string[]) => void }) {
   const { t, i18n } = useTranslation();
   const { api, notifications } = useServices();
   const queryClient = useQueryClient();
@@ -161,10 +175,11 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
   );
   const add = useMutation({
     mutationFn: (name: string) => registerPasskey(api, name),
-    onSuccess: async () => {
+    onSuccess: async (recoveryCodes) => {
       notifications.notify(t('biometrics:keys.added'), 'success');
-      onClose();
+      onClose(recoveryCodes);
       await queryClient.invalidateQueries({ queryKey: CREDENTIALS_KEY });
+      if (recoveryCodes) await queryClient.invalidateQueries({ queryKey: ['recovery-codes'] });
     },
   });
   const stepUp = useStepUp(add.error);
@@ -173,7 +188,11 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
   const nameMissing = !deviceName.trim();
   const pending = add.isPending || stepUp.pending;
   return (
-    <Dialog open onClose={pending ? undefined : onClose} aria-labelledby="passkey-add-title">
+    <Dialog
+      open
+      onClose={pending ? undefined : () => onClose()}
+      aria-labelledby="passkey-add-title"
+    >
       <DialogTitle id="passkey-add-title">{t('biometrics:keys.addTitle')}</DialogTitle>
       <Box
         component="form"
@@ -207,7 +226,7 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
           </Box>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={pending}>
+          <Button onClick={() => onClose()} disabled={pending}>
             {t('biometrics:keys.cancel')}
           </Button>
           <Button type="submit" variant="contained" loading={pending} data-testid="passkey-create">

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { MfaProvider } from '@hygie/domain';
+import type { DigitCodeProvider } from '@hygie/domain';
 import { codeSentSchema, okSchema } from '@hygie/domain';
 import { ApiError, errorDataOf } from '../lib/api-client';
 import { errorMessage } from '../lib/error-message';
@@ -105,13 +105,13 @@ export function needsSecondFactor(error: unknown): boolean {
 
 export interface SecondFactorStepUp {
   required: boolean;
-  /** The channels and masked destinations the server named. */
-  providers: MfaProvider[];
+  /** The channels and masked destinations the server named (the authenticator app's first). */
+  providers: DigitCodeProvider[];
   hints: { email: string; sms: string | null };
   /** Why SMS is not among the providers (translation key), null when it is. */
   smsUnavailable: string | null;
-  provider: MfaProvider;
-  setProvider: (value: MfaProvider) => void;
+  provider: DigitCodeProvider;
+  setProvider: (value: DigitCodeProvider) => void;
   code: string;
   setCode: (value: string) => void;
   /** Sends a code on the chosen channel. */
@@ -125,34 +125,41 @@ export interface SecondFactorStepUp {
 
 /**
  * The step-up by second factor before an admin act that cuts someone's access: when the action's
- * last error asks for it, a code is sent by e-mail or SMS (POST /api/session/second-factor/send),
- * checked (…/verify), then the action runs again.
+ * last error asks for it, a code of the authenticator app (offered first when the account has
+ * one), or one sent by e-mail or SMS (POST /api/session/second-factor/send), is checked
+ * (…/verify), then the action runs again.
  */
 export function useSecondFactorStepUp(actionError: unknown): SecondFactorStepUp {
   const { api } = useServices();
   const data = errorDataOf(actionError, 'second_factor_required');
-  const [provider, setProvider] = useState<MfaProvider>('email');
+  // The 6-digit codes: the app's, then those this dialog sends (recovery codes stay for signing in).
+  const providers = (data?.two_factor_providers ?? ['email']).flatMap((p) =>
+    p === 'totp' || p === 'email' || p === 'sms' ? [p] : [],
+  );
+  const [picked, setProvider] = useState<DigitCodeProvider | null>(null);
+  const provider = picked ?? providers[0] ?? 'email';
   const [code, setCode] = useState('');
   const sendCode = useMutation({
-    mutationFn: (chosen: MfaProvider) =>
+    mutationFn: (chosen: 'email' | 'sms') =>
       api.post('/session/second-factor/send', { provider: chosen }, codeSentSchema),
   });
   const verify = useMutation({
-    mutationFn: (input: { provider: MfaProvider; code: string }) =>
+    mutationFn: (input: { provider: DigitCodeProvider; code: string }) =>
       api.post('/session/second-factor/verify', input, okSchema),
   });
   const required = needsSecondFactor(actionError);
   return {
     required,
-    // The codes this dialog sends (the authenticator app's code is not offered here yet).
-    providers: (data?.two_factor_providers ?? ['email']).filter((p) => p !== 'totp'),
+    providers,
     hints: { email: data?.email_hint ?? '', sms: data?.sms_hint ?? null },
     smsUnavailable: data?.two_factor_providers.includes('sms') ? null : smsUnavailableKey(data),
     provider,
     setProvider,
     code,
     setCode,
-    send: () => sendCode.mutate(provider),
+    send: () => {
+      if (provider !== 'totp') sendCode.mutate(provider);
+    },
     sent: sendCode.isSuccess,
     run: (action) => {
       if (!required) {
@@ -177,10 +184,19 @@ export function useSecondFactorStepUp(actionError: unknown): SecondFactorStepUp 
   };
 }
 
-/** The second factor of a step-up: the channel, "send", then the code — only while asked for. */
+/**
+ * The second factor of a step-up — only while asked for: the method, then "send" and the code, or
+ * the authenticator app's code straight away (nothing to send).
+ */
 export function StepUpSecondFactor({ stepUp, id }: { stepUp: SecondFactorStepUp; id: string }) {
   const { t, i18n } = useTranslation();
   if (!stepUp.required) return null;
+  const app = stepUp.provider === 'totp';
+  const label = {
+    totp: t('security:mfa.byApp'),
+    email: t('security:mfa.byEmail', { hint: stepUp.hints.email }),
+    sms: t('security:mfa.bySms', { hint: stepUp.hints.sms ?? '' }),
+  };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }} data-testid="step-up-code">
       <Alert severity="info" role="status">
@@ -197,11 +213,16 @@ export function StepUpSecondFactor({ stepUp, id }: { stepUp: SecondFactorStepUp;
           select
           label={t('security:mfa.providerLabel')}
           value={stepUp.provider}
-          onChange={(event) => stepUp.setProvider(event.target.value === 'sms' ? 'sms' : 'email')}
+          onChange={(event) =>
+            stepUp.setProvider(stepUp.providers.find((p) => p === event.target.value) ?? 'email')
+          }
           slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
         >
-          <option value="email">{t('security:mfa.byEmail', { hint: stepUp.hints.email })}</option>
-          <option value="sms">{t('security:mfa.bySms', { hint: stepUp.hints.sms ?? '' })}</option>
+          {stepUp.providers.map((p) => (
+            <option key={p} value={p}>
+              {label[p]}
+            </option>
+          ))}
         </TextField>
       )}
       {stepUp.smsUnavailable !== null && (
@@ -209,19 +230,21 @@ export function StepUpSecondFactor({ stepUp, id }: { stepUp: SecondFactorStepUp;
           {t(stepUp.smsUnavailable)}
         </Typography>
       )}
-      <Box>
-        <Button
-          variant="outlined"
-          onClick={stepUp.send}
-          loading={stepUp.pending && !stepUp.sent}
-          data-testid="step-up-send"
-        >
-          {t('security:mfa.send')}
-        </Button>
-      </Box>
-      {stepUp.sent && (
+      {!app && (
+        <Box>
+          <Button
+            variant="outlined"
+            onClick={stepUp.send}
+            loading={stepUp.pending && !stepUp.sent}
+            data-testid="step-up-send"
+          >
+            {t('security:mfa.send')}
+          </Button>
+        </Box>
+      )}
+      {(app || stepUp.sent) && (
         <CodeInput
-          label={t('security:mfa.codeTitle')}
+          label={t(app ? 'security:mfa.appCodeTitle' : 'security:mfa.codeTitle')}
           value={stepUp.code}
           onChange={stepUp.setCode}
           autoFocus

@@ -95,6 +95,8 @@ export function guessDevice(userAgent: string): { browser: string | null; os: st
 
 // Not the domain's okSchema: schemas/security pulls every validator into the login page.
 const okSchema = z.object({ ok: z.literal(true) });
+/** A passkey stored, and the first recovery codes when the server made them. */
+const passkeyEnrolledSchema = okSchema.extend({ recoveryCodes: z.array(z.string()).optional() });
 
 const optionsSchema = z.object({
   challengeId: z.string(),
@@ -137,8 +139,14 @@ export async function signInWithPasskey(
   );
 }
 
-/** Passkey enrolment for the signed-in user: options → browser prompt → verify. */
-export async function registerPasskey(api: ApiClient, deviceName: string): Promise<void> {
+/**
+ * Passkey enrolment for the signed-in user: options → browser prompt → verify. Returns the first
+ * recovery codes when the server made them (the account had none left), to show once.
+ */
+export async function registerPasskey(
+  api: ApiClient,
+  deviceName: string,
+): Promise<string[] | undefined> {
   const { challengeId, options } = await api.post(
     '/biometrics/webauthn/registration/options',
     undefined,
@@ -148,11 +156,12 @@ export async function registerPasskey(api: ApiClient, deviceName: string): Promi
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateRegistrationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  await api.post(
+  const stored = await api.post(
     '/biometrics/webauthn/registration/verify',
     { challengeId, deviceName, response },
-    okSchema,
+    passkeyEnrolledSchema,
   );
+  return stored.recoveryCodes;
 }
 
 /** App enrolment: challenge → `createBiometricKey` → the server stores the key; remembered here. */

@@ -6,6 +6,7 @@ import {
   isValidEmail,
   LIMITS,
   normalizePassword,
+  normalizeRecoveryCode,
   type ValidationMessage,
 } from '@hygie/domain';
 
@@ -43,6 +44,17 @@ export const codeField = z
       .string()
       .min(1, message('field_required'))
       .regex(new RegExp(`^\\d{${CODES.length}}$`), message('code_format')),
+  );
+
+/** A recovery code as typed: any case, spaces and dashes; 12 letters and digits. */
+export const recoveryCodeField = z
+  .string(message('field_required'))
+  .transform(normalizeRecoveryCode)
+  .pipe(
+    z
+      .string()
+      .min(1, message('field_required'))
+      .regex(/^[0-9A-HJKMNP-TV-Z]{12}$/, message('recovery_code_format')),
   );
 
 /** The message for a new password under the spec rule, most pressing first; null when fine. */

@@ -46,6 +46,7 @@ export const VALIDATION_MESSAGES = [
   'birth_date_invalid',
   'identifier_invalid',
   'code_format',
+  'recovery_code_format',
   'cgu_must_be_accepted',
   'identifier_taken',
   'identity_locked',

@@ -29,6 +29,8 @@ export const myDataSchema = z.object({
     mustCreatePassword: z.boolean(),
     /** Since when an authenticator app is a second factor (never its secret); null: none. */
     authenticatorAppEnabledAt: atOrNull.optional(),
+    /** How many recovery codes are left (never the codes). */
+    recoveryCodesRemaining: z.number().int().optional(),
     /** The terms version in force for this account. */
     termsVersion: z.string().nullable(),
     /** The birth date as stored (YYYY-MM-DD, 00 for an unknown day or month). */

@@ -24,6 +24,40 @@ export const codeSchema = z
   .transform((v) => v.replace(/\s+/g, ''))
   .pipe(z.string().regex(new RegExp(`^\\d{${CODES.length}}$`), 'code_format'));
 
+/**
+ * Recovery codes (issue #20): 10 per set, each 12 characters of Crockford's base32 (digits and
+ * letters without I, L, O, U: 60 random bits), shown in groups of 4 (`XXXX-XXXX-XXXX`).
+ */
+export const RECOVERY_CODES = {
+  count: 10,
+  length: 12,
+  alphabet: '0123456789ABCDEFGHJKMNPQRSTVWXYZ',
+} as const;
+
+/**
+ * A recovery code as typed, made comparable: upper case, without spaces or dashes, and the letters
+ * one reads for a digit (O for 0, I and L for 1) read as that digit.
+ */
+export function normalizeRecoveryCode(typed: string): string {
+  return typed
+    .toUpperCase()
+    .replace(/[\s\-‐‑‒–—]+/g, '')
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
+}
+
+/** A recovery code grouped by 4 for display: `XXXX-XXXX-XXXX`. */
+export function formatRecoveryCode(code: string): string {
+  return (normalizeRecoveryCode(code).match(/.{1,4}/g) ?? []).join('-');
+}
+
+/** A recovery code as typed: normalised, then 12 characters of the alphabet. */
+export const recoveryCodeSchema = z
+  .string({ error: 'field_required' })
+  .max(64, 'recovery_code_format')
+  .transform(normalizeRecoveryCode)
+  .pipe(z.string().regex(/^[0-9A-HJKMNP-TV-Z]{12}$/, 'recovery_code_format'));
+
 export const sexSchema = z.enum(['male', 'female', 'unknown'], { error: 'field_required' });
 export type Sex = z.infer<typeof sexSchema>;
 
@@ -149,9 +183,15 @@ export const verificationStatusSchema = z.object({
   mobilePhoneVerified: z.boolean(),
 });
 
-/** The second factors: a code by e-mail or SMS, or one of the authenticator app (TOTP). */
-export const mfaProviderSchema = z.enum(['totp', 'email', 'sms']);
+/**
+ * The second factors: a code by e-mail or SMS, one of the authenticator app (TOTP), or one of the
+ * account's recovery codes.
+ */
+export const mfaProviderSchema = z.enum(['totp', 'email', 'sms', 'recovery_code']);
 export type MfaProvider = z.infer<typeof mfaProviderSchema>;
+/** The second factors whose code has 6 digits. */
+export const digitCodeProviderSchema = z.enum(['totp', 'email', 'sms']);
+export type DigitCodeProvider = z.infer<typeof digitCodeProviderSchema>;
 /** The second factors whose code the portal sends. */
 export const sentCodeProviderSchema = z.enum(['email', 'sms']);
 export type SentCodeProvider = z.infer<typeof sentCodeProviderSchema>;
@@ -173,15 +213,24 @@ export type MfaData = z.infer<typeof mfaDataSchema>;
 
 /** POST /api/mfa/send. */
 export const mfaSendInputSchema = z.object({ provider: sentCodeProviderSchema });
-/** POST /api/mfa/verify — `trustDevice`: don't ask again on this device. */
-export const mfaVerifyInputSchema = z.object({
-  provider: mfaProviderSchema,
-  code: codeSchema,
-  trustDevice: z.boolean().optional(),
+/** A 6-digit code of the app, an e-mail or an SMS. */
+const digitCodeInput = z.object({ provider: digitCodeProviderSchema, code: codeSchema });
+/** A recovery code, as typed (any case, spaces and dashes). */
+const recoveryCodeInput = z.object({
+  provider: z.literal('recovery_code'),
+  code: recoveryCodeSchema,
 });
+/** POST /api/mfa/verify — `trustDevice`: don't ask again on this device. */
+export const mfaVerifyInputSchema = z.discriminatedUnion('provider', [
+  digitCodeInput.extend({ trustDevice: z.boolean().optional() }),
+  recoveryCodeInput.extend({ trustDevice: z.boolean().optional() }),
+]);
 
 /** POST /api/session/second-factor/verify: the step-up's code. */
-export const stepUpCodeInputSchema = mfaVerifyInputSchema.omit({ trustDevice: true });
+export const stepUpCodeInputSchema = z.discriminatedUnion('provider', [
+  digitCodeInput,
+  recoveryCodeInput,
+]);
 
 /** POST /api/me/totp: the step-up (the current password, unless a proof is recent). */
 export const totpEnrolInputSchema = z.object({
@@ -199,6 +248,28 @@ export const totpStatusSchema = z.object({
   enabledAt: z.number().nullable(),
 });
 export type TotpStatus = z.infer<typeof totpStatusSchema>;
+/**
+ * POST /api/me/totp/confirm's answer: the status, and the first recovery codes when the account
+ * had none left (shown once).
+ */
+export const totpConfirmedSchema = totpStatusSchema.extend({
+  recoveryCodes: z.array(z.string()).optional(),
+});
+export type TotpConfirmed = z.infer<typeof totpConfirmedSchema>;
+
+/** POST /api/me/recovery-codes: the step-up (the current password, unless a proof is recent). */
+export const recoveryCodesInputSchema = totpEnrolInputSchema;
+/** POST /api/me/recovery-codes's answer: the new set, shown once (`XXXX-XXXX-XXXX`). */
+export const recoveryCodesSchema = z.object({ codes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+/** GET /api/me/recovery-codes: how many are left (never the codes), and when the set was made. */
+export const recoveryCodesStatusSchema = z.object({
+  remaining: z.number().int(),
+  createdAt: z.number().nullable(),
+});
+export type RecoveryCodesStatus = z.infer<typeof recoveryCodesStatusSchema>;
+/** The answer of a sign-in completed with a recovery code: how many remain. */
+export const recoveryCodeUsedSchema = z.object({ recoveryCodesLeft: z.number().int() });
 
 /** One section of the terms of use. */
 export const cguSectionSchema = z.object({
@@ -343,3 +414,7 @@ export const lockAccountResultSchema = z.object({ username: z.string() });
 
 /** Any answer that only says it worked. */
 export const okSchema = z.object({ ok: z.literal(true) });
+/** A passkey stored: and the first recovery codes, when the account had none left (shown once). */
+export const passkeyEnrolledSchema = okSchema.extend({
+  recoveryCodes: z.array(z.string()).optional(),
+});

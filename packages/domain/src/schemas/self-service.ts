@@ -49,6 +49,8 @@ export const MY_ACTIVITY_ACTIONS = [
   'totp_enrolment_started',
   'totp_enabled',
   'totp_removed',
+  'recovery_codes_generated',
+  'recovery_code_used',
   'password_changed',
   'password_expired',
   'password_renewed',

@@ -89,6 +89,7 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       totp_secret: { secret: 'the authenticator app’s secret (never shown again after enrolment)' },
       totp_enabled_at: exported,
       totp_last_step: { left: 'the time step of the last accepted code, kept to refuse a replay' },
+      recovery_codes_left: exported,
     },
   },
   sessions: {
@@ -261,6 +262,11 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       created_at: exported,
       sent_at: exported,
     },
+  },
+  recovery_codes: {
+    section: 'account',
+    summarised:
+      'how many recovery codes are left (recoveryCodesRemaining, recovery-codes.test.ts); the codes are never kept, their hashes are secrets',
   },
   oidc_store: {
     section: 'platformConsents',

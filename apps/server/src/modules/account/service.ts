@@ -118,6 +118,7 @@ export async function exportMyData(
       passwordChangedAt: isoOrNull(user.password_changed_at),
       mustCreatePassword: user.must_create_password === 1,
       authenticatorAppEnabledAt: isoOrNull(user.totp_enabled_at),
+      recoveryCodesRemaining: user.recovery_codes_left,
       termsVersion: user.cgu_version,
       birthDate: user.birth_date,
     },

@@ -36,7 +36,10 @@ export type AdminActing =
       ip: string | null;
       brand: Brand;
       session: Pick<SessionRow, 'mfa_verified_at'> & {
-        user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at'>;
+        user: Pick<
+          UserRow,
+          'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at' | 'recovery_codes_left'
+        >;
       };
     }
   | { via: 'cli'; brand: Brand };

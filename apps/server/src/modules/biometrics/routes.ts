@@ -10,6 +10,7 @@ import {
   nativeLoginChallengeInputSchema,
   nativeLoginSchema,
   okSchema,
+  passkeyEnrolledSchema,
   webauthnAuthenticationOptionsInputSchema,
   webauthnAuthenticationVerifySchema,
   webauthnRegistrationVerifySchema,
@@ -19,6 +20,7 @@ import { issueXsrf } from '../../plugins/csrf.js';
 import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
 import type { LoginResult } from '../auth/service.js';
 import type { RouteDeps } from '../route-deps.js';
+import { firstRecoveryCodes } from '../recovery-codes/service.js';
 import { assertRecentProof } from '../step-up/service.js';
 import {
   enrolNativeKey,
@@ -98,16 +100,17 @@ export const biometricsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, de
       config: { auth: 'session' },
       schema: {
         tags: ['biometrics'],
-        summary: 'Store the new passkey',
+        summary: 'Store the new passkey (and the first recovery codes come, when none are left)',
         body: webauthnRegistrationVerifySchema,
-        response: { 200: okSchema, ...errors },
+        response: { 200: passkeyEnrolledSchema, ...errors },
       },
     },
     async (request) => {
       const session = await enrollingSession(request);
       await enrolPasskey(ctx, session.user_id, request.body, requestMeta(request));
+      const recoveryCodes = await firstRecoveryCodes(ctx, session.user_id, requestMeta(request));
       nudgeOutbox();
-      return { ok: true as const };
+      return recoveryCodes ? { ok: true as const, recoveryCodes } : { ok: true as const };
     },
   );
 

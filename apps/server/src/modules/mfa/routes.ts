@@ -6,6 +6,7 @@ import {
   mfaDataSchema,
   mfaSendInputSchema,
   mfaVerifyInputSchema,
+  recoveryCodeUsedSchema,
 } from '@hygie/domain';
 import { mfaData } from '../sessions/service.js';
 import { replyWithProgress, requestMeta } from '../../plugins/stage-reply.js';
@@ -73,19 +74,28 @@ export const mfaRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         tags: ['mfa'],
         summary: 'Verify the second-factor code; optionally trust this device',
         body: mfaVerifyInputSchema,
-        response: { 200: currentUserSchema, ...errors },
+        response: {
+          200: currentUserSchema.extend(recoveryCodeUsedSchema.partial().shape),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const session = await requireSession(request, STAGE);
-      const { progress, device } = await verifySecondFactor(
+      const { progress, device, recoveryCodesLeft } = await verifySecondFactor(
         ctx,
         { id: session.id, userId: session.user_id },
         request.body,
         requestMeta(request),
       );
       if (device) cookies.setDevice(reply, device.token, device.expiresAt);
-      return replyWithProgress(ctx, cookies, request, reply, progress);
+      nudgeOutbox();
+      // After a recovery code, the answer says how many are left (the web tells the user).
+      const answer =
+        progress.complete && recoveryCodesLeft !== null
+          ? { ...progress, user: { ...progress.user, recoveryCodesLeft } }
+          : progress;
+      return replyWithProgress(ctx, cookies, request, reply, answer);
     },
   );
 };

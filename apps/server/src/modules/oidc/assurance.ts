@@ -12,10 +12,11 @@ export const ACR = {
 
 // RFC 8176 method references by kind of factor: something known, held, or been — and `ext`, a
 // sign-in at an upstream identity provider (docs/identity-providers.md), a factor of its own: the
-// portal's code after it makes two.
+// portal's code after it makes two. `rec`, a recovery code (not an RFC 8176 name), is something
+// held: the sheet of codes, like NIST 800-63B's look-up secrets.
 const FACTOR_KINDS = [
   new Set(['pwd', 'pin', 'kba']),
-  new Set(['otp', 'sms', 'tel', 'hwk', 'swk']),
+  new Set(['otp', 'sms', 'tel', 'hwk', 'swk', 'rec']),
   new Set(['user', 'fpt', 'face', 'iris', 'retina', 'vbm']),
   new Set(['ext']),
 ];

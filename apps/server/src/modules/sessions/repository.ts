@@ -27,6 +27,7 @@ export type SessionWithUser = SessionRow & {
     | 'roles'
     | 'language'
     | 'totp_enabled_at'
+    | 'recovery_codes_left'
   >;
 };
 
@@ -60,6 +61,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'users.roles',
       'users.language',
       'users.totp_enabled_at',
+      'users.recovery_codes_left',
     ])
     .where('sessions.token_hash', '=', tokenHash);
 }
@@ -82,7 +84,8 @@ export async function findSessionByTokenHash(
   const row = result.rows[0];
   if (!row) return undefined;
   const { email, email_verified_at, phone, phone_verified_at, first_name, last_name } = row;
-  const { profile, status, roles, language, totp_enabled_at, ...session } = row;
+  const { profile, status, roles, language, totp_enabled_at, recovery_codes_left, ...session } =
+    row;
   return {
     ...session,
     user: {
@@ -98,6 +101,7 @@ export async function findSessionByTokenHash(
       roles,
       language,
       totp_enabled_at,
+      recovery_codes_left,
     },
   };
 }

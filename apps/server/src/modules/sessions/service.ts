@@ -157,14 +157,19 @@ export async function slide(ctx: AppContext, session: SessionWithUser, now: numb
  * here because every guarded request of a half-open session answers with it.
  */
 export function mfaData(
-  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at'>,
+  user: Pick<
+    UserRow,
+    'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at' | 'recovery_codes_left'
+  >,
 ): MfaData {
   const sms = user.phone !== null && user.phone_verified_at !== null;
-  // The authenticator app first when enrolled: it needs no message and works offline.
+  // The authenticator app first when enrolled: it needs no message and works offline. Recovery
+  // codes last, while some are left: a fallback when the others are out of reach.
   const providers: MfaData['two_factor_providers'] = [
     ...(user.totp_enabled_at !== null ? (['totp'] as const) : []),
     'email',
     ...(sms ? (['sms'] as const) : []),
+    ...(user.recovery_codes_left > 0 ? (['recovery_code'] as const) : []),
   ];
   return {
     user_identifier: user.id,

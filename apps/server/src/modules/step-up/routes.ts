@@ -87,7 +87,12 @@ export const stepUpRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) 
     },
     async (request) => {
       const session = await requireSession(request);
-      await stepUpSecondFactor(ctx, session, request.body, request.ip);
+      await stepUpSecondFactor(ctx, session, request.body, {
+        ip: request.ip,
+        language: request.language,
+        brand: request.brand,
+      });
+      deps.nudgeOutbox();
       return { ok: true as const };
     },
   );

@@ -1,3 +1,4 @@
+import type { Brand, Language } from '@hygie/domain';
 import { normalizePassword } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
@@ -38,7 +39,10 @@ export function lastProofAt(session: ProvenSession): number {
 export function assertRecentSecondFactor(
   ctx: Pick<AppContext, 'clock'>,
   session: Pick<SessionRow, 'mfa_verified_at'>,
-  user: Pick<UserRow, 'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at'>,
+  user: Pick<
+    UserRow,
+    'id' | 'email' | 'phone' | 'phone_verified_at' | 'totp_enabled_at' | 'recovery_codes_left'
+  >,
 ): void {
   if (
     session.mfa_verified_at === null ||
@@ -53,9 +57,10 @@ export async function stepUpSecondFactor(
   ctx: AppContext,
   session: Pick<SessionRow, 'id' | 'user_id'>,
   input: { provider: SecondFactorProvider; code: string },
-  ip: string | null,
+  request: { ip: string | null; language: Language; brand: Brand },
 ): Promise<void> {
-  await checkSecondFactorCode(ctx, session.user_id, input, ip);
+  const { ip } = request;
+  await checkSecondFactorCode(ctx, session.user_id, input, request);
   await recordSecondFactorStepUp(ctx, session.id);
   await recordAudit(ctx.db, ctx.clock, {
     action: 'second_factor_passed',

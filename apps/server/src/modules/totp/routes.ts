@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   errorEnvelopeSchema,
   okSchema,
+  totpConfirmedSchema,
   totpConfirmInputSchema,
   totpEnrolInputSchema,
   totpEnrolmentSchema,
@@ -13,6 +14,7 @@ import type { RouteDeps } from '../route-deps.js';
 import { proveNow } from '../step-up/service.js';
 import { findUserById } from '../users/service.js';
 import { AppError } from '../../lib/app-error.js';
+import { firstRecoveryCodes } from '../recovery-codes/service.js';
 import { confirmTotp, removeTotp, startTotpEnrolment, totpStatusOf } from './service.js';
 
 const errors = {
@@ -71,9 +73,9 @@ export const totpRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       schema: {
         tags: ['self-service'],
         summary:
-          'Confirm the pending authenticator app with a first code: it becomes a second factor',
+          'Confirm the pending authenticator app with a first code: it becomes a second factor (and the first recovery codes come, when none are left)',
         body: totpConfirmInputSchema,
-        response: { 200: totpStatusSchema, 409: errorEnvelopeSchema, ...errors },
+        response: { 200: totpConfirmedSchema, 409: errorEnvelopeSchema, ...errors },
       },
     },
     async (request) => {
@@ -84,8 +86,9 @@ export const totpRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         request.body.code,
         requestMeta(request),
       );
+      const recoveryCodes = await firstRecoveryCodes(ctx, session.user_id, requestMeta(request));
       nudgeOutbox();
-      return status;
+      return recoveryCodes ? { ...status, recoveryCodes } : status;
     },
   );
 

@@ -53,12 +53,18 @@ function matchingStep(secret: string, code: string, now: number): number | null 
 /**
  * Wrong codes of the app count on their own per-account throttle, like the sign-in's slowing: 5
  * free, then 60 s doubling to 15 min (429 too_many_attempts with the wait); a right code clears it.
+ * Wrong recovery codes count on the same one (modules/recovery-codes).
  */
-function throttleKey(userId: string): string {
+export function throttleKey(userId: string): string {
   return `totp:${accountSubject(userId)}`;
 }
 
-async function refuseWrongCode(throttle: Throttle, userId: string, now: number): Promise<never> {
+/** Counts a wrong code on the account's throttle and refuses it (wrong_code, then 429). */
+export async function refuseWrongCode(
+  throttle: Throttle,
+  userId: string,
+  now: number,
+): Promise<never> {
   const failures = await throttle.fail(throttleKey(userId), (count) => {
     const wait = accountWaitMs(count);
     return wait > 0 ? now + wait : null;

@@ -105,7 +105,9 @@ describe.each(DIALECTS)('the authenticator app on %s', (dialect) => {
 
     const ok = await me.client.post('/api/me/totp/confirm', { code: codeAt(app, t.clock.now()) });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ enabled: true, enabledAt: t.clock.now() });
+    // The first app brings the first recovery codes (modules/recovery-codes).
+    expect(ok.json()).toMatchObject({ enabled: true, enabledAt: t.clock.now() });
+    expect(ok.json<{ recoveryCodes: string[] }>().recoveryCodes).toHaveLength(10);
     expect((await messagesTo(t, me.email))[0]?.template).toBe('totp_enabled');
     const actions = await t.ctx.db
       .selectFrom('audit_events')
@@ -146,9 +148,9 @@ describe.each(DIALECTS)('the authenticator app on %s', (dialect) => {
     t.clock.advance(13 * 60_000);
     const first = await halfSignedIn(me);
     expect(first.data.code).toBe('two_factor_authentication_required');
-    expect(first.data.data.two_factor_providers).toEqual(['totp', 'email', 'sms']);
+    expect(first.data.data.two_factor_providers).toEqual(['totp', 'email', 'sms', 'recovery_code']);
     expect((await first.client.get('/api/mfa')).json()).toMatchObject({
-      two_factor_providers: ['totp', 'email', 'sms'],
+      two_factor_providers: ['totp', 'email', 'sms', 'recovery_code'],
     });
     // The phone's clock 30 s behind: the previous step's code passes.
     const code = codeAt(me.app, t.clock.now() - 30_000);
@@ -266,7 +268,8 @@ describe.each(DIALECTS)('the authenticator app on %s', (dialect) => {
     expect(row).toEqual({ totp_secret: null, totp_enabled_at: null, totp_last_step: null });
     t.clock.advance(13 * 60_000);
     const { client, data } = await halfSignedIn(me);
-    expect(data.data.two_factor_providers).toEqual(['email', 'sms']);
+    // The recovery codes made with the app stay until used or replaced.
+    expect(data.data.two_factor_providers).toEqual(['email', 'sms', 'recovery_code']);
     const code = codeAt(me.app, t.clock.now());
     expect((await client.post('/api/mfa/verify', { provider: 'totp', code })).statusCode).toBe(400);
     const none = await me.client.request({

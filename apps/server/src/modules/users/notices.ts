@@ -25,6 +25,8 @@ export async function queueSecurityNotice(
     | 'identity_unlinked'
     | 'totp_enabled'
     | 'totp_removed'
+    | 'recovery_codes_generated'
+    | 'recovery_code_used'
   >,
   request: { language: Language; brand: Brand },
   params: Record<string, string> = {},

@@ -510,6 +510,34 @@ export async function clearTotp(db: Db, userId: string, now: number): Promise<bo
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** A new set of recovery codes replaced the account's: `count` unused (in the set's transaction). */
+export async function setRecoveryCodesLeft(db: Db, userId: string, count: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ recovery_codes_left: count })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/**
+ * One recovery code was used (in the transaction that claimed it): one fewer unused; returns how
+ * many are left.
+ */
+export async function decrementRecoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ recovery_codes_left: eb('recovery_codes_left', '-', 1) }))
+    .where('id', '=', userId)
+    .where('recovery_codes_left', '>', 0)
+    .execute();
+  const row = await db
+    .selectFrom('users')
+    .select('recovery_codes_left')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.recovery_codes_left ?? 0;
+}
+
 /**
  * Seals the values stored in clear before sealing existed (no `v1.` prefix) and fills the INS's
  * blind index, in batches; returns how many accounts changed. Idempotent: a row another node

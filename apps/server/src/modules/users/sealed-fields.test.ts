@@ -246,6 +246,25 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
     expect(stored.totp_secret).toMatch(/^v1\.t1\.[\w-]{16}\.[\w-]+$/);
   });
 
+  it('stores no recovery code in clear in any table (as shown, without dashes, lower case)', async () => {
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client, PATIENT_INS, PASSWORD)).statusCode).toBe(200);
+    const made = await client.post('/api/me/recovery-codes', { currentPassword: PASSWORD });
+    expect(made.statusCode).toBe(200);
+    const { codes } = made.json<{ codes: string[] }>();
+    expect(codes).toHaveLength(10);
+    const secrets: Record<string, string> = {};
+    for (const [i, code] of codes.entries()) {
+      const compact = code.replace(/-/g, '');
+      secrets[`recovery code ${i}`] = code;
+      secrets[`recovery code ${i} (compact)`] = compact;
+      secrets[`recovery code ${i} (lower case)`] = compact.toLowerCase();
+    }
+    const contents = await everyTable(t.ctx.db, dialect);
+    expect(contents.get('recovery_codes')).toContain(patientId);
+    expect(tablesContaining(contents, secrets)).toEqual([]);
+  });
+
   it('hands services the plain values', async () => {
     expect(await findUserById(t.ctx.db, patientId)).toMatchObject({
       ins: PATIENT_INS,

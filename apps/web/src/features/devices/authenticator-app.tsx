@@ -6,13 +6,20 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import QRCode from 'qrcode';
-import { okSchema, totpEnrolmentSchema, totpStatusSchema } from '@hygie/domain';
+import {
+  okSchema,
+  totpConfirmedSchema,
+  totpEnrolmentSchema,
+  totpStatusSchema,
+} from '@hygie/domain';
 import { CodeInput } from '../../components/code-input';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { StepUpPassword, useStepUp } from '../../components/step-up';
 import { errorMessage } from '../../lib/error-message';
 import { formatLongDate } from '../../lib/format-date';
 import { useServices } from '../../lib/services';
+import { RecoveryCodesDialog } from '../../components/recovery-codes-dialog';
+import { RECOVERY_CODES_KEY } from './recovery-codes';
 
 const TOTP_KEY = ['totp'] as const;
 
@@ -31,6 +38,8 @@ export function AuthenticatorApp() {
   const { api } = useServices();
   const [enrolling, setEnrolling] = useState(false);
   const [removing, setRemoving] = useState(false);
+  // The first recovery codes, when the app brought them: shown once.
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const status = useQuery({
     queryKey: TOTP_KEY,
     queryFn: ({ signal }) => api.get('/me/totp', totpStatusSchema, signal),
@@ -65,14 +74,25 @@ export function AuthenticatorApp() {
           {t('account:totp.add')}
         </Button>
       )}
-      {enrolling && <EnrolDialog onClose={() => setEnrolling(false)} />}
+      {enrolling && (
+        <EnrolDialog onClose={() => setEnrolling(false)} onRecoveryCodes={setRecoveryCodes} />
+      )}
+      {recoveryCodes && (
+        <RecoveryCodesDialog codes={recoveryCodes} onClose={() => setRecoveryCodes(null)} />
+      )}
       {removing && <RemoveDialog onClose={() => setRemoving(false)} />}
     </Box>
   );
 }
 
-/** Step-up, then the QR code and the key, then the first code. */
-function EnrolDialog({ onClose }: { onClose: () => void }) {
+/** Step-up, then the QR code and the key, then the first code (and maybe the first recovery codes). */
+function EnrolDialog({
+  onClose,
+  onRecoveryCodes,
+}: {
+  onClose: () => void;
+  onRecoveryCodes: (codes: string[]) => void;
+}) {
   const { t, i18n } = useTranslation();
   const { api, notifications } = useServices();
   const queryClient = useQueryClient();
@@ -82,11 +102,14 @@ function EnrolDialog({ onClose }: { onClose: () => void }) {
     mutationFn: () => api.post('/me/totp', {}, totpEnrolmentSchema),
   });
   const confirm = useMutation({
-    mutationFn: (value: string) => api.post('/me/totp/confirm', { code: value }, totpStatusSchema),
-    onSuccess: async () => {
+    mutationFn: (value: string) =>
+      api.post('/me/totp/confirm', { code: value }, totpConfirmedSchema),
+    onSuccess: async ({ recoveryCodes }) => {
       notifications.notify(t('account:totp.enabled'), 'success');
       onClose();
+      if (recoveryCodes) onRecoveryCodes(recoveryCodes);
       await queryClient.invalidateQueries({ queryKey: TOTP_KEY });
+      await queryClient.invalidateQueries({ queryKey: RECOVERY_CODES_KEY });
     },
   });
   const stepUp = useStepUp(start.error);

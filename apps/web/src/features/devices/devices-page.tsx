@@ -25,6 +25,7 @@ import { useDeleteDevice } from './api/delete-device';
 import { useDevices } from './api/devices';
 import { AuthenticatorApp } from './authenticator-app';
 import { IdentityLinks } from './identity-links';
+import { RecoveryCodes } from './recovery-codes';
 
 export default function DevicesPage() {
   const { t, i18n } = useTranslation();
@@ -150,6 +151,7 @@ export default function DevicesPage() {
           })}
       </ConfirmDialog>
       <AuthenticatorApp />
+      <RecoveryCodes />
       <BiometricKeys />
       <IdentityLinks />
     </Page>

@@ -7,6 +7,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
+import TextField from '@mui/material/TextField';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -32,7 +33,7 @@ import { useSession } from '../../lib/current-user';
 import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { applyServerErrors, isCodeError, retryAfterOf } from '../../lib/form-errors';
-import { codeField } from '../../lib/form-schemas';
+import { codeField, recoveryCodeField } from '../../lib/form-schemas';
 import { voidHandler } from '../../lib/handlers';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
@@ -40,7 +41,15 @@ import { useMfaData } from './api/get-mfa';
 import { useSendMfaCode } from './api/send-mfa-code';
 import { useVerifyMfaCode } from './api/verify-mfa-code';
 
-const codeFormSchema = z.object({ code: codeField, trustDevice: z.boolean() });
+// The code's shape follows the method: 6 digits, or a recovery code (`XXXX-XXXX-XXXX`).
+const codeFormSchema = z
+  .object({ recovery: z.boolean(), code: z.string(), trustDevice: z.boolean() })
+  .superRefine((values, ctx) => {
+    const checked = (values.recovery ? recoveryCodeField : codeField).safeParse(values.code);
+    if (!checked.success) {
+      ctx.addIssue({ code: 'custom', path: ['code'], message: checked.error.issues[0]?.message });
+    }
+  });
 type CodeForm = z.input<typeof codeFormSchema>;
 
 /** The MFA data the login error carried, when it has the expected shape. */
@@ -67,7 +76,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
   const [failure, setFailure] = useState<unknown>(null);
   const { control, handleSubmit, setError, setValue, setFocus } = useForm<CodeForm>({
     resolver: zodResolver(codeFormSchema),
-    defaultValues: { code: '', trustDevice: false },
+    defaultValues: { recovery: false, code: '', trustDevice: false },
   });
 
   if (!data) {
@@ -78,15 +87,28 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
   }
   const sms = smsAvailable(data);
   const totp = data.two_factor_providers.includes('totp');
+  const recovery = data.two_factor_providers.includes('recovery_code');
   // The authenticator app first when enrolled: no message to wait for.
   const wanted: MfaProvider = provider ?? (totp ? 'totp' : 'email');
   const chosen: MfaProvider =
-    (wanted === 'sms' && !sms) || (wanted === 'totp' && !totp) ? 'email' : wanted;
+    (wanted === 'sms' && !sms) ||
+    (wanted === 'totp' && !totp) ||
+    (wanted === 'recovery_code' && !recovery)
+      ? 'email'
+      : wanted;
+  // Codes the user has at hand (the app's, a recovery code): nothing is sent.
+  const nothingSent = chosen === 'totp' || chosen === 'recovery_code';
+  const codeTitle = {
+    totp: 'security:mfa.appCodeTitle',
+    recovery_code: 'security:mfa.recoveryTitle',
+    email: 'security:mfa.codeTitle',
+    sms: 'security:mfa.codeTitle',
+  }[chosen];
 
   const sendCode = (again: boolean) => {
     setFailure(null);
     setSent(null);
-    if (chosen === 'totp') return;
+    if (chosen === 'totp' || chosen === 'recovery_code') return;
     send.mutate(chosen, {
       onSuccess: (result) => {
         setSent({ result, again });
@@ -139,7 +161,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
             name="mfa-provider"
             value={chosen}
             onChange={(_event, value) =>
-              setProvider(value === 'sms' ? 'sms' : value === 'totp' ? 'totp' : 'email')
+              setProvider(data.two_factor_providers.find((p) => p === value) ?? 'email')
             }
           >
             {totp && (
@@ -173,6 +195,13 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
                   : t('security:mfa.bySmsPlain')
               }
             />
+            {recovery && (
+              <FormControlLabel
+                value="recovery_code"
+                control={<Radio slotProps={{ input: inputTestId('mfa-provider-recovery') }} />}
+                label={t('security:mfa.byRecoveryCode')}
+              />
+            )}
           </RadioGroup>
           {!sms && (
             <FormHelperText id="mfa-sms-unavailable" sx={{ mx: 0 }}>
@@ -186,14 +215,16 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           fullWidth
           loading={send.isPending}
           onClick={() => {
-            if (chosen === 'totp') {
+            setValue('recovery', chosen === 'recovery_code');
+            setValue('code', '');
+            if (nothingSent) {
               setFailure(null);
               setStep('code');
             } else sendCode(false);
           }}
           data-testid="mfa-send"
         >
-          {t(chosen === 'totp' ? 'security:mfa.useApp' : 'security:mfa.send')}
+          {t(nothingSent ? 'security:mfa.useApp' : 'security:mfa.send')}
         </Button>
       </>
     );
@@ -201,9 +232,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
 
   return (
     <>
-      <StepHeading focusOnMount>
-        {t(chosen === 'totp' ? 'security:mfa.appCodeTitle' : 'security:mfa.codeTitle')}
-      </StepHeading>
+      <StepHeading focusOnMount>{t(codeTitle)}</StepHeading>
       <FormStatus>
         {sent &&
           t(sent.again ? 'common:code.sentAgainTo' : 'common:code.sentTo', {
@@ -215,24 +244,51 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
         component="form"
         noValidate
         onSubmit={voidHandler(onSubmit)}
-        aria-label={t(chosen === 'totp' ? 'security:mfa.appCodeTitle' : 'security:mfa.codeTitle')}
+        aria-label={t(codeTitle)}
         sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
       >
         <Controller
           name="code"
           control={control}
-          render={({ field, fieldState }) => (
-            <CodeInput
-              label={t('common:code.label')}
-              helperText={t(chosen === 'totp' ? 'security:mfa.appCodeHelp' : 'common:code.help')}
-              error={validationMessage(i18n, fieldState.error?.message)}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              autoFocus
-            />
-          )}
+          render={({ field, fieldState }) =>
+            chosen === 'recovery_code' ? (
+              <TextField
+                id="mfa-recovery-code"
+                label={t('security:mfa.recoveryLabel')}
+                helperText={
+                  validationMessage(i18n, fieldState.error?.message) ??
+                  t('security:mfa.recoveryHelp')
+                }
+                error={fieldState.error !== undefined}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                autoFocus
+                fullWidth
+                autoComplete="one-time-code"
+                slotProps={{
+                  htmlInput: {
+                    dir: 'ltr',
+                    spellCheck: false,
+                    autoCapitalize: 'characters',
+                    'data-testid': 'mfa-recovery-code',
+                  },
+                }}
+              />
+            ) : (
+              <CodeInput
+                label={t('common:code.label')}
+                helperText={t(chosen === 'totp' ? 'security:mfa.appCodeHelp' : 'common:code.help')}
+                error={validationMessage(i18n, fieldState.error?.message)}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                autoFocus
+              />
+            )
+          }
         />
         <Controller
           name="trustDevice"
@@ -270,7 +326,7 @@ function MfaSteps({ initialData }: { initialData: MfaData | undefined }) {
           {t('security:mfa.submit')}
         </Button>
       </Box>
-      {chosen === 'totp' ? (
+      {nothingSent ? (
         <Box sx={{ mt: 4, pt: 3, borderTop: 1, borderColor: 'divider' }}>
           <Button
             onClick={() => {

@@ -24,6 +24,7 @@ const DONE_USER: StageUser = {
   must_create_password: 0,
   password_changed_at: NOW - 10 * DAY,
   totp_enabled_at: null,
+  recovery_codes_left: 0,
 };
 const DONE_SESSION: StageSession = { mfa_verified_at: NOW, trusted_device_id: null };
 

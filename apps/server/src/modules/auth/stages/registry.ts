@@ -38,6 +38,7 @@ export type StageUser = Pick<
   | 'must_create_password'
   | 'password_changed_at'
   | 'totp_enabled_at'
+  | 'recovery_codes_left'
 >;
 export type StageSession = Pick<SessionRow, 'mfa_verified_at' | 'trusted_device_id'>;
 
@@ -90,7 +91,7 @@ export const emailVerificationStage: StageDefinition<void> = {
 };
 
 export interface SecondFactorInput {
-  provider: 'totp' | 'email' | 'sms';
+  provider: 'totp' | 'email' | 'sms' | 'recovery_code';
   /** "Don't ask again on this device": trust this browser for TRUSTED_DEVICE_DAYS. */
   trustDevice: boolean;
 }
@@ -110,8 +111,10 @@ export const secondFactorStage: StageDefinition<
       const { TRUSTED_DEVICE_DAYS } = await loadSettings(ctx, trx);
       device = await trustDevice(ctx, trx, actor.userId, actor, TRUSTED_DEVICE_DAYS);
     }
-    // RFC 8176: a one-time code by e-mail or of the authenticator app is `otp`; by SMS, `sms`.
-    const method = input.provider === 'sms' ? 'sms' : 'otp';
+    // RFC 8176: a one-time code by e-mail or of the authenticator app is `otp`; by SMS, `sms`. A
+    // recovery code (a look-up secret held on paper, NIST 800-63B §5.1.2) has no RFC 8176 name:
+    // `rec`, something held (oidc/assurance.ts).
+    const method = { sms: 'sms', recovery_code: 'rec', totp: 'otp', email: 'otp' }[input.provider];
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);

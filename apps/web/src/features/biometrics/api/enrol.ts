@@ -18,8 +18,10 @@ export interface EnrolInput {
 export function useEnrolBiometrics() {
   const { api, queryClient } = useServices();
   return useMutation({
-    mutationFn: (input: EnrolInput) =>
-      input.native ? enrolNativeKey(api, input) : registerPasskey(api, input.deviceName),
+    mutationFn: async (input: EnrolInput) => {
+      if (input.native) await enrolNativeKey(api, input);
+      else await registerPasskey(api, input.deviceName);
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['biometric-credentials'] }),
   });
 }
