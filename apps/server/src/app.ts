@@ -82,6 +82,7 @@ import { biometricsRoutes } from './modules/biometrics/routes.js';
 import { identityProviderRoutes } from './modules/identity-providers/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
 import { totpRoutes } from './modules/totp/routes.js';
+import { assuranceRoutes } from './modules/assurance/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
 
 export interface AppDeps {
@@ -344,6 +345,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       identityProviderRoutes,
       stepUpRoutes,
       totpRoutes,
+      assuranceRoutes,
       platformRoutes,
     ]) {
       await app.register(routes, routeDeps);

@@ -21,6 +21,7 @@ import * as m0016 from './migrations/0016-identity-links.js';
 import * as m0017 from './migrations/0017-sealed-person-fields.js';
 import * as m0018 from './migrations/0018-upstream-logout.js';
 import * as m0019 from './migrations/0019-authenticator-app.js';
+import * as m0021 from './migrations/0021-assurance-levels.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017-sealed-person-fields': m0017,
   '0018-upstream-logout': m0018,
   '0019-authenticator-app': m0019,
+  '0021-assurance-levels': m0021,
 };
 
 /** Every migration this version carries, in application order. */

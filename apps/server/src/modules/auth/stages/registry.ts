@@ -110,8 +110,9 @@ export const secondFactorStage: StageDefinition<
       const { TRUSTED_DEVICE_DAYS } = await loadSettings(ctx, trx);
       device = await trustDevice(ctx, trx, actor.userId, actor, TRUSTED_DEVICE_DAYS);
     }
-    // RFC 8176: a one-time code by e-mail or of the authenticator app is `otp`; by SMS, `sms`.
-    const method = input.provider === 'sms' ? 'sms' : 'otp';
+    // RFC 8176: a one-time code by e-mail is `otp`, by SMS `sms`. The authenticator app's is `otp`
+    // too in the ID token, but the session records `totp`: its level differs (docs/oidc.md).
+    const method = input.provider === 'sms' ? 'sms' : input.provider === 'totp' ? 'totp' : 'otp';
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
