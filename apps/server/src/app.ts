@@ -83,6 +83,7 @@ import { identityProviderRoutes } from './modules/identity-providers/routes.js';
 import { stepUpRoutes } from './modules/step-up/routes.js';
 import { totpRoutes } from './modules/totp/routes.js';
 import { recoveryCodesRoutes } from './modules/recovery-codes/routes.js';
+import { assuranceRoutes } from './modules/assurance/routes.js';
 import { testClockRoutes } from './modules/test-clock/routes.js';
 
 export interface AppDeps {
@@ -346,6 +347,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
       stepUpRoutes,
       totpRoutes,
       recoveryCodesRoutes,
+      assuranceRoutes,
       platformRoutes,
     ]) {
       await app.register(routes, routeDeps);

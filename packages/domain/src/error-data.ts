@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import { ERROR_CODES } from './errors.js';
 import { VALIDATION_MESSAGES } from './schemas/fields.js';
+import { requiredLevelSchema } from './schemas/assurance.js';
 import { mfaDataSchema } from './schemas/security.js';
 
 /** `data` of the codes that say how long to wait (the server also sends `Retry-After`). */
@@ -37,6 +38,9 @@ export const ERROR_DATA = {
   code_already_sent: retryAfterDataSchema,
   wrong_code: z.object({ remainingAttempts: z.number().int().nonnegative() }),
   validation_error: z.object({ fields: z.array(fieldErrorSchema) }),
+  assurance_level_required: z.object({ level: requiredLevelSchema }),
+  /** The method the mapping names that the portal does not record. */
+  assurance_mapping_invalid: z.object({ method: z.string() }),
   settings_update_failed: z.object({
     key: z.string(),
     min: z.number().optional(),

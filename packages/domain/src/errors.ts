@@ -80,6 +80,12 @@ export const ERRORS = {
   // Platforms.
   access_denied: { status: 403 },
 
+  // Levels of assurance (docs/oidc.md).
+  /** The account area needs a higher level than the session's: `data.level`, the one required. */
+  assurance_level_required: { status: 403 },
+  /** An operator's mapping of methods to levels that does not hold together. */
+  assurance_mapping_invalid: { status: 400 },
+
   // Messages (admin).
   message_not_retryable: { status: 409 },
   last_admin: { status: 409 },

@@ -23,8 +23,9 @@ export type IdpError = (typeof IDP_ERRORS)[number];
  * Why a provider sign-in was started (`GET /api/idp/<provider>/start?intent=`): to sign in (the
  * login page's buttons), or to register (the registration choice screen's), where an identity
  * linked to no account goes straight to the registration pre-filled with it, and a failure comes
- * back to the choice screen rather than the login page.
+ * back to the choice screen rather than the login page; or to raise the signed-in session's level
+ * (`step_up`: the identity must be linked to the session's own account, docs/api.md).
  */
-export const IDP_INTENTS = ['sign_in', 'register'] as const;
+export const IDP_INTENTS = ['sign_in', 'register', 'step_up'] as const;
 
 export type IdpIntent = (typeof IDP_INTENTS)[number];

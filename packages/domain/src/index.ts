@@ -20,3 +20,4 @@ export * from './validation/index.js';
 export * from './schemas/self-service.js';
 export * from './schemas/my-data.js';
 export * from './wait.js';
+export * from './schemas/assurance.js';

@@ -101,6 +101,11 @@ export interface SessionTable {
   upstream_provider: string | null;
   /** That provider's ID token, sealed with the data key: the logout's `id_token_hint`. */
   upstream_id_token: string | null;
+  /**
+   * The `acr` of the upstream sign-in (or step-up) the session holds, as `<provider>:<acr>`
+   * (`psc:eidas3`); with `amr`, it decides the session's level (migration 0021).
+   */
+  upstream_acr: string | null;
 }
 
 export interface TrustedDeviceTable {
@@ -244,6 +249,8 @@ export interface PlatformTable {
   backchannel_logout_uri: string | null;
   access_policy: 'open' | 'on_request' | 'admin';
   first_party: number;
+  /** The lowest level of assurance a sign-in needs: `low`, `substantial`, `high`; null: none. */
+  minimum_level: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -56,6 +56,10 @@ const fr: Catalogue = {
   settings_update_failed: 'Impossible de mettre à jour les paramètres.',
   settings_reset_failed: 'Impossible de réinitialiser les paramètres.',
   access_denied: 'Vous n’avez pas accès à cette plateforme.',
+  assurance_level_required:
+    'Cet espace demande un niveau de sécurité de connexion plus élevé : confirmez votre identité avec un moyen plus fort.',
+  assurance_mapping_invalid:
+    'Cette correspondance des niveaux n’est pas valide : la méthode « {method} » est inconnue.',
   message_not_retryable:
     'Ce message portait un code ou un lien, ou n’a pas échoué : il ne peut pas être renvoyé. La personne en demande un nouveau.',
   last_admin: 'C’est le dernier administrateur actif : nommez d’abord un autre administrateur.',
@@ -127,6 +131,9 @@ const en: Catalogue = {
   settings_update_failed: 'The settings could not be updated.',
   settings_reset_failed: 'The settings could not be reset.',
   access_denied: 'You do not have access to this platform.',
+  assurance_level_required:
+    'This area needs a stronger sign-in: confirm your identity with a stronger means.',
+  assurance_mapping_invalid: 'This level mapping is not valid: the method “{method}” is unknown.',
   message_not_retryable:
     'This message carried a code or a link, or has not failed: it cannot be sent again. The person asks for a new one.',
   last_admin: 'This is the last active administrator: make someone else an administrator first.',
@@ -197,6 +204,9 @@ const ar: Catalogue = {
   settings_update_failed: 'تعذّر تحديث الإعدادات.',
   settings_reset_failed: 'تعذّرت إعادة تعيين الإعدادات.',
   access_denied: 'ليس لديك صلاحية الوصول إلى هذه المنصة.',
+  assurance_level_required:
+    'يتطلب هذا القسم مستوى أعلى من أمان تسجيل الدخول: أكّد هويتك بوسيلة أقوى.',
+  assurance_mapping_invalid: 'ربط المستويات هذا غير صالح: الطريقة «{method}» غير معروفة.',
   message_not_retryable:
     'كانت هذه الرسالة تحمل رمزًا أو رابطًا، أو لم تفشل: لا يمكن إرسالها مجددًا. يطلب الشخص رسالة جديدة.',
   last_admin: 'هذا آخر مسؤول نشط: عيّن مسؤولًا آخر أولًا.',

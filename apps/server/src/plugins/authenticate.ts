@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isErrorCode } from '@hygie/domain';
 import type { AppContext } from '../context.js';
 import { AppError } from '../lib/app-error.js';
+import { assertAccountLevel, heldToAccountMinimum } from '../modules/assurance/service.js';
 import type { SessionWithUser } from '../modules/sessions/repository.js';
 import { COMPLETE, currentSession, mfaData } from '../modules/sessions/service.js';
 import type { CookiePolicy } from './cookies.js';
@@ -32,6 +33,11 @@ export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSes
         throw new AppError(session.stage, mfaData({ ...session.user, id: session.user_id }));
       }
       throw new AppError(isErrorCode(session.stage) ? session.stage : 'not_logged_in');
+    }
+    // The account area's minimum level (a setting, off by default): one settings read, on its
+    // routes only — never on the session lookup itself.
+    if (heldToAccountMinimum(request.method, request.routeOptions.url ?? '')) {
+      await assertAccountLevel(ctx, session);
     }
     return session;
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredLevelSchema } from './assurance.js';
 
 /** Who may use a platform: everyone, users who enable it themselves, or users an admin lets in. */
 export const accessPolicySchema = z.enum(['open', 'on_request', 'admin']);
@@ -46,6 +47,8 @@ export const platformCreateInputSchema = z.object({
   accessPolicy: accessPolicySchema.optional(),
   firstParty: z.boolean().optional(),
   public: z.boolean().optional(),
+  /** The lowest level of assurance a sign-in needs (docs/oidc.md); null or absent: none. */
+  minimumLevel: requiredLevelSchema.nullable().optional(),
 });
 export type PlatformCreateInput = z.infer<typeof platformCreateInputSchema>;
 
@@ -67,6 +70,7 @@ export const adminPlatformSchema = z.object({
   backchannelLogoutUri: z.string().nullable(),
   accessPolicy: accessPolicySchema,
   firstParty: z.boolean(),
+  minimumLevel: requiredLevelSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AuditAction } from '../audit.js';
+import { assuranceLevelSchema } from './assurance.js';
 
 /** A device as its user agent names it: browser and system, null when not recognised. */
 export const deviceNameSchema = z.object({
@@ -18,8 +19,10 @@ export const mySessionSchema = z.object({
   ip: z.string().nullable(),
   createdAt: z.string(),
   lastSeenAt: z.string(),
-  /** How the session was proven, RFC 8176 references (`pwd`, `otp`, `sms`, `hwk`, `user`). */
+  /** How the session was proven, as recorded (`pwd`, `otp`, `sms`, `totp`, `hwk`, `user`, `ext`). */
   methods: z.array(z.string()),
+  /** The session's level of assurance (docs/oidc.md). */
+  level: assuranceLevelSchema,
   /** Every sign-in stage passed (else it waits for a second factor, the terms…). */
   complete: z.boolean(),
   /** The session of the request itself. */

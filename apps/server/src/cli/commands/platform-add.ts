@@ -7,7 +7,7 @@ export const platformAdd = defineCommand({
   summary:
     'registers a platform (OpenID Connect client); prints its client_id and, once, its secret',
   usage:
-    '--name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--backchannel-logout-uri URI] [--policy open|on_request|admin] [--public] [--third-party] [--description TEXT] [--logo-url URL]',
+    '--name NAME --url URL --redirect-uri URI [--redirect-uri URI …] [--post-logout-uri URI …] [--backchannel-logout-uri URI] [--policy open|on_request|admin] [--assurance low|substantial|high] [--public] [--third-party] [--description TEXT] [--logo-url URL]',
   description:
     'Registers a platform (an OpenID Connect client), audited with no actor, checked by the rules of\nthe admin API. Prints its client_id, its secret this one time (none for a public client) and\nthe discovery URL under PUBLIC_URL.',
   options: {
@@ -19,6 +19,7 @@ export const platformAdd = defineCommand({
     'post-logout-uri': { type: 'string', multiple: true },
     'backchannel-logout-uri': { type: 'string' },
     policy: { type: 'string' },
+    assurance: { type: 'string' },
     public: { type: 'boolean', default: false },
     'third-party': { type: 'boolean', default: false },
   },
@@ -31,6 +32,10 @@ export const platformAdd = defineCommand({
     'post-logout-uri': { value: 'URI', text: 'a post-logout redirect URI (repeat for more)' },
     'backchannel-logout-uri': { value: 'URI', text: 'where it takes back-channel logout notices' },
     policy: { value: 'POLICY', text: 'open (default), on_request or admin: who may use it' },
+    assurance: {
+      value: 'LEVEL',
+      text: 'low, substantial or high: the lowest level of assurance a sign-in to it needs (none by default)',
+    },
     public: { text: 'a public client: no secret, PKCE only' },
     'third-party': { text: 'a third-party platform (people are asked to consent)' },
   },
@@ -46,6 +51,7 @@ export const platformAdd = defineCommand({
         postLogoutRedirectUris: values['post-logout-uri'],
         backchannelLogoutUri: values['backchannel-logout-uri'],
         accessPolicy: values.policy,
+        minimumLevel: values.assurance,
         public: values.public,
         firstParty: !values['third-party'],
       },
@@ -58,6 +64,7 @@ export const platformAdd = defineCommand({
         postLogoutRedirectUris: 'post-logout-uri',
         backchannelLogoutUri: 'backchannel-logout-uri',
         accessPolicy: 'policy',
+        minimumLevel: 'assurance',
         public: 'public',
         firstParty: 'third-party',
       },
@@ -70,11 +77,13 @@ export const platformAdd = defineCommand({
         platformId: created.id,
         clientId: created.clientId,
         clientSecret: created.clientSecret,
+        minimumLevel: created.minimumLevel,
         discovery,
       },
       text: [
         `platform_id: ${created.id}`,
         `client_id: ${created.clientId}`,
+        `minimum level: ${created.minimumLevel ?? 'none'}`,
         created.clientSecret
           ? `client_secret: ${created.clientSecret}`
           : 'client_secret: (none: public client, PKCE)',

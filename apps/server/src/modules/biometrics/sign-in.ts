@@ -5,6 +5,7 @@ import {
 import type { nativeLoginSchema, webauthnAuthenticationVerifySchema } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import type { LoginResult, ProgressContext } from '../auth/service.js';
@@ -15,7 +16,12 @@ import { assertMaySignIn, findUserById } from '../users/service.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { verifyNativeSignature } from './native-keys.js';
 import type { CredentialKind, CredentialRow } from './repository.js';
-import { findCredential, markCredentialUsed, setCredentialCounter } from './repository.js';
+import {
+  activeWebauthnKeysOfUser,
+  findCredential,
+  markCredentialUsed,
+  setCredentialCounter,
+} from './repository.js';
 import type { Ceremony } from './webauthn.js';
 import {
   challengeBytes,
@@ -62,13 +68,54 @@ export async function passkeySignInOptions(ctx: AppContext): Promise<Ceremony> {
   return { challengeId, options: { ...options } };
 }
 
-export async function signInWithPasskey(
+/** Whether the user has a passkey in use (a means of the step-up to a higher level). */
+export async function hasWebauthnKey(db: Db, userId: string): Promise<boolean> {
+  return (await activeWebauthnKeysOfUser(db, userId)).length > 0;
+}
+
+/**
+ * Options to raise the signed-in user's session with one of their passkeys (the step-up to a
+ * higher level): the challenge is bound to the user, and the browser offers their keys.
+ */
+export async function passkeyStepUpOptions(ctx: AppContext, userId: string): Promise<Ceremony> {
+  const keys = await activeWebauthnKeysOfUser(ctx.db, userId);
+  const { challengeId, challenge } = await createChallenge(ctx, 'webauthn_login', userId);
+  const options = await generateAuthenticationOptions({
+    rpID: relyingPartyOf(ctx).rpID,
+    challenge: challengeBytes(challenge),
+    userVerification: 'required',
+    allowCredentials: keys.map((key) => ({
+      id: key.credential_id,
+      transports: parseTransports(key.transports),
+    })),
+  });
+  return { challengeId, options: { ...options } };
+}
+
+/**
+ * Checks an assertion of the options above: a challenge of this user, one of their own keys (a
+ * key of another account fails like a wrong one), and the user verified on the device.
+ */
+export async function verifyPasskeyOfUser(
   ctx: AppContext,
+  userId: string,
   input: PasskeyAssertion,
-  attempt: SignInAttempt,
-): Promise<LoginResult> {
-  const challenge = await consumeChallenge(ctx, input.challengeId, 'webauthn_login');
+): Promise<void> {
+  const challenge = await consumeChallenge(ctx, input.challengeId, 'webauthn_login', userId);
   const credential = await usableKey(ctx, 'webauthn', input.response.id);
+  if (credential.user_id !== userId) throw new AppError('biometric_verification_failed');
+  const userVerified = await verifyAssertion(ctx, credential, challenge, input);
+  if (!userVerified) throw new AppError('biometric_verification_failed');
+  await markCredentialUsed(ctx.db, credential.id, ctx.clock.now());
+}
+
+/** Verifies a passkey's assertion and stores its counter; whether the key verified its user. */
+async function verifyAssertion(
+  ctx: AppContext,
+  credential: CredentialRow,
+  challenge: string,
+  input: PasskeyAssertion,
+): Promise<boolean> {
   const { rpID, origin } = relyingPartyOf(ctx);
   let verification;
   try {
@@ -92,6 +139,17 @@ export async function signInWithPasskey(
   if (!verification.verified) throw new AppError('biometric_verification_failed');
   const { newCounter, userVerified } = verification.authenticationInfo;
   await setCredentialCounter(ctx.db, credential.id, newCounter);
+  return userVerified;
+}
+
+export async function signInWithPasskey(
+  ctx: AppContext,
+  input: PasskeyAssertion,
+  attempt: SignInAttempt,
+): Promise<LoginResult> {
+  const challenge = await consumeChallenge(ctx, input.challengeId, 'webauthn_login');
+  const credential = await usableKey(ctx, 'webauthn', input.response.id);
+  const userVerified = await verifyAssertion(ctx, credential, challenge, input);
   return signInWithCredential(ctx, credential, userVerified, attempt);
 }
 

@@ -8,8 +8,12 @@ import {
   identityLinksSchema,
   okSchema,
   pendingIdentitySchema,
+  requiredLevelSchema,
   safeTargetUri,
 } from '@hygie/domain';
+import type { RequiredLevel } from '@hygie/domain';
+import { stepUpWithProvider } from '../assurance/service.js';
+import { COMPLETE, currentSession } from '../sessions/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { issueXsrf } from '../../plugins/csrf.js';
@@ -32,6 +36,9 @@ const LOGIN_PAGE = '/security/login';
 
 /** The account area's page listing the links (the web app's devices page). */
 const LINKS_PAGE = '/devices';
+
+/** The step-up screen, where a step-up through a provider comes back on failure. */
+const STEP_UP_PAGE = '/security/step-up';
 
 /** The registration choice screen, where a sign-in started to register comes back on failure. */
 const REGISTER_PAGE = '/security/register';
@@ -77,10 +84,13 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
     error: IdpError,
     target: string | null,
     intent: IdpIntent,
+    level?: RequiredLevel,
   ) => {
     const query = new URLSearchParams({ idp_error: error });
+    if (level && intent === 'step_up') query.set('level', level);
     if (target) query.set('target_uri', target);
-    const page = intent === 'register' ? REGISTER_PAGE : LOGIN_PAGE;
+    const page =
+      intent === 'register' ? REGISTER_PAGE : intent === 'step_up' ? STEP_UP_PAGE : LOGIN_PAGE;
     return reply.redirect(`${page}?${query.toString()}`, 303);
   };
 
@@ -99,7 +109,12 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
             .enum(IDP_INTENTS)
             .optional()
             .describe(
-              '`register`: an identity linked to no account goes to the registration pre-filled with it',
+              '`register`: an identity linked to no account goes to the registration pre-filled with it; `step_up`: raises the signed-in session (the identity must be linked to its account)',
+            ),
+          level: requiredLevelSchema
+            .optional()
+            .describe(
+              'With `step_up`: the level asked for (a failure comes back to the step-up screen with it)',
             ),
         }),
         response: {
@@ -118,6 +133,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
           request.query.target_uri,
           request.ip,
           request.query.intent,
+          request.query.level,
         );
         void reply.setCookie(transactionCookie, transaction, {
           ...cookieOptions,
@@ -136,6 +152,7 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
             'identity_provider_unavailable',
             target,
             request.query.intent ?? 'sign_in',
+            request.query.level,
           );
         }
         throw err;
@@ -199,7 +216,24 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
         if (outcome.error === 'identity_provider_unavailable' && wantsJson(request)) {
           throw providerUnavailableError(ctx, request.params.provider);
         }
-        return backToLogin(reply, outcome.error, outcome.target, outcome.intent);
+        return backToLogin(reply, outcome.error, outcome.target, outcome.intent, outcome.level);
+      }
+      if ('stepUp' in outcome) {
+        // The step-up raises this browser's complete session, if it is the linked account's.
+        const session = await currentSession(
+          ctx,
+          request,
+          request.cookies[cookies.sessionCookie],
+        ).catch((err: unknown) => {
+          if (isAppError(err)) return null; // expired meanwhile
+          throw err;
+        });
+        if (session?.stage !== COMPLETE || session.user_id !== outcome.stepUp.userId) {
+          return backToLogin(reply, 'not_linked', outcome.target, 'step_up', outcome.level);
+        }
+        const { provider, acr } = outcome.stepUp;
+        await stepUpWithProvider(ctx, session, provider, acr, request.ip);
+        return reply.redirect(outcome.target ?? '/', 303);
       }
       const { result, target } = outcome;
       const { progress } = result;

@@ -1,5 +1,12 @@
 import * as client from 'openid-client';
-import type { Brand, IdpError, IdpIntent, Language, PendingIdentity } from '@hygie/domain';
+import type {
+  Brand,
+  IdpError,
+  IdpIntent,
+  Language,
+  PendingIdentity,
+  RequiredLevel,
+} from '@hygie/domain';
 import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
@@ -152,6 +159,7 @@ export async function startSignIn(
   target: string | undefined,
   ip: string | null,
   intent: IdpIntent = 'sign_in',
+  level?: RequiredLevel,
 ): Promise<{ url: string; transaction: string }> {
   const provider = providerOf(ctx, providerId);
   if (leftAlone(ctx, provider)) throw providerUnavailableError(ctx, provider.id);
@@ -173,6 +181,7 @@ export async function startSignIn(
     verifier,
     target: safeTargetUri(target, ctx.config.publicUrl.origin),
     intent,
+    ...(intent === 'step_up' && level ? { level } : {}),
     expiresAt: ctx.clock.now() + TRANSACTION_TTL_MS,
   };
   const url = client.buildAuthorizationUrl(configuration, {
@@ -199,11 +208,18 @@ export interface CallbackAttempt {
 interface CallbackCourse {
   target: string | null;
   intent: IdpIntent;
+  /** The level a step-up was started for. */
+  level?: RequiredLevel;
 }
 
 export type CallbackOutcome = CallbackCourse &
   (
     | { ok: true; result: LoginResult }
+    /**
+     * A step-up (`intent=step_up`): the identity is linked to this account, and the provider
+     * answered this `acr` (null: none it stores): the caller raises the session.
+     */
+    | { ok: true; stepUp: { provider: string; userId: string; acr: string | null } }
     | { ok: false; error: IdpError }
     /**
      * Linked to no account: the identity waits (sealed) while the person proves an account, or
@@ -242,7 +258,11 @@ export async function finishSignIn(
   ) {
     throw new AppError('identity_provider_sign_in_invalid');
   }
-  const course: CallbackCourse = { target: transaction.target, intent: transaction.intent };
+  const course: CallbackCourse = {
+    target: transaction.target,
+    intent: transaction.intent,
+    ...(transaction.level ? { level: transaction.level } : {}),
+  };
   const providerError = currentUrl.searchParams.get('error');
   if (providerError !== null) {
     const error = providerError === 'access_denied' ? 'cancelled' : 'refused';
@@ -270,6 +290,16 @@ export async function finishSignIn(
     return { ...course, ok: false, error: 'refused' };
   }
   const link = await findLink(ctx.db, provider.id, identity.subject);
+  if (transaction.intent === 'step_up') {
+    // No sign-in and no pending link: the caller checks the link is the session's account.
+    if (!link) return { ...course, ok: false, error: 'not_linked' };
+    await markLinkUsed(ctx.db, provider.id, link.subject, ctx.clock.now());
+    return {
+      ...course,
+      ok: true,
+      stepUp: { provider: provider.id, userId: link.user_id, acr: storableAcr(acr) },
+    };
+  }
   if (!link) {
     await recordFailure(ctx, provider, 'not_linked', ip);
     const now = ctx.clock.now();
@@ -290,7 +320,13 @@ export async function finishSignIn(
   }
   try {
     const twoFactors = countsAsTwoFactors(provider.claims, provider.acrValues, acr);
-    const result = await signInLinked(ctx, provider, link, { twoFactors, idToken }, attempt);
+    const result = await signInLinked(
+      ctx,
+      provider,
+      link,
+      { twoFactors, idToken, acr: upstreamAcr(provider.id, acr) },
+      attempt,
+    );
     ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
     return { ...course, ok: true, result };
   } catch (err) {
@@ -305,6 +341,20 @@ export async function finishSignIn(
     }
     throw err;
   }
+}
+
+/**
+ * The provider's `acr` as the session records it, `<provider>:<acr>` (the level follows from it,
+ * docs/oidc.md); null when the provider sent none, or one the portal would not store.
+ */
+function upstreamAcr(providerId: string, acr: unknown): string | null {
+  const value = storableAcr(acr);
+  return value === null ? null : `${providerId}:${value}`;
+}
+
+/** An `acr` the portal stores: a short token (an eIDAS level); anything else is not kept. */
+function storableAcr(acr: unknown): string | null {
+  return typeof acr === 'string' && /^[\w.-]{1,40}$/.test(acr) ? acr : null;
 }
 
 /**
@@ -362,7 +412,7 @@ async function signInLinked(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   link: IdentityLinkRow,
-  { twoFactors, idToken }: { twoFactors: boolean; idToken: string },
+  { twoFactors, idToken, acr }: { twoFactors: boolean; idToken: string; acr: string | null },
   attempt: CallbackAttempt,
 ): Promise<LoginResult> {
   const { meta } = attempt;
@@ -382,6 +432,7 @@ async function signInLinked(
     trustedDeviceId,
     mfaVerifiedAt: twoFactors ? now : null,
     upstream: { provider: provider.id, idToken },
+    upstreamAcr: acr,
   });
   await recordAudit(ctx.db, ctx.clock, {
     action: 'login_identity_provider',

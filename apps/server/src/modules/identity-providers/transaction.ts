@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { IdpIntent } from '@hygie/domain';
-import { IDP_INTENTS } from '@hygie/domain';
+import type { IdpIntent, RequiredLevel } from '@hygie/domain';
+import { IDP_INTENTS, requiredLevelSchema } from '@hygie/domain';
 
 /**
  * The sign-in a browser started with a provider, until the provider sends it back: kept by the
@@ -19,6 +19,8 @@ export interface IdpTransaction {
   target: string | null;
   /** Started to sign in, or to register (an unknown identity then goes to the registration). */
   intent: IdpIntent;
+  /** The level a step-up was started for (where a failure comes back to), if any. */
+  level?: RequiredLevel;
   expiresAt: number;
 }
 
@@ -33,6 +35,7 @@ const transactionSchema = z.object({
   target: z.string().nullable(),
   // A transaction sealed before intents existed was a sign-in.
   intent: z.enum(IDP_INTENTS).default('sign_in'),
+  level: requiredLevelSchema.optional(),
   expiresAt: z.number(),
 });
 

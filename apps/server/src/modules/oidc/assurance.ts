@@ -1,60 +1,104 @@
 import { z } from 'zod';
-import type { SessionRow } from '../../db/schema.js';
+import type { AssuranceLevel } from '@hygie/domain';
+import { meetsLevel } from '@hygie/domain';
+import type { RecordedAuthentication } from '../assurance/level.js';
+import { recordedMethods } from '../assurance/level.js';
 
 /**
- * The ID token's `acr` (docs/oidc.md): one factor, or two factors of different kinds. Platforms
- * that need two factors check it (a trusted browser skips the second factor: one factor then).
+ * The ID token's `acr` (docs/oidc.md): the session's level of assurance. `urn:hygie:loa:2`, the
+ * value for two factors before levels existed, is still accepted in requests as an alias of
+ * `low` (and returned to a platform that asks for it), so platforms registered before keep working.
  */
 export const ACR = {
   oneFactor: 'urn:hygie:loa:1',
+  low: 'urn:hygie:loa:low',
+  substantial: 'urn:hygie:loa:substantial',
+  high: 'urn:hygie:loa:high',
   twoFactors: 'urn:hygie:loa:2',
 } as const;
 
-// RFC 8176 method references by kind of factor: something known, held, or been — and `ext`, a
-// sign-in at an upstream identity provider (docs/identity-providers.md), a factor of its own: the
-// portal's code after it makes two. `rec`, a recovery code (not an RFC 8176 name), is something
-// held: the sheet of codes, like NIST 800-63B's look-up secrets.
-const FACTOR_KINDS = [
-  new Set(['pwd', 'pin', 'kba']),
-  new Set(['otp', 'sms', 'tel', 'hwk', 'swk', 'rec']),
-  new Set(['user', 'fpt', 'face', 'iris', 'retina', 'vbm']),
-  new Set(['ext']),
+/** What discovery advertises (`acr_values_supported`): the value of each level. */
+export const ACR_VALUES_SUPPORTED: readonly string[] = [
+  ACR.oneFactor,
+  ACR.low,
+  ACR.substantial,
+  ACR.high,
 ];
 
-/**
- * How the session's user authenticated, as the ID token's `amr` (RFC 8176): the methods recorded
- * at sign-in, with `mfa` when they are of two kinds. A session from before methods were recorded
- * says `pwd`, and `mfa` if it passed the second factor.
- */
-export function amrOf(session: Pick<SessionRow, 'amr' | 'mfa_verified_at'>): string[] {
-  if (!session.amr) return session.mfa_verified_at ? ['pwd', 'mfa'] : ['pwd'];
-  const methods = [...new Set(session.amr.split(' ').filter(Boolean))];
-  const kinds = FACTOR_KINDS.filter((kind) => methods.some((m) => kind.has(m))).length;
-  return kinds >= 2 ? [...methods, 'mfa'] : methods;
+const LEVEL_OF_ACR: Readonly<Record<string, AssuranceLevel>> = {
+  [ACR.oneFactor]: 'one_factor',
+  [ACR.low]: 'low',
+  [ACR.substantial]: 'substantial',
+  [ACR.high]: 'high',
+  [ACR.twoFactors]: 'low',
+};
+
+/** The `acr` of a level. */
+export function acrOfLevel(level: AssuranceLevel): string {
+  return level === 'one_factor' ? ACR.oneFactor : ACR[level];
 }
 
-/** The `acr` that `amr` earns. */
-export function acrOf(amr: readonly string[]): string {
-  return amr.includes('mfa') ? ACR.twoFactors : ACR.oneFactor;
+/**
+ * How the session's user authenticated, as the ID token's `amr` (RFC 8176): the recorded methods
+ * with `mfa` when they are of two kinds. The authenticator app's code is `otp` there, like a code
+ * by e-mail (the session records which: the level differs); the upstream `acr` is not a method.
+ */
+export function amrOf(session: Pick<RecordedAuthentication, 'amr' | 'mfa_verified_at'>): string[] {
+  const methods = recordedMethods({ ...session, upstream_acr: null })
+    .filter((method) => !method.includes(':'))
+    .map((method) => (method === 'totp' ? 'otp' : method));
+  return [...new Set(methods)];
 }
 
-const LEVELS: readonly string[] = [ACR.oneFactor, ACR.twoFactors];
-
 /**
- * The lowest level a platform accepts: from `acr_values` (voluntary, OIDC Core §3.1.2.1) and an
- * `acr` the `claims` parameter marks essential (§5.5.1.1). Values the portal does not issue are
- * ignored; none known, no requirement (0).
+ * The `acr` values a platform asks for that the portal knows: from `acr_values` (voluntary, OIDC
+ * Core §3.1.2.1) and an `acr` the `claims` parameter marks essential (§5.5.1.1).
  */
-export function requestedLevel(params: { acr_values?: unknown; claims?: unknown }): number {
+export function requestedAcrs(params: { acr_values?: unknown; claims?: unknown }): string[] {
   const values = typeof params.acr_values === 'string' ? params.acr_values.split(' ') : [];
   values.push(...essentialAcrs(params.claims));
-  const levels = values.map((v) => LEVELS.indexOf(v) + 1).filter((level) => level > 0);
-  return levels.length > 0 ? Math.min(...levels) : 0;
+  return values.filter((value) => Object.prototype.hasOwnProperty.call(LEVEL_OF_ACR, value));
 }
 
-/** The level `amr` earns: 1 for one factor, 2 for two. */
-export function levelOf(amr: readonly string[]): number {
-  return LEVELS.indexOf(acrOf(amr)) + 1;
+/**
+ * The lowest level a platform accepts from what it asked for (any listed value is acceptable);
+ * null when it asked for none the portal knows.
+ */
+export function requestedLevel(params: {
+  acr_values?: unknown;
+  claims?: unknown;
+}): AssuranceLevel | null {
+  const levels = requestedAcrs(params).map((value) => LEVEL_OF_ACR[value] ?? 'one_factor');
+  if (!levels.length) return null;
+  return levels.reduce((lowest, level) => (meetsLevel(level, lowest) ? lowest : level));
+}
+
+/**
+ * The level a sign-in to a platform needs: the highest of the platform's minimum and of what the
+ * request asks for; null when neither asks for anything.
+ */
+export function levelNeeded(
+  platformMinimum: AssuranceLevel | null,
+  params: { acr_values?: unknown; claims?: unknown },
+): AssuranceLevel | null {
+  const requested = requestedLevel(params);
+  if (!platformMinimum) return requested;
+  if (!requested) return platformMinimum;
+  return meetsLevel(requested, platformMinimum) ? requested : platformMinimum;
+}
+
+/**
+ * The ID token's `acr` for a session at `level`: the highest value the platform asked for that
+ * the level meets, else the level's own value.
+ */
+export function acrFor(level: AssuranceLevel, requested: readonly string[]): string {
+  let best: string | null = null;
+  for (const value of requested) {
+    const valueLevel = LEVEL_OF_ACR[value];
+    if (!valueLevel || !meetsLevel(level, valueLevel)) continue;
+    if (best === null || !meetsLevel(LEVEL_OF_ACR[best] ?? 'one_factor', valueLevel)) best = value;
+  }
+  return best ?? acrOfLevel(level);
 }
 
 function essentialAcrs(claims: unknown): string[] {

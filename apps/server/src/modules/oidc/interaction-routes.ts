@@ -7,7 +7,10 @@ import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
 import { closeSession, requireSecondFactor } from '../sessions/service.js';
 import { secondFactorStage } from '../auth/stages/registry.js';
-import { amrOf, levelOf, requestedLevel } from './assurance.js';
+import { meetsLevel } from '@hygie/domain';
+import { levelOfSession } from '../assurance/service.js';
+import { minimumLevelOf, platformAccessForClient } from '../platforms/service.js';
+import { levelNeeded } from './assurance.js';
 import { contentSecurityPolicy } from '../../plugins/security-headers.js';
 import type { InteractionInput } from './interaction.js';
 import { authenticatedAt, decideInteraction, freshEnough, interactionUrl } from './interaction.js';
@@ -64,13 +67,32 @@ export async function runInteraction(
     staleUser = session.user.email;
     session = null;
   }
-  if (session && levelOf(amrOf(session)) < requestedLevel(interaction.params)) {
-    // The platform asks for two factors; a trusted browser skipped the second one. The session
-    // goes back to that stage (the browser stays trusted), and comes back here once it is passed.
-    await requireSecondFactor(ctx.db, session.id, secondFactorStage.code);
-    const mfa = new URL('/security/mfa', publicUrl);
-    mfa.searchParams.set('target_uri', interactionUrl(publicUrl, uid));
-    return reply.redirect(mfa.href, 303);
+  if (session) {
+    const clientId =
+      typeof interaction.params.client_id === 'string' ? interaction.params.client_id : '';
+    // A user the access rule keeps out is refused below (decideInteraction), never stepped up.
+    const access = await platformAccessForClient(ctx, clientId, session.user_id);
+    const needed = access?.usable
+      ? levelNeeded(minimumLevelOf(access.platform), interaction.params)
+      : null;
+    const level = await levelOfSession(ctx, session);
+    if (needed && !meetsLevel(level, needed)) {
+      const target = interactionUrl(publicUrl, uid);
+      if (needed === 'low' && level === 'one_factor') {
+        // Two factors asked for; a trusted browser skipped the second one. The session goes back
+        // to that stage (the browser stays trusted), and comes back here once it is passed.
+        await requireSecondFactor(ctx.db, session.id, secondFactorStage.code);
+        const mfa = new URL('/security/mfa', publicUrl);
+        mfa.searchParams.set('target_uri', target);
+        return reply.redirect(mfa.href, 303);
+      }
+      // A higher level: the step-up screen offers the user's means that reach it (or says how to
+      // set one up), then comes back here; its cancel ends the interaction (`/abort`).
+      const stepUp = new URL('/security/step-up', publicUrl);
+      stepUp.searchParams.set('level', needed);
+      stepUp.searchParams.set('target_uri', target);
+      return reply.redirect(stepUp.href, 303);
+    }
   }
   if (!session) {
     const login = new URL('/security/login', publicUrl);
@@ -120,4 +142,42 @@ export async function runInteraction(
     case 'finish':
       return reply.redirect(await end(outcome.result), 303);
   }
+}
+
+/**
+ * The step-up screen's cancel: the interaction ends with `unmet_authentication_requirements`
+ * (OpenID Connect Core §3.1.2.6) back to the platform — never a sign-in at a lower level.
+ */
+export async function abortInteraction(
+  deps: InteractionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uid: string,
+): Promise<FastifyReply> {
+  const { ctx, provider } = deps;
+  let interaction: Interaction | undefined;
+  try {
+    interaction = await provider.interactionDetails(request.raw, reply.raw);
+  } catch (err) {
+    if (!(err instanceof errors.InvalidRequest)) throw err;
+  }
+  if (interaction?.uid !== uid) {
+    return reply.redirect(
+      oauthErrorUrl(ctx.config.publicUrl, {
+        error: 'invalid_request',
+        error_description: 'the sign-in request expired: start again from the platform',
+      }),
+      303,
+    );
+  }
+  const location = await provider.interactionResult(
+    request.raw,
+    reply.raw,
+    {
+      error: 'unmet_authentication_requirements',
+      error_description: 'the sign-in did not reach the level of assurance the platform requires',
+    },
+    { mergeWithLastSubmission: false },
+  );
+  return reply.redirect(location, 303);
 }

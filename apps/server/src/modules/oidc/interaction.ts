@@ -7,7 +7,8 @@ import { hmac, safeEqual } from '../../lib/tokens.js';
 import { recordAudit } from '../audit/service.js';
 import { platformAccessForClient } from '../platforms/service.js';
 import type { SessionWithUser } from '../sessions/repository.js';
-import { acrOf, amrOf } from './assurance.js';
+import { levelOfSession } from '../assurance/service.js';
+import { acrFor, amrOf, requestedAcrs } from './assurance.js';
 import { SCOPES } from './claims.js';
 import { consentPage, pageLanguage } from './pages.js';
 import { OIDC_PREFIX } from './provider.js';
@@ -117,7 +118,8 @@ export async function decideInteraction(
   const login: NonNullable<InteractionResults['login']> = {
     accountId: session.user_id,
     amr: amrOf(session),
-    acr: acrOf(amrOf(session)),
+    // The level reached, as the highest value the platform asked for that it meets (else its own).
+    acr: acrFor(await levelOfSession(ctx, session), requestedAcrs(interaction.params)),
     // When the user last authenticated (never ahead of the provider's own clock).
     ts: Math.floor(Math.min(authenticatedAt(session), Date.now()) / 1000),
   };

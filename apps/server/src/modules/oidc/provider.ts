@@ -9,7 +9,11 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/er
 import { hashToken, hmac, safeEqual } from '../../lib/tokens.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
 import type { CookiePolicy } from '../../plugins/cookies.js';
-import { isRegisteredBackchannelUri, platformAccessForClient } from '../platforms/service.js';
+import {
+  isRegisteredBackchannelUri,
+  minimumLevelOf,
+  platformAccessForClient,
+} from '../platforms/service.js';
 import { findUserById } from '../users/service.js';
 import {
   LOGOUT_TTL_MS,
@@ -18,7 +22,9 @@ import {
 } from '../identity-providers/logout.js';
 import { adapterFactory } from './adapter.js';
 import { auditProviderEvents } from './audit-events.js';
-import { ACR, amrOf, levelOf, requestedLevel } from './assurance.js';
+import { meetsLevel } from '@hygie/domain';
+import { levelOfSession } from '../assurance/service.js';
+import { ACR_VALUES_SUPPORTED, acrFor, amrOf, levelNeeded, requestedAcrs } from './assurance.js';
 import { claimsOf, SCOPE_CLAIMS, SCOPES } from './claims.js';
 import { ID_TOKEN_TTL_SECONDS, JWKS_CACHE_SECONDS, loadSigningKeys } from './keys.js';
 import { logoutPage, pageLanguage } from './pages.js';
@@ -27,6 +33,11 @@ import { completeSession, endPortalAndProviderSessions, portalUserId } from './p
 /** Where the provider is mounted: the issuer is `${PUBLIC_URL}/oidc`. */
 /** An introspection answer that says a user's token is active. */
 const activeToken = z.object({ active: z.literal(true), sub: z.string(), client_id: z.string() });
+
+/** The part of a `claims` parameter the portal reads: the ID token's `acr` request. */
+const acrClaimRequest = z.object({
+  id_token: z.object({ acr: z.record(z.string(), z.unknown()).nullable().optional() }),
+});
 
 const TEMPORARILY_UNAVAILABLE = {
   error: 'temporarily_unavailable',
@@ -86,9 +97,10 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
   };
 
   // Every authorization asks the portal: unless the portal session is complete, is the provider
-  // session's user, may use this platform and has the level the platform asks for (acr_values),
-  // the interaction runs (and sends the browser to the portal's sign-in, second factor or
-  // /oauth-error). Only the resume of an interaction just decided passes.
+  // session's user, may use this platform, has the level the platform needs (its minimum, and
+  // what acr_values or an essential acr claim ask for) and the provider session says that level
+  // and those methods, the interaction runs (and sends the browser to the portal's sign-in,
+  // second factor, step-up or /oauth-error). Only the resume of an interaction just decided passes.
   const policy = interactionPolicy.base();
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
@@ -101,10 +113,21 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
         const clientId = koa.oidc.client?.clientId;
         const session = await portalSession(koa);
         const userId = session?.user_id;
-        if (!userId || userId !== accountId || !clientId || !(await mayUse(clientId, userId))) {
+        if (!session || !userId || userId !== accountId || !clientId) {
           return interactionPolicy.Check.REQUEST_PROMPT;
         }
-        if (levelOf(amrOf(session)) < requestedLevel(koa.oidc.params ?? {})) {
+        const access = await platformAccessForClient(ctx, clientId, userId);
+        if (!access?.usable) return interactionPolicy.Check.REQUEST_PROMPT;
+        const params = koa.oidc.params ?? {};
+        const level = await levelOfSession(ctx, session);
+        const needed = levelNeeded(minimumLevelOf(access.platform), params);
+        if (needed && !meetsLevel(level, needed)) return interactionPolicy.Check.REQUEST_PROMPT;
+        // A level or methods changed since the provider session was written (a step-up), or
+        // another value asked for: the interaction writes them anew, so the ID token says them.
+        const acr = acrFor(level, requestedAcrs(params));
+        const amr = amrOf(session);
+        const provider = koa.oidc.session;
+        if (provider?.acr !== acr || JSON.stringify(provider.amr ?? []) !== JSON.stringify(amr)) {
           return interactionPolicy.Check.REQUEST_PROMPT;
         }
         return interactionPolicy.Check.NO_NEED_TO_PROMPT;
@@ -140,7 +163,7 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
     findAccount,
     jwks: { keys },
     scopes: SCOPES,
-    acrValues: Object.values(ACR),
+    acrValues: [...ACR_VALUES_SUPPORTED],
     claims: { sid: null, iss: null, ...SCOPE_CLAIMS },
     responseTypes: ['code'],
     // S256 is the only method oidc-provider 9 knows; PKCE is required of every client.
@@ -207,6 +230,21 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
           token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      // The `claims` parameter, for one use: an essential `acr` in the ID token (OIDC Core
+      // §5.5.1.1), a level the platform requires like `acr_values`. Every other claim it names is
+      // dropped: what a platform gets stays what its scopes and consent release.
+      claimsParameter: {
+        enabled: true,
+        assertClaimsParameter: (koa: KoaContextWithOIDC, claims: unknown) => {
+          const acr = acrClaimRequest.safeParse(claims);
+          const { params } = koa.oidc;
+          if (!params) return;
+          params.claims =
+            acr.success && acr.data.id_token.acr
+              ? JSON.stringify({ id_token: { acr: acr.data.id_token.acr } })
+              : undefined;
+        },
+      },
       // Platforms with a back-channel logout URI are told when the user's session ends: by
       // RP-initiated logout here, by the portal's sign-out, lock or reset through the outbox.
       backchannelLogout: { enabled: true },

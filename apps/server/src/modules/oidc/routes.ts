@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorEnvelopeSchema, signingKeyListSchema, signingKeyRotationSchema } from '@hygie/domain';
 import type { RouteDeps } from '../route-deps.js';
 import type { PlatformLogoutSender } from './backchannel.js';
-import { runInteraction } from './interaction-routes.js';
+import { abortInteraction, runInteraction } from './interaction-routes.js';
 import { createOidcProvider, OIDC_PREFIX } from './provider.js';
 import { rotateKeys, signingKeyList } from './service.js';
 
@@ -76,6 +76,11 @@ export const oidcRoutes: FastifyPluginAsyncZod<
       `${OIDC_PREFIX}/interaction/:uid`,
       { schema: { hide: true, params: z.object({ uid }) } },
       (request, reply) => runInteraction(interactionDeps, request, reply, request.params.uid),
+    );
+    scope.get(
+      `${OIDC_PREFIX}/interaction/:uid/abort`,
+      { schema: { hide: true, params: z.object({ uid }) } },
+      (request, reply) => abortInteraction(interactionDeps, request, reply, request.params.uid),
     );
     scope.post(
       `${OIDC_PREFIX}/interaction/:uid/consent`,

@@ -1,7 +1,14 @@
-import type { AdminPlatform, Service } from '@hygie/domain';
+import type { AdminPlatform, RequiredLevel, Service } from '@hygie/domain';
+import { requiredLevelSchema } from '@hygie/domain';
 import { canUsePlatform, nextUserAction } from './access.js';
 import type { AccessStatus } from './access.js';
 import type { PlatformRow } from './types.js';
+
+/** A platform's minimum level of assurance (a stored value the portal does not know: none). */
+export function minimumLevelOf(platform: Pick<PlatformRow, 'minimum_level'>): RequiredLevel | null {
+  const parsed = requiredLevelSchema.safeParse(platform.minimum_level);
+  return parsed.success ? parsed.data : null;
+}
 
 /** A JSON array of URIs from a platform row (a malformed value reads as none). */
 export function parseUriList(json: string): string[] {
@@ -28,6 +35,7 @@ export function presentAdminPlatform(row: PlatformRow): AdminPlatform {
     backchannelLogoutUri: row.backchannel_logout_uri,
     accessPolicy: row.access_policy,
     firstParty: row.first_party === 1,
+    minimumLevel: minimumLevelOf(row),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };

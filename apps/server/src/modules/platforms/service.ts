@@ -17,6 +17,7 @@ import { findUserById } from '../users/service.js';
 import type { AccessStatus } from './access.js';
 import { canUsePlatform, nextUserAction } from './access.js';
 import { parseUriList, presentAdminPlatform, presentService } from './present.js';
+export { minimumLevelOf } from './present.js';
 import {
   accessOf,
   accessRowsOfUser,
@@ -77,6 +78,7 @@ export async function createPlatform(
     backchannel_logout_uri: input.backchannelLogoutUri ?? null,
     access_policy: input.accessPolicy ?? 'open',
     first_party: input.firstParty === false ? 0 : 1,
+    minimum_level: input.minimumLevel ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -87,7 +89,12 @@ export async function createPlatform(
       actorId: actor.userId,
       targetId: row.id,
       ip: actor.ip,
-      details: { name: row.name, clientId: row.client_id, public: credentials === null },
+      details: {
+        name: row.name,
+        clientId: row.client_id,
+        public: credentials === null,
+        minimumLevel: row.minimum_level,
+      },
     });
   });
   return { ...presentAdminPlatform(row), clientSecret: credentials?.secret ?? null };
@@ -112,6 +119,7 @@ export async function updatePlatform(
     changes.backchannel_logout_uri = input.backchannelLogoutUri;
   if (input.accessPolicy !== undefined) changes.access_policy = input.accessPolicy;
   if (input.firstParty !== undefined) changes.first_party = input.firstParty ? 1 : 0;
+  if (input.minimumLevel !== undefined) changes.minimum_level = input.minimumLevel;
   const updated = await ctx.db.transaction().execute(async (trx) => {
     if (!(await findPlatformById(trx, id))) return undefined;
     await updatePlatformRow(trx, id, changes);

@@ -11,10 +11,13 @@ import type { AppContext } from '../../context.js';
 import type { AuditEventTable } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { parseUserAgent } from '../../lib/user-agent.js';
+import { assuranceLevel } from '../assurance/level.js';
+import { mappingOf } from '../assurance/service.js';
 import { auditEventsAboutPage, recordAudit } from '../audit/service.js';
 import { consentsOf } from '../oidc/consents.js';
 import { endPlatformAccessOfClient } from '../oidc/service.js';
 import { platformNames } from '../platforms/service.js';
+import { loadSettings } from '../settings/service.js';
 import {
   COMPLETE,
   endOtherSessionsOfUser,
@@ -34,6 +37,7 @@ const iso = (at: number) => new Date(Number(at)).toISOString();
 /** My live portal sessions: the one asking first (`current`), then the newest first. */
 export async function mySessions(ctx: AppContext, me: Me): Promise<MySession[]> {
   const rows = await listLiveSessionsOfUser(ctx.db, me.userId, ctx.clock.now());
+  const mapping = mappingOf(await loadSettings(ctx));
   const ordered = [
     ...rows.filter((s) => s.id === me.sessionId),
     ...rows.filter((s) => s.id !== me.sessionId),
@@ -45,6 +49,7 @@ export async function mySessions(ctx: AppContext, me: Me): Promise<MySession[]> 
     createdAt: iso(s.created_at),
     lastSeenAt: iso(s.last_seen_at),
     methods: s.amr ? s.amr.split(' ').filter(Boolean) : [],
+    level: assuranceLevel(s, mapping),
     complete: s.stage === COMPLETE,
     current: s.id === me.sessionId,
   }));

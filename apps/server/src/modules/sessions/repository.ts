@@ -50,6 +50,7 @@ function sessionQuery(db: Db, tokenHash: string) {
       'sessions.trusted_device_id',
       'sessions.reauthenticated_at',
       'sessions.amr',
+      'sessions.upstream_acr',
       'users.email',
       'users.email_verified_at',
       'users.phone',
@@ -325,6 +326,7 @@ const SESSION_COLUMNS = [
   'trusted_device_id',
   'reauthenticated_at',
   'amr',
+  'upstream_acr',
 ] as const;
 
 export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
@@ -377,6 +379,27 @@ export async function markSecondFactorPassed(
     .execute();
 }
 
+/**
+ * Records a step-up to a higher level on a complete session: its methods now (`amr`), the
+ * upstream `acr` when the step-up went through a provider, and the time of the proof.
+ */
+export async function markAssuranceRaised(
+  db: Db,
+  id: string,
+  now: number,
+  raised: { amr: string; upstreamAcr?: string },
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({
+      amr: raised.amr,
+      mfa_verified_at: now,
+      ...(raised.upstreamAcr ? { upstream_acr: raised.upstreamAcr } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Records a second factor passed again by the signed-in user (a step-up): its time only. */
 export async function markSecondFactorRenewed(db: Db, id: string, now: number): Promise<void> {
   await db.updateTable('sessions').set({ mfa_verified_at: now }).where('id', '=', id).execute();
@@ -391,7 +414,17 @@ export async function markReauthenticated(db: Db, id: string, now: number): Prom
 export function listLiveSessionsOfUser(db: Db, userId: string, now: number) {
   return db
     .selectFrom('sessions')
-    .select(['id', 'stage', 'created_at', 'last_seen_at', 'ip', 'user_agent', 'amr'])
+    .select([
+      'id',
+      'stage',
+      'created_at',
+      'last_seen_at',
+      'ip',
+      'user_agent',
+      'amr',
+      'mfa_verified_at',
+      'upstream_acr',
+    ])
     .where('user_id', '=', userId)
     .where('idle_expires_at', '>', now)
     .where('absolute_expires_at', '>', now)
@@ -417,6 +450,7 @@ export function sessionsOfUser(db: Db, userId: string) {
       'reauthenticated_at',
       'trusted_device_id',
       'amr',
+      'upstream_acr',
     ])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')

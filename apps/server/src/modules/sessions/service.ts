@@ -47,6 +47,8 @@ export async function openSession(
     mfaVerifiedAt?: number | null;
     /** The upstream provider the sign-in went through and its ID token (for its logout). */
     upstream?: UpstreamSignIn | null;
+    /** That provider's `acr`, as `<provider>:<acr>` (the session's level follows from it). */
+    upstreamAcr?: string | null;
   },
 ): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
   const now = ctx.clock.now();
@@ -72,6 +74,7 @@ export async function openSession(
       trusted_device_id: proof.trustedDeviceId ?? null,
       reauthenticated_at: null,
       amr: proof.amr.join(' '),
+      upstream_acr: proof.upstreamAcr ?? null,
     },
     proof.upstream ?? null,
   );
@@ -221,6 +224,7 @@ export {
   knownBrowsersOfUser,
   listLiveSessionsOfUser,
   sessionsOfUser,
+  markAssuranceRaised,
   markSecondFactorPassed,
   requireSecondFactor,
   setSessionStage,

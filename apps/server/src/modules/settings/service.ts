@@ -1,5 +1,5 @@
-import type { Setting, SettingKey } from '@hygie/domain';
-import { CODES, SETTING_KEYS } from '@hygie/domain';
+import type { AssuranceMapping, RequiredLevel, Setting, SettingKey } from '@hygie/domain';
+import { assuranceMappingSchema, CODES, requiredLevelSchema, SETTING_KEYS } from '@hygie/domain';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
@@ -34,6 +34,10 @@ export interface AppSettings {
    */
   CGU_NEXT_VERSION: string | null;
   CGU_NEXT_AT: string | null;
+  /** The level the account area needs (docs/oidc.md); null: none (the default). */
+  ACCOUNT_MINIMUM_LEVEL: RequiredLevel | null;
+  /** The operator's mapping of recorded methods to levels; null: the portal's default. */
+  ASSURANCE_MAPPING: AssuranceMapping | null;
 }
 
 interface Bounds {
@@ -67,6 +71,8 @@ export function defaultSettings(config: Pick<Config, 'session'>): AppSettings {
     CGU_PUBLISHED_AT: '2026-01-01',
     CGU_NEXT_VERSION: null,
     CGU_NEXT_AT: null,
+    ACCOUNT_MINIMUM_LEVEL: null,
+    ASSURANCE_MAPPING: null,
   };
 }
 
@@ -82,6 +88,8 @@ const STORED_VALUE: { [K in keyof AppSettings]: z.ZodType<AppSettings[K]> } = {
   CGU_PUBLISHED_AT: z.string(),
   CGU_NEXT_VERSION: z.string().min(1).nullable(),
   CGU_NEXT_AT: z.iso.date().nullable(),
+  ACCOUNT_MINIMUM_LEVEL: requiredLevelSchema.nullable(),
+  ASSURANCE_MAPPING: assuranceMappingSchema.nullable(),
 };
 
 function isSettingName(key: string): key is keyof AppSettings {

@@ -19,6 +19,7 @@ function makeSession(overrides: Partial<MySession> = {}): MySession {
     createdAt: '2025-03-01T10:00:00.000Z',
     lastSeenAt: '2025-03-01T10:30:00.000Z',
     methods: ['pwd', 'otp'],
+    level: 'low',
     complete: true,
     current: false,
     ...overrides,

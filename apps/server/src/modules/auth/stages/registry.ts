@@ -111,10 +111,11 @@ export const secondFactorStage: StageDefinition<
       const { TRUSTED_DEVICE_DAYS } = await loadSettings(ctx, trx);
       device = await trustDevice(ctx, trx, actor.userId, actor, TRUSTED_DEVICE_DAYS);
     }
-    // RFC 8176: a one-time code by e-mail or of the authenticator app is `otp`; by SMS, `sms`. A
+    // RFC 8176: a one-time code by e-mail is `otp`, by SMS `sms`. The authenticator app's is `otp`
+    // too in the ID token, but the session records `totp`: its level differs (docs/oidc.md). A
     // recovery code (a look-up secret held on paper, NIST 800-63B §5.1.2) has no RFC 8176 name:
-    // `rec`, something held (oidc/assurance.ts).
-    const method = { sms: 'sms', recovery_code: 'rec', totp: 'otp', email: 'otp' }[input.provider];
+    // `rec`, something held (assurance/level.ts).
+    const method = { sms: 'sms', recovery_code: 'rec', totp: 'totp', email: 'otp' }[input.provider];
     await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
     // A code received by e-mail proves the address: no separate verification needed.
     if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
