@@ -16,7 +16,7 @@ const SESSIONS: MySession[] = [
     ip: '203.0.113.7',
     createdAt: '2025-03-01T10:00:00.000Z',
     lastSeenAt: '2025-03-01T10:30:00.000Z',
-    methods: ['pwd', 'otp'],
+    methods: ['pwd', 'otp', 'totp'],
     level: 'substantial',
     complete: true,
     current: true,
@@ -56,7 +56,6 @@ describe('the current session’s level in the account area', () => {
       'Niveau de sécurité de cette connexion',
     );
     expect(card.textContent).toContain('Votre mot de passe et un code reçu par e-mail ou par SMS.');
-    expect(card.textContent).toContain('Obtenu par : mot de passe et code par e-mail.');
     expect(card.textContent).toContain('clé d’accès ou avec le code d’une application');
     expect(
       within(card).getByRole('link', { name: 'Ajouter un moyen dans Mes appareils' }),
@@ -70,8 +69,8 @@ describe('the current session’s level in the account area', () => {
       accountMinimum: 'substantial',
     });
     expect(value.textContent).toBe('Niveau substantiel');
-    expect(screen.getByTestId('current-level').textContent).toContain(
-      'Obtenu par : mot de passe et application d’authentification.',
+    expect(screen.getAllByTestId('session-row')[0]?.textContent).toContain(
+      'mot de passe, code par e-mail et application d’authentification',
     );
     expect(screen.getByTestId('current-level-minimum').textContent).toBe(
       'Votre espace personnel demande au moins le niveau substantiel.',

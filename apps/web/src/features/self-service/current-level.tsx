@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { LEVEL_ADJECTIVES, LEVEL_EXPLANATIONS, useAssurance } from '../../lib/assurance';
 import { errorMessage } from '../../lib/error-message';
-import { methodsInWords } from './words';
 
 /**
  * The current session's level of assurance in plain words (docs/oidc.md): what it rests on, and
@@ -46,13 +45,6 @@ export function CurrentLevel() {
             {t('self-service:assurance.current', { level: t(LEVEL_ADJECTIVES[data.level]) })}
           </Typography>
           <Typography>{t(LEVEL_EXPLANATIONS[data.level])}</Typography>
-          {data.amr.length > 0 && (
-            <Typography variant="body2" color="text.secondary">
-              {t('self-service:assurance.how', {
-                methods: methodsInWords(t, i18n.language, data.amr),
-              })}
-            </Typography>
-          )}
           {data.accountMinimum && (
             <Typography variant="body2" data-testid="current-level-minimum">
               {t('self-service:assurance.accountMinimum', {
