@@ -100,8 +100,11 @@ describe('operator commands', () => {
         'https://tele.example.fr',
         '--redirect-uri',
         'https://tele.example.fr/callback',
+        '--assurance',
+        'substantial',
       );
       expect(added.status).toBe(0);
+      expect(added.stdout).toContain('minimum level: substantial');
       expect(added.stdout).toContain(
         'discovery: https://portal.example.fr/oidc/.well-known/openid-configuration',
       );
@@ -266,6 +269,20 @@ describe('the command registry', () => {
           'javascript:alert(1)',
         ],
         '--redirect-uri "javascript:alert(1)": ',
+      ],
+      [
+        [
+          'platform:add',
+          '--name',
+          'Agenda',
+          '--url',
+          'https://agenda.example.fr',
+          '--redirect-uri',
+          'https://agenda.example.fr/cb',
+          '--assurance',
+          'medium',
+        ],
+        '--assurance "medium": ',
       ],
       [['oidc:keys', '--step', 'now'], '--step "now": '],
       [['invite', '--mail', 'a@example.fr'], "Unknown option '--mail'; run cli invite --help"],

@@ -13,7 +13,7 @@ import {
 } from '@hygie/domain';
 import type { RequiredLevel } from '@hygie/domain';
 import { stepUpWithProvider } from '../assurance/service.js';
-import { completeSession } from '../oidc/portal.js';
+import { COMPLETE, currentSession } from '../sessions/service.js';
 import type { RouteDeps } from '../route-deps.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { issueXsrf } from '../../plugins/csrf.js';
@@ -220,8 +220,15 @@ export const identityProviderRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       }
       if ('stepUp' in outcome) {
         // The step-up raises this browser's complete session, if it is the linked account's.
-        const session = await completeSession(requireSession, request);
-        if (!session || session.user_id !== outcome.stepUp.userId) {
+        const session = await currentSession(
+          ctx,
+          request,
+          request.cookies[cookies.sessionCookie],
+        ).catch((err: unknown) => {
+          if (isAppError(err)) return null; // expired meanwhile
+          throw err;
+        });
+        if (session?.stage !== COMPLETE || session.user_id !== outcome.stepUp.userId) {
           return backToLogin(reply, 'not_linked', outcome.target, 'step_up', outcome.level);
         }
         const { provider, acr } = outcome.stepUp;

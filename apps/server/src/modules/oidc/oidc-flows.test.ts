@@ -227,9 +227,12 @@ describe.each(DIALECTS)('OpenID Connect provider on %s', (dialect) => {
   it('says how the user signed in: amr (RFC 8176) and acr in the ID token, acr values in discovery', async () => {
     // The patient signed in with the password and a code received by e-mail.
     const { tokens } = await codeFlow(patient.browser, rpAlpha, alphaCallback, 'openid');
-    expect(tokens.claims()).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: ACR.twoFactors });
+    // Password + e-mail code: the level `low` (nothing asked for: the session's own value).
+    expect(tokens.claims()).toMatchObject({ amr: ['pwd', 'otp', 'mfa'], acr: ACR.low });
     const discovery = await (await fetch(`${t.base}/oidc/.well-known/openid-configuration`)).json();
-    expect(discovery).toMatchObject({ acr_values_supported: [ACR.oneFactor, ACR.twoFactors] });
+    expect(discovery).toMatchObject({
+      acr_values_supported: [ACR.oneFactor, ACR.low, ACR.substantial, ACR.high],
+    });
   });
 
   it('passes the platform’s login_hint and ui_locales to the sign-in page', async () => {

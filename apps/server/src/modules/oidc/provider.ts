@@ -34,6 +34,11 @@ import { completeSession, endPortalAndProviderSessions, portalUserId } from './p
 /** An introspection answer that says a user's token is active. */
 const activeToken = z.object({ active: z.literal(true), sub: z.string(), client_id: z.string() });
 
+/** The part of a `claims` parameter the portal reads: the ID token's `acr` request. */
+const acrClaimRequest = z.object({
+  id_token: z.object({ acr: z.record(z.string(), z.unknown()).nullable().optional() }),
+});
+
 const TEMPORARILY_UNAVAILABLE = {
   error: 'temporarily_unavailable',
   error_description: 'the service is temporarily unavailable, try again shortly',
@@ -225,6 +230,21 @@ export async function createOidcProvider(deps: OidcDeps): Promise<OidcProvider> 
           token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      // The `claims` parameter, for one use: an essential `acr` in the ID token (OIDC Core
+      // §5.5.1.1), a level the platform requires like `acr_values`. Every other claim it names is
+      // dropped: what a platform gets stays what its scopes and consent release.
+      claimsParameter: {
+        enabled: true,
+        assertClaimsParameter: (koa: KoaContextWithOIDC, claims: unknown) => {
+          const acr = acrClaimRequest.safeParse(claims);
+          const { params } = koa.oidc;
+          if (!params) return;
+          params.claims =
+            acr.success && acr.data.id_token.acr
+              ? JSON.stringify({ id_token: { acr: acr.data.id_token.acr } })
+              : undefined;
+        },
+      },
       // Platforms with a back-channel logout URI are told when the user's session ends: by
       // RP-initiated logout here, by the portal's sign-out, lock or reset through the outbox.
       backchannelLogout: { enabled: true },
