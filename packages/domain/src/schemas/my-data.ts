@@ -63,6 +63,8 @@ export const myDataSchema = z.object({
       reauthenticatedAt: atOrNull,
       trustedDeviceId: z.string().nullable(),
       methods: z.array(z.string()),
+      /** The upstream provider's level (`acr`) the session recorded, as `<provider>:<acr>`. */
+      upstreamAcr: z.string().nullable(),
     }),
   ),
   /** Browsers trusted at the second factor, expired ones awaiting the purge included (never their token). */

@@ -19,7 +19,7 @@ export const mySessionSchema = z.object({
   ip: z.string().nullable(),
   createdAt: z.string(),
   lastSeenAt: z.string(),
-  /** How the session was proven, RFC 8176 references (`pwd`, `otp`, `sms`, `hwk`, `user`). */
+  /** How the session was proven, as recorded (`pwd`, `otp`, `sms`, `totp`, `hwk`, `user`, `ext`). */
   methods: z.array(z.string()),
   /** The session's level of assurance (docs/oidc.md). */
   level: assuranceLevelSchema,

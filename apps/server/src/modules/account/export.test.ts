@@ -109,6 +109,7 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       trusted_device_id: exported,
       reauthenticated_at: exported,
       amr: exported,
+      upstream_acr: exported,
       upstream_provider: {
         left: 'the amr says a session was opened through a provider (ext); which ones, the identity links',
       },

@@ -143,6 +143,7 @@ export async function exportMyData(
       reauthenticatedAt: isoOrNull(s.reauthenticated_at),
       trustedDeviceId: s.trusted_device_id,
       methods: s.amr ? s.amr.split(' ') : [],
+      upstreamAcr: s.upstream_acr,
     })),
     trustedDevices: devices.map((d) => ({
       id: d.id,

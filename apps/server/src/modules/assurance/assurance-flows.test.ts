@@ -212,6 +212,21 @@ describe.each(DIALECTS)('levels of assurance on %s', (dialect) => {
     expect(back.searchParams.get('state')).toBe(start.state);
   });
 
+  it('refuses a user the access rule keeps out rather than asking them to step up', async () => {
+    await signIn(t, admin);
+    const closed = await registerPlatform(admin, {
+      name: 'Réservé',
+      accessPolicy: 'admin',
+      minimumLevel: 'high',
+    });
+    const rp = await relyingParty(t.base, closed);
+    const me = await smsSignedIn();
+    const start = await authorizationRequest(rp, 'http://127.0.0.1:9/r-serv-/callback', 'openid');
+    const { url } = await new Browser(me.portal.cookies).follow(start.url.href, t.base);
+    expect(url.pathname).toBe('/oauth-error');
+    expect(url.searchParams.get('error')).toBe('access_denied');
+  });
+
   it('holds the account area to its minimum level, leaving open what raises it', async () => {
     const me = await smsSignedIn();
     const app = await enrolApp(me);

@@ -70,9 +70,11 @@ export async function runInteraction(
   if (session) {
     const clientId =
       typeof interaction.params.client_id === 'string' ? interaction.params.client_id : '';
+    // A user the access rule keeps out is refused below (decideInteraction), never stepped up.
     const access = await platformAccessForClient(ctx, clientId, session.user_id);
-    const platformMinimum = access ? minimumLevelOf(access.platform) : null;
-    const needed = levelNeeded(platformMinimum, interaction.params);
+    const needed = access?.usable
+      ? levelNeeded(minimumLevelOf(access.platform), interaction.params)
+      : null;
     const level = await levelOfSession(ctx, session);
     if (needed && !meetsLevel(level, needed)) {
       const target = interactionUrl(publicUrl, uid);

@@ -446,6 +446,7 @@ export function sessionsOfUser(db: Db, userId: string) {
       'reauthenticated_at',
       'trusted_device_id',
       'amr',
+      'upstream_acr',
     ])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
