@@ -1,4 +1,10 @@
-import { AccountState, isAdmin, safeInternalPath, type CurrentUser } from '@hygie/domain';
+import {
+  AccountState,
+  isAdmin,
+  safeInternalPath,
+  type CurrentUser,
+  type RequiredLevel,
+} from '@hygie/domain';
 import { CARRIED_QUERY_PARAMS, flowParams as flowParamsOf } from '../lib/flow-params';
 
 export { CARRIED_QUERY_PARAMS };
@@ -39,6 +45,11 @@ export interface GuardInput {
   /** The marks of the route being entered. */
   route: RouteMeta;
   biometricEnrolment: boolean;
+  /**
+   * The level the account area answered it needs (`403 assurance_level_required`), until the
+   * step-up screen is shown.
+   */
+  assuranceRequired?: RequiredLevel | null;
   /** The last location shown, null on the first navigation. */
   from: GuardLocation | null;
   to: GuardLocation;
@@ -50,6 +61,7 @@ export type GuardDecision =
 export const HOME_PATH = '/';
 export const LOGIN_PATH = '/security/login';
 export const BIOMETRICS_PATH = '/security/biometrics';
+export const STEP_UP_PATH = '/security/step-up';
 
 /** The screen each pending state forces (spec §4 rule 2). */
 export const PENDING_STATE_SCREENS: Partial<Record<AccountState, string>> = {
@@ -97,7 +109,7 @@ function requestedPage(location: GuardLocation): URLSearchParams {
  * are applied in this order; the first that decides wins.
  */
 export function guard(input: GuardInput): GuardDecision {
-  const { loading, state, user, route, biometricEnrolment, from, to } = input;
+  const { loading, state, user, route, biometricEnrolment, assuranceRequired, from, to } = input;
   const anonymous = !!(route.anonymous || route.anonymousOnly);
 
   // 1. Wait while loading.
@@ -119,6 +131,16 @@ export function guard(input: GuardInput): GuardDecision {
 
   // 3. A non-anonymous route without a user goes to login, remembering the requested page.
   if (!anonymous && !user) return redirect(withParams(LOGIN_PATH, requestedPage(to)));
+
+  // 3b. The account area needs a higher level than the session's: the step-up screen, then back
+  //     to the page the user was on.
+  if (user && assuranceRequired && to.pathname !== STEP_UP_PATH) {
+    const params = new URLSearchParams({
+      level: assuranceRequired,
+      target_uri: to.pathname + to.search,
+    });
+    return redirect(withParams(STEP_UP_PATH, params));
+  }
 
   // 4. During a biometric enrolment, a signed-in user goes to the enrolment screen.
   const enrolling = !!user && biometricEnrolment;

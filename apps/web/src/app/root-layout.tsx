@@ -70,8 +70,9 @@ export function RootLayout() {
   const location = useLocation();
   const matches = useMatches();
   const session = useSession();
-  const { biometricEnrolment } = useServices();
+  const { biometricEnrolment, assuranceRequired } = useServices();
   const enrolling = useStore(biometricEnrolment);
+  const requiredLevel = useStore(assuranceRequired);
   const [memory] = useState(() => new NavigationMemory());
   const { pathname, search } = location;
 
@@ -81,6 +82,7 @@ export function RootLayout() {
     user: session.user,
     route: routeMetaOf(matches),
     biometricEnrolment: enrolling,
+    assuranceRequired: requiredLevel,
     from: memory.lastAllowed,
     to: { pathname, search },
   });

@@ -54,6 +54,7 @@ describe('route table (spec §2)', () => {
         '/security/accept-cgu',
         '/security/first-login',
         '/security/biometrics',
+        '/security/step-up',
         '/security/lock-account',
         '/security/account-locked',
         '/legal-notice',

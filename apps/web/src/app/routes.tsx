@@ -194,6 +194,12 @@ export const routes: RouteObject[] = [
             lazy: lazyComponent(() => import('../features/biometrics/biometrics-page')),
           },
           {
+            // A platform or the account area needs a higher level than the session's.
+            path: 'step-up',
+            handle: handle('step-up', SIGNED_IN),
+            lazy: lazyComponent(() => import('../features/step-up/step-up-page')),
+          },
+          {
             path: 'lock-account',
             handle: handle('lock-account', OPEN_TO_ALL),
             lazy: lazyComponent(() => import('../features/lock/lock-account-page')),

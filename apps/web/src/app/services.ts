@@ -1,4 +1,4 @@
-import type { Brand, Language, PublicConfig } from '@hygie/domain';
+import type { Brand, Language, PublicConfig, RequiredLevel } from '@hygie/domain';
 import { createAccountStateStore } from '../lib/account-state';
 import { createApiClient } from '../lib/api-client';
 import { createNotifications } from '../lib/notifications';
@@ -23,10 +23,12 @@ export function createAppServices({
   fetch,
 }: CreateServicesOptions): AppServices {
   const accountState = createAccountStateStore();
+  const assuranceRequired = createStore<RequiredLevel | null>(null);
   const api = createApiClient({
     getLanguage,
     getBrand: () => brand,
     onAccountState: (state, data) => accountState.set({ state, data }),
+    onAssuranceRequired: (level) => assuranceRequired.set(level),
     ...(fetch && { fetch }),
   });
   const biometricEnrolment = createStore(
@@ -44,6 +46,7 @@ export function createAppServices({
     notifications,
     brand,
     biometricEnrolment,
+    assuranceRequired,
     config: createStore<PublicConfig | null>(null),
   };
 }

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { userSearchQuerySchema } from '@hygie/domain';
 import {
+  ASSURANCE_SETTINGS,
   CGU,
   makeAdminUser,
   makeAdminUserDetail,
@@ -38,6 +39,7 @@ const HANDLERS: Record<string, FakeHandler> = {
   'GET /api/support': () => json(200, SUPPORT),
   'GET /api/cgu': () => json(200, CGU),
   'GET /api/admin/settings': () => json(200, SETTINGS),
+  'GET /api/admin/settings/assurance': () => json(200, ASSURANCE_SETTINGS),
   'GET /api/admin/messages': () =>
     json(200, {
       items: [

@@ -3,22 +3,25 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { IdpIntent } from '@hygie/domain';
+import type { IdpIntent, RequiredLevel } from '@hygie/domain';
 import { usePublicConfig } from '../lib/config';
 
 /**
  * Where a provider's button starts the sign-in: a full navigation to the server, which redirects
  * to the provider and back (docs/identity-providers.md), then to the page asked for, if any.
  * Started to register, an identity linked to no account lands in the registration pre-filled
- * with it.
+ * with it; started to step up, the session's level rises to `level` with the provider's sign-in.
  */
 export function identityProviderStartUrl(
   provider: string,
-  options: { target?: string | null; intent?: IdpIntent } = {},
+  options: { target?: string | null; intent?: IdpIntent; level?: RequiredLevel } = {},
 ): string {
   const query = new URLSearchParams();
   if (options.target) query.set('target_uri', options.target);
-  if (options.intent === 'register') query.set('intent', 'register');
+  if (options.intent === 'register' || options.intent === 'step_up') {
+    query.set('intent', options.intent);
+  }
+  if (options.intent === 'step_up' && options.level) query.set('level', options.level);
   const search = query.toString();
   return `/api/idp/${encodeURIComponent(provider)}/start${search ? `?${search}` : ''}`;
 }
@@ -206,8 +209,10 @@ export interface IdentityProviderButtonProps {
   provider: string;
   /** The page asked for (kept through the sign-in). */
   target?: string | null;
-  /** `register` on the registration choice screen. */
+  /** `register` on the registration choice screen, `step_up` on the step-up screen. */
   intent?: IdpIntent;
+  /** The level a step-up reaches for. */
+  level?: RequiredLevel;
 }
 
 /**
@@ -215,10 +220,19 @@ export interface IdentityProviderButtonProps {
  * plain one naming another provider. A real link (the sign-in is a navigation), reached by Tab,
  * followed with Enter; its accessible name is its visible text.
  */
-export function IdentityProviderButton({ provider, target, intent }: IdentityProviderButtonProps) {
+export function IdentityProviderButton({
+  provider,
+  target,
+  intent,
+  level,
+}: IdentityProviderButtonProps) {
   const { t } = useTranslation();
   const plus = usePublicConfig()?.franceConnectPlus ?? false;
-  const href = identityProviderStartUrl(provider, { target, intent });
+  const href = identityProviderStartUrl(provider, {
+    target,
+    ...(intent && { intent }),
+    ...(level && { level }),
+  });
   if (provider === 'franceconnect') return <FranceConnectButton href={href} plus={plus} />;
   if (provider === 'psc') {
     return (

@@ -11,6 +11,7 @@ import {
   type ErrorCode,
   type ErrorData,
   type Language,
+  type RequiredLevel,
 } from '@hygie/domain';
 import type { z } from 'zod';
 import { readCookie } from './cookies';
@@ -63,6 +64,11 @@ export interface ApiClientOptions {
   getBrand: () => Brand | null;
   /** Called with the account state implied by any coded error response (spec §4). */
   onAccountState: (state: AccountState, data: unknown) => void;
+  /**
+   * Called when the account area answers that the session's level is below its minimum
+   * (`403 assurance_level_required`): the guard sends the user to the step-up screen.
+   */
+  onAssuranceRequired?: (level: RequiredLevel) => void;
   fetch?: typeof fetch;
   readCookie?: (name: string) => string | null;
 }
@@ -167,6 +173,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const data = isRecord(payload) && isRecord(payload.data) ? payload.data : undefined;
       const state = accountStateOf(code);
       if (state) options.onAccountState(state, data);
+      const required =
+        code === 'assurance_level_required'
+          ? parseErrorData('assurance_level_required', data)
+          : undefined;
+      if (required) options.onAssuranceRequired?.(required.level);
       throw new ApiError({ status: response.status, code, message, data });
     }
     if (!init.schema) return payload;

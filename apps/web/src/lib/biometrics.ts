@@ -4,7 +4,12 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { biometricChallengeSchema, currentUserSchema, type CurrentUser } from '@hygie/domain';
+import {
+  assuranceLevelResultSchema,
+  biometricChallengeSchema,
+  currentUserSchema,
+  type CurrentUser,
+} from '@hygie/domain';
 import { z } from 'zod';
 import { ApiError, type ApiClient } from './api-client';
 import {
@@ -128,15 +133,36 @@ export async function signInWithPasskey(
     username ? { username } : {},
     optionsSchema,
   );
-  const response = await startAuthentication({
-    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateAuthenticationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
-    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
-  });
+  const response = await promptPasskey(options);
   return api.post(
     '/biometrics/webauthn/authentication/verify',
     { challengeId, response },
     currentUserSchema,
   );
+}
+
+/** The browser's passkey prompt for the server's request options: the signed assertion. */
+function promptPasskey(options: Record<string, unknown>) {
+  return startAuthentication({
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateAuthenticationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
+    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+  });
+}
+
+/**
+ * Raises the signed-in session with a passkey (POST /api/me/assurance/passkey/options → browser
+ * prompt → POST /api/me/assurance/passkey): the session's level afterwards.
+ */
+export async function stepUpWithPasskey(
+  api: ApiClient,
+): Promise<z.infer<typeof assuranceLevelResultSchema>> {
+  const { challengeId, options } = await api.post(
+    '/me/assurance/passkey/options',
+    {},
+    optionsSchema,
+  );
+  const response = await promptPasskey(options);
+  return api.post('/me/assurance/passkey', { challengeId, response }, assuranceLevelResultSchema);
 }
 
 /**

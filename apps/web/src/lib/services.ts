@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Brand, PublicConfig } from '@hygie/domain';
+import type { Brand, PublicConfig, RequiredLevel } from '@hygie/domain';
 import type { ApiClient } from './api-client';
 import type { AccountStateStore } from './account-state';
 import type { Notifications } from './notifications';
@@ -15,6 +15,11 @@ export interface AppServices {
   brand: Brand;
   /** True while a biometric enrolment is in progress (spec §4, guard rule 4). */
   biometricEnrolment: Store<boolean>;
+  /**
+   * The level the account area asked for (`403 assurance_level_required`), until the step-up
+   * screen shows: the guard sends the user there.
+   */
+  assuranceRequired: Store<RequiredLevel | null>;
   /** GET /api/config once loaded. */
   config: Store<PublicConfig | null>;
 }

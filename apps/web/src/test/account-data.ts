@@ -221,3 +221,21 @@ export function makeAdminUserDetail(overrides: Partial<AdminUserDetail> = {}): A
     ...overrides,
   };
 }
+
+/** GET /api/me/assurance: a session proven by a password and a code by e-mail (low). */
+export const ASSURANCE = {
+  level: 'low',
+  amr: ['pwd', 'otp'],
+  accountMinimum: null,
+} as const;
+
+/** GET /api/admin/settings/assurance: no minimum for the account area, the default mapping. */
+export const ASSURANCE_SETTINGS = {
+  accountMinimumLevel: null,
+  mapping: { low: [['pwd', 'otp']], substantial: [['pwd', 'totp']], high: [['psc:eidas3']] },
+  defaultMapping: {
+    low: [['pwd', 'otp']],
+    substantial: [['pwd', 'totp']],
+    high: [['psc:eidas3']],
+  },
+};

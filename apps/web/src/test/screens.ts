@@ -31,6 +31,7 @@ import RegisterPatientPage from '../features/registration/register-patient-page'
 import RegisterProfessionalPage from '../features/registration/register-professional-page';
 import RegisterSuccessPage from '../features/registration/register-success-page';
 import ServicesPage from '../features/services/services-page';
+import StepUpPage from '../features/step-up/step-up-page';
 import VerifyEmailPage from '../features/verification/verify-email-page';
 import VerifyMobilePhonePage from '../features/verification/verify-mobile-phone-page';
 
@@ -65,6 +66,7 @@ export const SCREEN_COMPONENTS: Readonly<Record<string, ComponentType>> = {
   '/security/accept-cgu': AcceptCguPage,
   '/security/first-login': FirstLoginPage,
   '/security/biometrics': BiometricsPage,
+  '/security/step-up': StepUpPage,
   '/security/lock-account': LockAccountPage,
   '/security/account-locked': AccountLockedPage,
   '/legal-notice': LegalNoticePage,

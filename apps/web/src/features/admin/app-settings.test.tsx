@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { settingUpdateSchema } from '@hygie/domain';
 import {
+  ASSURANCE_SETTINGS,
   makeAdminUser,
   makeProfile,
   makeSetting,
@@ -29,7 +30,11 @@ function open(handlers: Record<string, FakeHandler>, language: 'fr' | 'en' | 'ar
     path: '/app-settings',
     user: admin,
     language,
-    handlers: { 'GET /api/admin/settings': () => json(200, SETTINGS), ...handlers },
+    handlers: {
+      'GET /api/admin/settings': () => json(200, SETTINGS),
+      'GET /api/admin/settings/assurance': () => json(200, ASSURANCE_SETTINGS),
+      ...handlers,
+    },
   });
 }
 

@@ -20,6 +20,7 @@ const platform = (name: string, id = name) => ({
   backchannelLogoutUri: null,
   accessPolicy: 'open',
   firstParty: true,
+  minimumLevel: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 });

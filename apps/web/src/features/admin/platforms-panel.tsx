@@ -13,13 +13,86 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AccessPolicy, AdminPlatform, CreatedPlatform } from '@hygie/domain';
+import {
+  REQUIRED_LEVELS,
+  type AccessPolicy,
+  type AdminPlatform,
+  type CreatedPlatform,
+  type RequiredLevel,
+} from '@hygie/domain';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage } from '../../lib/error-message';
-import { useCreatePlatform, useDeletePlatform, usePlatforms } from './api/platforms';
+import { useServices } from '../../lib/services';
+import {
+  useCreatePlatform,
+  useDeletePlatform,
+  usePlatforms,
+  useUpdatePlatform,
+} from './api/platforms';
 
 const POLICIES: AccessPolicy[] = ['open', 'on_request', 'admin'];
+
+/** The minimum levels a platform may require, "none" first (the select's value for null). */
+const LEVEL_CHOICES = ['none', ...REQUIRED_LEVELS] as const;
+type LevelChoice = (typeof LEVEL_CHOICES)[number];
+
+const LEVEL_LABELS = {
+  none: 'admin:platforms.levels.none',
+  low: 'admin:platforms.levels.low',
+  substantial: 'admin:platforms.levels.substantial',
+  high: 'admin:platforms.levels.high',
+} as const satisfies Record<LevelChoice, string>;
+
+function levelOfChoice(value: string): RequiredLevel | null {
+  return REQUIRED_LEVELS.find((level) => level === value) ?? null;
+}
+
+/**
+ * A platform's minimum level, changed in its row of the list (saved at once, announced by a
+ * notification; a refusal says why).
+ */
+function MinimumLevelSelect({ platform }: { platform: AdminPlatform }) {
+  const { t, i18n } = useTranslation();
+  const { notifications } = useServices();
+  const update = useUpdatePlatform();
+  return (
+    <TextField
+      id={`platform-level-${platform.id}`}
+      select
+      size="small"
+      value={platform.minimumLevel ?? 'none'}
+      disabled={update.isPending}
+      onChange={(event) =>
+        update.mutate(
+          { id: platform.id, changes: { minimumLevel: levelOfChoice(event.target.value) } },
+          {
+            onSuccess: () =>
+              notifications.notify(
+                t('admin:platforms.minimumLevelSaved', { name: platform.name }),
+                'success',
+              ),
+            onError: (error) => notifications.notify(errorMessage(i18n, error), 'error'),
+          },
+        )
+      }
+      slotProps={{
+        select: { native: true },
+        htmlInput: {
+          'aria-label': t('admin:platforms.minimumLevelOf', { name: platform.name }),
+          ...dataAttributes({ 'data-testid': 'platform-level' }),
+        },
+      }}
+    >
+      {LEVEL_CHOICES.map((choice) => (
+        <option key={choice} value={choice}>
+          {t(LEVEL_LABELS[choice])}
+        </option>
+      ))}
+    </TextField>
+  );
+}
 
 /** Platforms (OIDC clients): list, register (the secret is shown once), delete. */
 export function PlatformsPanel() {
@@ -33,6 +106,7 @@ export function PlatformsPanel() {
   const [postLogoutUri, setPostLogoutUri] = useState('');
   const [backchannelUri, setBackchannelUri] = useState('');
   const [policy, setPolicy] = useState<AccessPolicy>('open');
+  const [minimumLevel, setMinimumLevel] = useState<RequiredLevel | null>(null);
   const [isPublic, setPublic] = useState(false);
   const [created, setCreated] = useState<CreatedPlatform | null>(null);
   const [toDelete, setToDelete] = useState<AdminPlatform | null>(null);
@@ -48,6 +122,7 @@ export function PlatformsPanel() {
         ...(backchannelUri ? { backchannelLogoutUri: backchannelUri } : {}),
         accessPolicy: policy,
         public: isPublic,
+        ...(minimumLevel && { minimumLevel }),
       },
       {
         onSuccess: (platform) => {
@@ -91,6 +166,9 @@ export function PlatformsPanel() {
                   {t('admin:platforms.policy')}
                 </TableCell>
                 <TableCell component="th" scope="col">
+                  {t('admin:platforms.minimumLevel')}
+                </TableCell>
+                <TableCell component="th" scope="col">
                   {t('admin:platforms.actions')}
                 </TableCell>
               </TableRow>
@@ -103,6 +181,9 @@ export function PlatformsPanel() {
                   </TableCell>
                   <TableCell dir="ltr">{p.clientId}</TableCell>
                   <TableCell>{t(`admin:platforms.policies.${p.accessPolicy}`)}</TableCell>
+                  <TableCell>
+                    <MinimumLevelSelect platform={p} />
+                  </TableCell>
                   <TableCell>
                     <Button
                       color="error"
@@ -190,6 +271,25 @@ export function PlatformsPanel() {
             {POLICIES.map((p) => (
               <option key={p} value={p}>
                 {t(`admin:platforms.policies.${p}`)}
+              </option>
+            ))}
+          </TextField>
+          <TextField
+            id="platform-minimum-level"
+            label={t('admin:platforms.minimumLevel')}
+            helperText={t('admin:platforms.minimumLevelHelp')}
+            select
+            value={minimumLevel ?? 'none'}
+            onChange={(e) => setMinimumLevel(levelOfChoice(e.target.value))}
+            slotProps={{
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: dataAttributes({ 'data-testid': 'platform-minimum-level' }),
+            }}
+          >
+            {LEVEL_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {t(LEVEL_LABELS[choice])}
               </option>
             ))}
           </TextField>

@@ -17,6 +17,7 @@ import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
 import { useServices } from '../../lib/services';
 import { useResetSetting } from './api/reset-setting';
+import { AssuranceSetting } from './assurance-setting';
 import { useSettings } from './api/settings';
 import { useUpdateSetting } from './api/update-setting';
 import { formatDuration, fromAmount, isDurationUnit, toAmount, unitsFor } from './duration';
@@ -247,6 +248,7 @@ export function SettingsPanel() {
       {settings.data?.map((setting) => (
         <SettingRow key={`${setting.key}-${setting.updatedAt ?? ''}`} setting={setting} />
       ))}
+      <AssuranceSetting />
     </Box>
   );
 }

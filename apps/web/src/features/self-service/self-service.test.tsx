@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { MyActivityEvent, MyConsent, MySession } from '@hygie/domain';
 import { A11Y_VARIANTS } from '../../test/a11y';
+import { ASSURANCE } from '../../test/account-data';
 import { makeUser } from '../../test/factories';
 import { apiError, json, type FakeHandler } from '../../test/fake-api';
 import { renderScreen } from '../../test/render-screen';
@@ -312,6 +313,7 @@ describe("platforms' access", () => {
 
 const HANDLERS: Record<string, FakeHandler> = {
   'GET /api/me/sessions': () => json(200, SESSIONS),
+  'GET /api/me/assurance': () => json(200, ASSURANCE),
   'GET /api/me/activity': () =>
     json(200, {
       items: [

@@ -19,12 +19,14 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
+import { LEVEL_NAMES } from '../../lib/assurance';
 import { useServices } from '../../lib/services';
+import { CurrentLevel } from './current-level';
 import { useEndOtherSessions, useEndSession, useMySessions } from './api/sessions';
 import { SelfServiceNav } from './self-service-nav';
 import { deviceInWords, methodsInWords } from './words';
 
-const COLUMNS = ['device', 'ip', 'created', 'lastActive', 'methods', 'actions'] as const;
+const COLUMNS = ['device', 'ip', 'created', 'lastActive', 'methods', 'level', 'actions'] as const;
 
 /** My live sessions: sign one out, or every one but this. */
 export default function SessionsPage() {
@@ -59,6 +61,7 @@ export default function SessionsPage() {
   return (
     <Page title={t('self-service:sessions.title')}>
       <SelfServiceNav />
+      <CurrentLevel />
       <Typography sx={{ mb: 2 }}>{t('self-service:sessions.intro')}</Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1, mb: 2 }}>
         <Button
@@ -136,6 +139,9 @@ export default function SessionsPage() {
                     <TableCell>{date(session.createdAt)}</TableCell>
                     <TableCell>{date(session.lastSeenAt)}</TableCell>
                     <TableCell>{methodsInWords(t, i18n.language, session.methods)}</TableCell>
+                    <TableCell data-testid="session-level">
+                      {t(LEVEL_NAMES[session.level])}
+                    </TableCell>
                     <TableCell>
                       {!session.current && (
                         <Button

@@ -11,7 +11,7 @@ export function deviceInWords(t: TFunction, device: DeviceName | null): string {
   return t('self-service:device.unknown');
 }
 
-const METHODS = ['pwd', 'otp', 'sms', 'hwk', 'user'] as const;
+const METHODS = ['pwd', 'otp', 'totp', 'sms', 'hwk', 'user', 'ext'] as const;
 const SCOPES = [
   'openid',
   'email',

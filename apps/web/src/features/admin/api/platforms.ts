@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PlatformCreateInput } from '@hygie/domain';
-import { adminPlatformListSchema, createdPlatformSchema } from '@hygie/domain';
+import type { PlatformCreateInput, PlatformUpdateInput } from '@hygie/domain';
+import { adminPlatformListSchema, adminPlatformSchema, createdPlatformSchema } from '@hygie/domain';
 import { useServices } from '../../../lib/services';
 
 export const PLATFORMS_QUERY_KEY = ['admin', 'platforms'] as const;
@@ -22,6 +22,20 @@ export function useCreatePlatform() {
     mutationFn: (input: PlatformCreateInput) =>
       api.post('/admin/platforms', input, createdPlatformSchema),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: PLATFORMS_QUERY_KEY }),
+  });
+}
+
+/** PATCH /api/admin/platforms/:id: change some of a platform's fields (its minimum level…). */
+export function useUpdatePlatform() {
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: PlatformUpdateInput }) =>
+      api.request('PATCH', `/admin/platforms/${encodeURIComponent(id)}`, {
+        body: changes,
+        schema: adminPlatformSchema,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: PLATFORMS_QUERY_KEY }),
   });
 }
 
