@@ -116,6 +116,7 @@ describe.each(DIALECTS)('levels of assurance on %s', (dialect) => {
     const { url: stepUp } = await browser.follow(start.url.href, t.base);
     expect(stepUp.pathname).toBe('/security/step-up');
     expect(stepUp.searchParams.get('level')).toBe('substantial');
+    expect(stepUp.searchParams.get('client_id')).toBe(sensitive.clientId);
     const target = stepUp.searchParams.get('target_uri') ?? '';
     expect(target).toMatch(new RegExp(`^${t.base}/oidc/interaction/[\\w-]+$`));
     // No silent downgrade: coming back without the step-up lands on the step-up screen again.

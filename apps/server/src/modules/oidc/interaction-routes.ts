@@ -91,6 +91,8 @@ export async function runInteraction(
       const stepUp = new URL('/security/step-up', publicUrl);
       stepUp.searchParams.set('level', needed);
       stepUp.searchParams.set('target_uri', target);
+      // The screen names the platform asking, from the registry (never from the request).
+      stepUp.searchParams.set('client_id', clientId);
       return reply.redirect(stepUp.href, 303);
     }
   }

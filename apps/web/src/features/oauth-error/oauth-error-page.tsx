@@ -9,7 +9,7 @@ import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { SiteFooter } from '../../components/site-footer';
 import { useDocumentTitle } from '../../lib/document-title';
-import { usePlatformName } from './api/platform-name';
+import { usePlatformName } from '../../lib/platform-name';
 
 const MAX_DESCRIPTION_LENGTH = 200;
 const MAX_PLATFORM_LENGTH = 100;

@@ -31,7 +31,8 @@ import { codeField } from '../../lib/form-schemas';
 import { voidHandler } from '../../lib/handlers';
 import { useServices } from '../../lib/services';
 import { validationMessage } from '../../lib/validation-message';
-import { usePasskeyStepUp, usePlatformName, useTotpStepUp } from './api/step-up';
+import { usePlatformName } from '../../lib/platform-name';
+import { usePasskeyStepUp, useTotpStepUp } from './api/step-up';
 
 const codeFormSchema = z.object({ code: codeField });
 type CodeForm = z.input<typeof codeFormSchema>;

@@ -1,5 +1,5 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { assuranceLevelResultSchema, platformNameSchema } from '@hygie/domain';
+import { useMutation } from '@tanstack/react-query';
+import { assuranceLevelResultSchema } from '@hygie/domain';
 import { stepUpWithPasskey } from '../../../lib/biometrics';
 import { useServices } from '../../../lib/services';
 
@@ -16,19 +16,4 @@ export function useTotpStepUp() {
 export function usePasskeyStepUp() {
   const { api } = useServices();
   return useMutation({ mutationFn: () => stepUpWithPasskey(api) });
-}
-
-const MAX_CLIENT_ID_LENGTH = 64;
-
-/** GET /api/platforms/by-client/{clientId}: the registered name of the platform asking. */
-export function usePlatformName(clientId: string | null) {
-  const { api } = useServices();
-  const id = clientId && clientId.length <= MAX_CLIENT_ID_LENGTH ? clientId : null;
-  return useQuery({
-    queryKey: ['platform-name', id],
-    queryFn: ({ signal }) =>
-      api.get(`/platforms/by-client/${encodeURIComponent(id ?? '')}`, platformNameSchema, signal),
-    enabled: id !== null,
-    retry: false,
-  });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { platformNameSchema } from '@hygie/domain';
-import { useServices } from '../../../lib/services';
+import { useServices } from './services';
 
 const MAX_CLIENT_ID_LENGTH = 64;
 
