@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startRegistration } from '@simplewebauthn/browser';
@@ -261,6 +261,35 @@ describe('biometric enrolment in a browser', () => {
       deviceName: 'Mon PC',
       response: credential,
     });
+  });
+});
+
+describe('the first passkey enrolled on the enrolment screen', () => {
+  beforeEach(() => {
+    useUserAgent(CHROME_LINUX_UA);
+    withWebAuthn();
+  });
+
+  it('shows the recovery codes the server made, once, before the sign-in goes on', async () => {
+    vi.mocked(startRegistration).mockResolvedValue(registrationResponse('first-cred'));
+    const codes = Array.from({ length: 10 }, (_, i) => `ABCD-EFGH-JK${String(i).padStart(2, '0')}`);
+    const { router } = await enrolmentPage({
+      handlers: {
+        'POST /api/biometrics/webauthn/registration/options': () =>
+          json(200, { challengeId: 'rc-2', options: { challenge: 'y' } }),
+        'POST /api/biometrics/webauthn/registration/verify': () =>
+          json(200, { ok: true, recoveryCodes: codes }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('biometrics-accept'));
+    const dialog = await screen.findByTestId('recovery-codes-dialog');
+    for (const code of codes) expect(within(dialog).getByText(code)).toBeTruthy();
+    // The sign-in waits for the user to have saved them.
+    expect(router.state.location.pathname).toBe('/security/biometrics');
+    await user.click(within(dialog).getByRole('checkbox'));
+    await user.click(within(dialog).getByTestId('recovery-codes-done'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
   });
 });
 

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { safeTargetUri } from '@hygie/domain';
 import { Page } from '../../components/page';
+import { RecoveryCodesDialog } from '../../components/recovery-codes-dialog';
 import { StepUpPassword, useStepUp } from '../../components/step-up';
 import { useBiometricAvailability } from '../../lib/biometric-availability';
 import { biometricErrorMessage, defaultDeviceName } from '../../lib/biometric-messages';
@@ -40,6 +41,8 @@ export default function BiometricsPage() {
   const [native] = useState(() => nativeBiometricsSupported());
   const [passkeys] = useState(() => passkeysSupported());
   const availability = useBiometricAvailability(native);
+  // The first passkey's recovery codes, shown once before the sign-in goes on.
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const loginLink = withFlowParams('/security/login', `?${params.toString()}`);
 
   const title = t('biometrics:enrol.title');
@@ -74,9 +77,10 @@ export default function BiometricsPage() {
             promptTitle: t('biometrics:prompt.enrolTitle'),
             promptSubtitle: t('biometrics:prompt.enrolSubtitle', { brand: brandName }),
           }}
-          onEnrolled={() => {
+          onEnrolled={(codes) => {
             notifications.notify(t('biometrics:enrol.done'), 'success');
-            finish();
+            if (codes) setRecoveryCodes(codes);
+            else finish();
           }}
           onDeclined={() => {
             rememberDeclined();
@@ -98,6 +102,7 @@ export default function BiometricsPage() {
           {t('biometrics:enrol.backToLogin')}
         </Link>
       </Typography>
+      {recoveryCodes && <RecoveryCodesDialog codes={recoveryCodes} onClose={finish} />}
     </Page>
   );
 }
@@ -110,7 +115,7 @@ function EnrolmentQuestion({
 }: {
   native: boolean;
   prompts: { promptTitle: string; promptSubtitle: string };
-  onEnrolled: () => void;
+  onEnrolled: (recoveryCodes: string[] | undefined) => void;
   onDeclined: () => void;
 }) {
   const { t, i18n } = useTranslation();

@@ -13,15 +13,20 @@ export interface EnrolInput {
 /**
  * Enrols this device: in the app POST /api/biometrics/native/enrol/challenge →
  * createBiometricKey → …/native/enrol (the key id is remembered on the device); in a browser
- * POST /api/biometrics/webauthn/registration/options → passkey prompt → …/registration/verify.
+ * POST /api/biometrics/webauthn/registration/options → passkey prompt → …/registration/verify,
+ * whose answer carries the first recovery codes when the account had none (shown once).
  */
 export function useEnrolBiometrics() {
   const { api, queryClient } = useServices();
   return useMutation({
-    mutationFn: async (input: EnrolInput) => {
-      if (input.native) await enrolNativeKey(api, input);
-      else await registerPasskey(api, input.deviceName);
+    mutationFn: async (input: EnrolInput): Promise<string[] | undefined> => {
+      if (!input.native) return registerPasskey(api, input.deviceName);
+      await enrolNativeKey(api, input);
+      return undefined;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['biometric-credentials'] }),
+    onSuccess: async (recoveryCodes) => {
+      await queryClient.invalidateQueries({ queryKey: ['biometric-credentials'] });
+      if (recoveryCodes) await queryClient.invalidateQueries({ queryKey: ['recovery-codes'] });
+    },
   });
 }
