@@ -262,6 +262,8 @@ test('an admin disables a user’s access to a platform and sees it in the table
   browser,
   request,
 }) => {
+  // Twelve audited and photographed pages besides the journey: three times the usual time-out.
+  test.slow();
   const page = await adminPage(browser, request);
   await page.goto('/app-settings');
   await page.getByTestId('access-tab').click();

@@ -2,7 +2,6 @@ import http from 'node:http';
 import * as client from 'openid-client';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import { URI } from 'otpauth';
 import {
   cli,
   enterCode,
@@ -11,6 +10,7 @@ import {
   screenshot,
   serverNow,
   signInPatient,
+  totpCode,
   useLanguage,
 } from './support.js';
 
@@ -90,12 +90,6 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   );
 }
 
-function codeAt(secret: string, at: number): string {
-  return URI.parse(
-    `otpauth://totp/Hygie:x?secret=${secret}&algorithm=SHA1&digits=6&period=30`,
-  ).generate({ timestamp: at });
-}
-
 test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ baseURL, locale: 'fr-FR' });
   page = await context.newPage();
@@ -143,7 +137,7 @@ test('a password + e-mail code session steps up with the authenticator app; the 
   await page.getByTestId('confirm-yes').click();
   await expect(page.getByTestId('totp-qr')).toBeVisible();
   const secret = ((await page.getByTestId('totp-key').textContent()) ?? '').replace(/\s+/g, '');
-  await enterCode(page, codeAt(secret, await serverNow(request)));
+  await enterCode(page, totpCode(secret, await serverNow(request)));
   await page.getByTestId('confirm-yes').click();
   await expect(page.getByTestId('totp-status')).toBeVisible();
 
@@ -154,8 +148,9 @@ test('a password + e-mail code session steps up with the authenticator app; the 
   expect(params.get('level')).toBe('substantial');
   expect(params.get('target_uri')).toMatch(new RegExp(`^${baseURL}/oidc/interaction/`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Renforcer votre connexion');
+  // The platform named from the registry (isolated: a name may be written right to left).
   await expect(page.getByTestId('step-up-required')).toHaveText(
-    'Cette plateforme demande un niveau de sécurité substantiel.',
+    '\u2068Dossier de soins\u2069 demande un niveau de sécurité substantiel.',
   );
   await expect(page.getByTestId('step-up-current')).toHaveText(
     'Votre connexion actuelle a un niveau de sécurité faible.',
@@ -166,7 +161,7 @@ test('a password + e-mail code session steps up with the authenticator app; the 
   await screenshot(page, 'step-up-totp-fr-hygie');
 
   // The code of the next step: the enrolment's own step is used already. Sent from the keyboard.
-  await enterCode(page, codeAt(secret, (await serverNow(request)) + 30_000));
+  await enterCode(page, totpCode(secret, (await serverNow(request)) + 30_000));
   await page.getByTestId('step-up-totp-submit').focus();
   await page.keyboard.press('Enter');
 
@@ -202,7 +197,7 @@ test('in Arabic, a user with no strong means gets the explanation of how to enro
   await expect(second).toHaveURL(/\/security\/step-up\?/);
   await expect(second.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(second.getByTestId('step-up-required')).toHaveText(
-    'تطلب هذه المنصة مستوى أمان جوهري.',
+    'تطلب \u2068Dossier de soins\u2069 مستوى أمان جوهري.',
   );
   const enrolment = second.getByTestId('step-up-enrolment');
   await expect(enrolment).toBeVisible();
@@ -220,7 +215,7 @@ test('in Arabic, a user with no strong means gets the explanation of how to enro
 
   // The way back: the platform hears that the level was not met.
   const cancel = second.getByTestId('step-up-cancel');
-  await expect(cancel).toHaveText('إلغاء والعودة إلى المنصة');
+  await expect(cancel).toHaveText('إلغاء والعودة إلى \u2068Dossier de soins\u2069');
   await cancel.focus();
   await second.keyboard.press('Enter');
   await expect(second.locator('#error')).toHaveText('unmet_authentication_requirements');

@@ -93,6 +93,16 @@ for (const language of ['fr', 'ar'] as const) {
       language === 'ar' ? 'Chrome على Linux' : 'Chrome sur Linux',
     );
     await page.getByTestId('passkey-create').click();
+    // The first passkey brings the account's first recovery codes, shown once: closed only once
+    // the user says they are saved.
+    const codes = page.getByTestId('recovery-codes-dialog');
+    await expect(codes.getByTestId('recovery-codes-list').locator('li')).toHaveCount(10);
+    await expect(codes.getByTestId('recovery-codes-done')).toBeDisabled();
+    await expectAccessible(page, `first recovery codes ${language}`);
+    await screenshot(page, `recovery-codes-passkey-${language}`);
+    await codes.getByRole('checkbox').check();
+    await codes.getByTestId('recovery-codes-done').click();
+    await expect(codes).toHaveCount(0);
     await expect(page.getByTestId('biometric-key-row')).toHaveCount(1);
     await expect(page.getByTestId('biometric-key-row')).toContainText('Linux');
     await screenshot(page, `biometric-keys-${language}`);

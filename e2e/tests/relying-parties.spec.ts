@@ -248,7 +248,7 @@ test.describe('Python Authlib', () => {
     expect(body.id_token).toMatchObject({
       aud: clientId,
       amr: ['pwd', 'otp', 'mfa'],
-      acr: 'urn:hygie:loa:2',
+      acr: 'urn:hygie:loa:low',
       sid: expect.any(String),
     });
 
@@ -446,7 +446,7 @@ test.describe('Apache httpd with mod_auth_openidc', () => {
       ins: PATIENT.ins,
       ins_oid: '1.2.250.1.213.1.4.8',
       ins_status: 'provisional',
-      acr: 'urn:hygie:loa:2',
+      acr: 'urn:hygie:loa:low',
       amr: 'pwd,otp,mfa',
     });
 
@@ -578,7 +578,7 @@ test.describe('oidc-client-ts in the browser (a single-page platform, public cli
       email: PROFESSIONAL.email,
       profile_type: 'professional',
       professional_id: PROFESSIONAL.rpps,
-      acr: 'urn:hygie:loa:2',
+      acr: 'urn:hygie:loa:low',
     });
     expect(user?.refresh).toEqual(expect.any(String));
 
