@@ -1,5 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import { URI } from 'otpauth';
 import {
   enterCode,
   expectAccessible,
@@ -7,6 +6,7 @@ import {
   serverNow,
   signInPatient,
   submitLogin,
+  totpCode,
   useLanguage,
 } from './support.js';
 
@@ -20,12 +20,6 @@ const PATIENT = {
   phone: '06 44 55 66 38',
   e164: '+33644556638',
 };
-
-function codeAt(secret: string, at: number): string {
-  return URI.parse(
-    `otpauth://totp/Hygie:x?secret=${secret}&algorithm=SHA1&digits=6&period=30`,
-  ).generate({ timestamp: at });
-}
 
 /** From the sign-in page to the recovery code's field. */
 async function toRecoveryCode(page: Page, language: 'fr' | 'ar') {
@@ -57,7 +51,7 @@ test('the recovery codes shown with the authenticator app: one signs in once, th
   await page.getByTestId('totp-add').click();
   await page.getByTestId('confirm-yes').click();
   const secret = ((await page.getByTestId('totp-key').textContent()) ?? '').replace(/\s+/g, '');
-  await enterCode(page, codeAt(secret, await serverNow(request)));
+  await enterCode(page, totpCode(secret, await serverNow(request)));
   await page.getByTestId('confirm-yes').click();
 
   // The first codes, shown once; the dialog closes once they are saved.

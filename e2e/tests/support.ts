@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
+import { URI } from 'otpauth';
 
 export const ADMIN = { email: 'admin@hygie.test', password: 'Correct-Horse-42' };
 export const LANGUAGES = ['fr', 'en', 'ar'] as const;
@@ -80,6 +81,16 @@ export async function xsrfHeader(request: APIRequestContext): Promise<Record<str
     token = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
   }
   return { 'x-xsrf-token': token ?? '' };
+}
+
+/**
+ * The authenticator app's code for `secret` at `at` (the server's time, see serverNow), with the
+ * RFC 6238 library and parameters the portal uses.
+ */
+export function totpCode(secret: string, at: number): string {
+  return URI.parse(
+    `otpauth://totp/Hygie:x?secret=${secret}&algorithm=SHA1&digits=6&period=30`,
+  ).generate({ timestamp: at });
 }
 
 /**
