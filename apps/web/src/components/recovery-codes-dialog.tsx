@@ -80,7 +80,8 @@ export function RecoveryCodesDialog({
             sx={{
               display: 'grid',
               gridTemplateColumns: 'repeat(2, max-content)',
-              columnGap: 4,
+              // Wide enough for the second column's marker ("10.") outside its item.
+              columnGap: 7,
               rowGap: 1,
               fontFamily: 'monospace',
               fontSize: '1.1rem',
