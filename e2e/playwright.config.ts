@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_PORT);
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
 export const baseURL = `http://localhost:${port}`;
+// `npm test` runs the suite in shards side by side (scripts/test.mjs): each keeps its own artefacts.
+const shard = process.env.E2E_SHARD ? `-${process.env.E2E_SHARD}` : '';
 // The mock Pro Santé Connect and FranceConnect (mock-providers.mjs): two more ports, also per run.
 process.env.E2E_IDP_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
 const pscPort = Number(process.env.E2E_IDP_PORT);
@@ -18,7 +20,7 @@ const MOCK_CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-mock-provider';
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: '../artefacts/test-results',
+  outputDir: `../artefacts/test-results${shard}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -32,7 +34,7 @@ export default defineConfig({
       'json',
       { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '../artefacts/results/e2e.json' },
     ],
-    ['html', { outputFolder: '../artefacts/playwright-report', open: 'never' }],
+    ['html', { outputFolder: `../artefacts/playwright-report${shard}`, open: 'never' }],
   ],
   use: {
     baseURL,

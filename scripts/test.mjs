@@ -1,8 +1,9 @@
 // `npm test`: every suite — unit (domain, web), server (SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set), browser (Playwright in Chromium against the built server) —
 // then one closing line "Tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -51,23 +52,88 @@ function vitest(name, projects) {
   });
 }
 
-vitest('unit', ['domain', 'web']);
-vitest('server', ['server']);
+// TEST_SUITES=browser (or unit,server…) runs some of them; unset, all.
+const wanted = new Set((process.env.TEST_SUITES ?? 'unit,server,browser').split(','));
+if (wanted.has('unit')) vitest('unit', ['domain', 'web']);
+if (wanted.has('server')) vitest('server', ['server']);
+if (wanted.has('browser')) {
+  const buildStatus = run(npm, ['run', 'build']);
+  if (buildStatus !== 0) {
+    suites.push({ name: 'build', status: buildStatus, passed: 0, failed: 1, skipped: 0 });
+  } else {
+    suites.push(await browserSuite());
+  }
+}
 
-const buildStatus = run(npm, ['run', 'build']);
-if (buildStatus !== 0) {
-  suites.push({ name: 'build', status: buildStatus, passed: 0, failed: 1, skipped: 0 });
-} else {
-  const file = path.join(out, 'e2e.json');
-  fs.rmSync(file, { force: true });
-  const status = run(npm, ['test', '-w', '@hygie/e2e'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
-  const stats = readJson(file)?.stats;
-  suites.push({
+/**
+ * The browser suite in E2E_SHARDS Playwright processes side by side: each starts its own server,
+ * data directory and mock providers (playwright.config.ts picks free ports per process), so the
+ * journeys of one cannot see the other's clock or accounts. A shard (Chromium, the server, the
+ * runner) keeps about two cores busy: one shard per two cores by default — one on a 2-core
+ * runner, where two shards made journeys miss their time-outs.
+ */
+async function browserSuite() {
+  const ensure = run(process.execPath, ['e2e/ensure-chromium.mjs']);
+  if (ensure !== 0) return { name: 'browser', status: ensure, passed: 0, failed: 1, skipped: 0 };
+  const count = Math.max(
+    1,
+    Number(process.env.E2E_SHARDS ?? Math.floor(availableParallelism() / 2)),
+  );
+  const shards = Array.from({ length: count }, (_, i) => i + 1);
+  const results = await Promise.all(
+    shards.map((shard) => {
+      const file = path.join(out, count === 1 ? 'e2e.json' : `e2e-${shard}.json`);
+      fs.rmSync(file, { force: true });
+      const args = ['playwright', 'test', ...(count === 1 ? [] : [`--shard=${shard}/${count}`])];
+      return runPrefixed(
+        npx,
+        args,
+        path.join(root, 'e2e'),
+        count === 1 ? '' : `[${shard}/${count}] `,
+        {
+          PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+          E2E_SHARD: count === 1 ? '' : String(shard),
+        },
+      ).then((status) => ({ status, stats: readJson(file)?.stats }));
+    }),
+  );
+  const sum = (pick) => results.reduce((n, r) => n + (r.stats ? pick(r.stats) : 0), 0);
+  const status = results.find((r) => r.status !== 0)?.status ?? 0;
+  const failed = sum((s) => (s.unexpected ?? 0) + (s.flaky ?? 0));
+  return {
     name: 'browser',
     status,
-    passed: stats?.expected ?? 0,
-    failed: (stats?.unexpected ?? 0) + (stats?.flaky ?? 0) || (status === 0 ? 0 : 1),
-    skipped: stats?.skipped ?? 0,
+    passed: sum((s) => s.expected ?? 0),
+    failed: failed || (status === 0 && results.every((r) => r.stats) ? 0 : 1),
+    skipped: sum((s) => s.skipped ?? 0),
+  };
+}
+
+/** Runs a command, its output line by line with a prefix (which shard said it). */
+function runPrefixed(command, args, cwd, prefix, env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    for (const [stream, sink] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) sink.write(`${prefix}${line}\n`);
+      });
+      stream.on('end', () => {
+        if (pending) sink.write(`${prefix}${pending}\n`);
+      });
+    }
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
   });
 }
 
