@@ -94,6 +94,8 @@ describe('platform:add', () => {
         clientId: expect.any(String),
         clientSecret: expect.any(String),
         discovery: 'https://portal.example.fr/oidc/.well-known/openid-configuration',
+        // No --assurance: the platform takes a session at whatever level it has.
+        minimumLevel: null,
       });
 
       const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'hygie.sqlite') });
