@@ -82,6 +82,38 @@ describe('application settings', () => {
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ value: 45 * 86400 });
   });
 
+  it('confirms a save whose answer brings the row back with a new modification date', async () => {
+    let listed = 0;
+    await open({
+      'GET /api/admin/settings': () => {
+        listed += 1;
+        return json(
+          200,
+          SETTINGS.map((setting) =>
+            setting.key === 'PASSWORD_EXPIRATION_DELAY' && listed > 1
+              ? { ...setting, value: 45 * 86400, updatedAt: '2025-03-02T10:00:00.000Z' }
+              : setting,
+          ),
+        );
+      },
+      'PUT /api/admin/settings/PASSWORD_EXPIRATION_DELAY': (request) =>
+        json(200, makeSetting({ value: settingUpdateSchema.parse(request.body).value })),
+    });
+    const user = userEvent.setup();
+    const password = await row('PASSWORD_EXPIRATION_DELAY');
+    const amount = within(password).getByTestId('setting-amount');
+    await user.clear(amount);
+    await user.type(amount, '45');
+    await user.selectOptions(within(password).getByTestId('setting-unit'), 'days');
+    await user.click(within(password).getByTestId('setting-save'));
+    await waitFor(() => expect(listed).toBe(2));
+    expect((await screen.findByTestId('notification')).textContent).toContain(
+      'Modifié avec succès',
+    );
+    const saved = await row('PASSWORD_EXPIRATION_DELAY');
+    expect(within(saved).getByTestId<HTMLInputElement>('setting-amount').value).toBe('45');
+  });
+
   it('disables the password expiration with the switch', async () => {
     const { calls } = await open({
       'PUT /api/admin/settings/PASSWORD_EXPIRATION_DELAY': () =>

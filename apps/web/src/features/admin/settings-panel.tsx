@@ -15,7 +15,6 @@ import { ApiError, errorDataOf } from '../../lib/api-client';
 import { dataAttributes } from '../../lib/data-attributes';
 import { errorMessage, isolate } from '../../lib/error-message';
 import { formatDateTime } from '../../lib/format-date-time';
-import { useServices } from '../../lib/services';
 import { useResetSetting } from './api/reset-setting';
 import { AssuranceSetting } from './assurance-setting';
 import { useSettings } from './api/settings';
@@ -24,7 +23,6 @@ import { formatDuration, fromAmount, isDurationUnit, toAmount, unitsFor } from '
 
 function SettingRow({ setting }: { setting: Setting }) {
   const { t, i18n } = useTranslation();
-  const { notifications } = useServices();
   const update = useUpdateSetting();
   const reset = useResetSetting();
   const initial = toAmount(setting, setting.value ?? setting.defaultValue ?? setting.min);
@@ -65,7 +63,6 @@ function SettingRow({ setting }: { setting: Setting }) {
             setAmount(String(next.amount));
             setUnit(next.unit);
           }
-          notifications.notify(t('common:messages.modified'), 'success');
         },
         onError: (error) => setFailure(describeFailure(error)),
       },
@@ -99,7 +96,6 @@ function SettingRow({ setting }: { setting: Setting }) {
         const next = toAmount(saved, saved.value ?? saved.defaultValue ?? saved.min);
         setAmount(String(next.amount));
         setUnit(next.unit);
-        notifications.notify(t('admin:settings.resetDone'), 'success');
       },
       onError: (error) => setFailure(errorMessage(i18n, error)),
       onSettled: () => setConfirmReset(false),
