@@ -41,8 +41,13 @@ function vitest(name, projects) {
     `--outputFile.json=${file}`,
   ]);
   const json = readJson(file);
-  // A file failing outside its tests (a hook, an import) fails no test: count it as a failure.
-  const failedTests = (json?.numFailedTests ?? 0) + (json?.numFailedTestSuites ?? 0);
+  // A file failing outside its tests (a hook, an import) fails no test: count it as a failure
+  // (only such files: a file whose tests failed is counted by its tests).
+  const brokenFiles = (json?.testResults ?? []).filter(
+    (file) =>
+      file.status === 'failed' && !file.assertionResults?.some((test) => test.status === 'failed'),
+  ).length;
+  const failedTests = (json?.numFailedTests ?? 0) + brokenFiles;
   suites.push({
     name,
     status,
