@@ -46,7 +46,7 @@ export const codeField = z
       .regex(new RegExp(`^\\d{${CODES.length}}$`), message('code_format')),
   );
 
-/** A recovery code as typed: any case, spaces and dashes; 12 letters and digits. */
+/** A recovery code as typed: upper or lower case, spaces and dashes; 12 letters and digits. */
 export const recoveryCodeField = z
   .string(message('field_required'))
   .transform(normalizeRecoveryCode)
