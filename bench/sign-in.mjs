@@ -4,8 +4,13 @@
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** Returns the Cookie header of a signed-in session (session + its anti-forgery cookie). */
-export async function signInAdmin(baseUrl, dataDir, admin) {
+/**
+ * Returns the Cookie header of a signed-in session (session + its anti-forgery cookie). `codeFrom`
+ * is the SQLite data directory, or a function giving the last code sent to an address.
+ */
+export async function signInAdmin(baseUrl, codeFrom, admin) {
+  const codeFor =
+    typeof codeFrom === 'function' ? codeFrom : async (to) => lastCodeTo(codeFrom, to);
   const jar = new Map();
   const request = async (method, url, body) => {
     const xsrf = jar.get('XSRF-TOKEN');
@@ -37,13 +42,15 @@ export async function signInAdmin(baseUrl, dataDir, admin) {
       if (sent.status !== 200) throw new Error(`mfa/send answered ${sent.status}`);
       res = await request('POST', '/api/mfa/verify', {
         provider: 'email',
-        code: lastCodeTo(dataDir, admin.email),
+        code: await codeFor(admin.email),
       });
     } else if (code === 'cgu_not_accepted') {
-      const { version } = await (await request('GET', '/api/cgu')).json();
-      res = await request('POST', '/api/cgu/accept', { version });
+      const { version, hash } = await (await request('GET', '/api/cgu')).json();
+      res = await request('POST', '/api/cgu/accept', { version, hash });
     } else {
-      throw new Error(`sign-in stopped at ${res.status} ${code}`);
+      throw new Error(
+        `sign-in stopped at ${res.status} ${code}: ${JSON.stringify(await res.text())}`,
+      );
     }
   }
   if ((await request('GET', '/api/me')).status !== 200) throw new Error('admin sign-in failed');

@@ -82,8 +82,16 @@ test('a redirect notice can be paused, resumed and left behind', async ({ page }
     });
   await page.locator('#register-phone').fill(`06${String(Date.now()).slice(-8)}`);
   await page.locator('#register-cgu').check();
-  await page.getByTestId('register-submit').click();
-  await expect(page.getByTestId('register-success')).toBeVisible();
+  // The server's answer, with its body when it refuses: what a failure here needs to be read.
+  const [registered] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.url().endsWith('/api/register') && r.request().method() === 'POST',
+      { timeout: 15_000 },
+    ),
+    page.getByTestId('register-submit').click(),
+  ]);
+  expect(registered.status(), await registered.text()).toBe(201);
+  await expect(page.getByTestId('register-success')).toBeVisible({ timeout: 15_000 });
 
   // Paused from the keyboard, the page stays well past the 5 seconds.
   const pause = page.getByRole('button', { name: 'Mettre en pause la redirection' });

@@ -6,11 +6,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import { RELEASE } from '@hygie/domain';
 import type { Config } from './config.js';
 import { letterSettings } from './messaging/templates.js';
@@ -22,6 +18,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Clock } from './lib/clock.js';
 import { MovableClock, systemClock } from './lib/clock.js';
 import { createPasswordHasher } from './security/passwords.js';
+import { hashPool } from './security/hash-pool.js';
 import { checkDataKeys, ensureAdmin, knownDataKeyIds, loadSecret } from './bootstrap.js';
 import { installDataKeys } from './security/field-crypto.js';
 import { resolveDataKeys } from './security/data-keys.js';
@@ -38,6 +35,7 @@ import { requestContext } from './plugins/request-context.js';
 import { errorHandler, sendError, sendFrameworkError } from './plugins/error-handler.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { cookiePolicy } from './plugins/cookies.js';
+import { responseSerializer } from './plugins/serializer.js';
 import { csrfProtection } from './plugins/csrf.js';
 import { ADMIN_PREFIX, openapiTransform, securitySchemes } from './plugins/openapi.js';
 import { sessionGuard } from './plugins/authenticate.js';
@@ -184,7 +182,10 @@ export async function createContext(
   }
   if (replaced.length > 0) await reclaimReplacedValues(database, replaced);
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
-  const passwords = await createPasswordHasher(config.argon2);
+  const passwords = await createPasswordHasher(
+    config.argon2,
+    hashPool(config.hashing.concurrency, config.hashing.queueLimit),
+  );
   const metrics = new Metrics();
   metrics.attach({
     outbox: () => outboxStats(database.db, clock),
@@ -252,7 +253,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     });
 
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
+    app.setSerializerCompiler(responseSerializer({ crossCheck: config.env === 'test' }));
     // Only JSON is accepted: anything else is 415 (security.md "Requests").
     app.removeContentTypeParser('text/plain');
 

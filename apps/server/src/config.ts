@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SESSION_DEFAULTS, XSRF_COOKIE_NAME } from '@hygie/domain';
@@ -126,6 +127,8 @@ const envSchema = z.object({
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+  HASH_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  HASH_QUEUE_LIMIT: z.coerce.number().int().min(1).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   CONTACT_EMAIL: z.email().default('support@hygie.local'),
@@ -241,6 +244,8 @@ export interface Config {
   session: { idleSeconds: number; absoluteSeconds: number };
   xsrfCookieName: string;
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  /** Password hashing: worker threads (the cores by default) and how many jobs may wait for one. */
+  hashing: { concurrency: number; queueLimit: number };
   admin: { email: string; password: string } | undefined;
   contactEmail: string;
   /** The IANA time zone messages write dates in. */
@@ -385,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeCost: e.ARGON2_TIME_COST,
       parallelism: e.ARGON2_PARALLELISM,
     },
+    hashing: hashingOf(e.HASH_CONCURRENCY, e.HASH_QUEUE_LIMIT),
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
@@ -555,4 +561,13 @@ function keysFrom<T>(
     throw new ConfigError(`Invalid configuration: ${shown}: ${parsed}`);
   }
   return parsed;
+}
+
+/** One worker per core by default; 32 waiting jobs per worker (a few seconds at the default cost). */
+function hashingOf(
+  concurrency: number | undefined,
+  queueLimit: number | undefined,
+): Config['hashing'] {
+  const workers = concurrency ?? availableParallelism();
+  return { concurrency: workers, queueLimit: queueLimit ?? workers * 32 };
 }

@@ -57,6 +57,8 @@ export interface UserTable {
   totp_last_step: number | null;
   /** How many of the account's recovery codes are unused (kept with `recovery_codes`). */
   recovery_codes_left: Generated<number>;
+  /** Raised by the database on every change of the row (migration 0023): the session check's cache key. */
+  version: Generated<number>;
 }
 
 /**

@@ -30,6 +30,11 @@ export function isValidXsrfToken(
   return safeEqual(signature, hmac(secret, `anon:${nonce}`));
 }
 
+/** Whether a token has the form the browser's state needs (session-bound, or anonymous). */
+function fitsState(token: string, sessionToken: string | undefined): boolean {
+  return token.includes('.') !== (sessionToken !== undefined);
+}
+
 /** Issues a fresh token for the given session (or none) in the cookie. */
 export function issueXsrf(
   reply: FastifyReply,
@@ -61,11 +66,19 @@ export const csrfProtection = fp(
           cookieToken !== undefined &&
           safeEqual(header, cookieToken) &&
           isValidXsrfToken(secret, sessionToken, header);
-        if (!ok) return sendError(request, reply, 'csrf_token_invalid');
+        if (!ok) {
+          // A fresh token with the refusal: a browser holding a stale one can retry (GET no longer
+          // checks the one it holds, below).
+          issueXsrf(reply, cookies, secret, sessionToken);
+          return sendError(request, reply, 'csrf_token_invalid');
+        }
         return;
       }
-      // Safe methods hand out a token when the browser has none that fits its session.
-      if (!cookieToken || !isValidXsrfToken(secret, sessionToken, cookieToken)) {
+      // Safe methods hand out a token when the browser has none of the kind its state needs: bound
+      // to the session with one (no dot), signed and random before sign-in (nonce.signature). Only
+      // its form is looked at, not its HMAC (the session check's hot path); the unsafe requests
+      // that rely on it verify it whole, and their refusal hands out a fresh one.
+      if (!cookieToken || !fitsState(cookieToken, sessionToken)) {
         issueXsrf(reply, cookies, secret, sessionToken);
       }
     });

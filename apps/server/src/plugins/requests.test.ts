@@ -118,6 +118,40 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
     expect(xsrf?.sameSite).toBe('Lax');
   });
 
+  it('a GET leaves a token of the right kind alone and replaces one of the wrong kind', async () => {
+    const client = new TestClient(t.app);
+    const first = (await client.get('/api/health')).cookies.find((c) => c.name === 'XSRF-TOKEN');
+    expect(first?.value).toContain('.');
+    // Before sign-in an anonymous token (nonce.signature) fits: nothing new is handed out.
+    const again = await client.get('/api/health');
+    expect(again.cookies.find((c) => c.name === 'XSRF-TOKEN')).toBeUndefined();
+    // A session cookie with an anonymous token: the session-bound kind is handed out.
+    client.cookies.set('hygie_session', 'not-a-live-session');
+    const bound = (await client.get('/api/health')).cookies.find((c) => c.name === 'XSRF-TOKEN');
+    expect(bound?.value).toBeDefined();
+    expect(bound?.value).not.toContain('.');
+  });
+
+  it('an unsafe request refused for its token hands out a fresh one, which the retry passes', async () => {
+    const client = new TestClient(t.app);
+    await client.get('/api/health');
+    client.cookies.set('XSRF-TOKEN', 'forged.token');
+    const refused = await client.post('/api/login', {
+      username: 'nobody@hygie.test',
+      password: 'x',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'csrf_token_invalid' });
+    const fresh = refused.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value;
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe('forged.token');
+    const retried = await client.post('/api/login', {
+      username: 'nobody@hygie.test',
+      password: 'x',
+    });
+    expect(retried.json<{ code?: string }>().code).not.toBe('csrf_token_invalid');
+  });
+
   it('reports health and readiness, and 503 while the database is away', async () => {
     const client = new TestClient(t.app);
     expect((await client.get('/api/health')).json()).toEqual({ status: 'ok' });

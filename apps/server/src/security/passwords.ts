@@ -1,4 +1,5 @@
-import { hash, verify } from '@node-rs/argon2';
+import { AppError } from '../lib/app-error.js';
+import type { HashPool } from './hash-pool.js';
 
 // Algorithm.Argon2id of @node-rs/argon2 (an ambient const enum, not importable as a value here).
 const ARGON2ID = 2;
@@ -18,22 +19,34 @@ export interface PasswordHasher {
 }
 
 /**
- * argon2id through @node-rs/argon2: the work runs on libuv's thread pool, off the event loop.
- * Passwords are NFKC-normalised by the caller (domain rule) before they reach here.
+ * argon2id through @node-rs/argon2, on the process's hashing pool (security/hash-pool.ts): worker
+ * threads sized to the cores, below the event loop's priority, one fair queue. Passwords are
+ * NFKC-normalised by the caller (domain rule) before they reach here.
  */
-export async function createPasswordHasher(params: Argon2Params): Promise<PasswordHasher> {
+export async function createPasswordHasher(
+  params: Argon2Params,
+  pool: HashPool,
+): Promise<PasswordHasher> {
   const options = { ...params, algorithm: ARGON2ID, outputLen: 32 };
+  const hash = async (password: string): Promise<string> => {
+    const encoded = await pool.run({ op: 'hash', password, options });
+    if (typeof encoded !== 'string') throw new Error('argon2 hash: no encoded hash');
+    return encoded;
+  };
   // Unknown users are checked against this, so they cost as much as known ones.
-  const dummy = await hash('dummy-password-for-unknown-users', options);
+  const dummy = await hash('dummy-password-for-unknown-users');
   return {
-    hash: (password) => hash(password, options),
+    hash,
     async verify(encoded, password) {
+      let ok: string | boolean;
       try {
-        const ok = await verify(encoded ?? dummy, password);
-        return encoded !== null && ok;
-      } catch {
+        ok = await pool.run({ op: 'verify', encoded: encoded ?? dummy, password });
+      } catch (err) {
+        // A full queue is the client's to retry (503); a malformed stored hash is a refusal.
+        if (err instanceof AppError) throw err;
         return false;
       }
+      return encoded !== null && ok === true;
     },
     needsRehash(encoded) {
       const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(encoded);

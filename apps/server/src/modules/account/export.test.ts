@@ -90,6 +90,7 @@ const COVERAGE: Record<keyof Database, TableRule> = {
       totp_enabled_at: exported,
       totp_last_step: { left: 'the time step of the last accepted code, kept to refuse a replay' },
       recovery_codes_left: exported,
+      version: { left: 'a change counter the database raises (the session check’s cache key)' },
     },
   },
   sessions: {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, DIALECTS } from '../../test/helpers.js';
+import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
 import { explain } from '../../test/query-log.js';
+import { hashToken, randomToken } from '../../lib/tokens.js';
+import { openSession } from './service.js';
 import { findSessionByTokenHash } from './repository.js';
 
 // architecture §10: the session check behind every authenticated call is one indexed lookup.
@@ -30,5 +32,35 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       expect(plan).toMatch(/Index Scan using sessions_token_hash_uq/);
       expect(plan).not.toMatch(/Seq Scan/);
     }
+  });
+
+  it('reads the user by primary key only when this process has not seen its version', async () => {
+    const userId = await createUser(t, { email: 'hot-path@hygie.test', password: 'Hot-Path-4821' });
+    const { token } = await openSession(
+      t.ctx,
+      userId,
+      'complete',
+      { ip: null, userAgent: null },
+      {
+        amr: ['pwd'],
+      },
+    );
+    const cold = await t.queries.during(() => findSessionByTokenHash(t.ctx.db, hashToken(token)));
+    expect(cold).toHaveLength(2);
+    const plan = await explain(t.ctx.db, dialect, cold[1]!);
+    if (dialect === 'sqlite') {
+      expect(plan).toMatch(
+        /SEARCH users USING INDEX sqlite_autoindex_users_1|SEARCH users USING PRIMARY KEY/,
+      );
+      expect(plan).not.toMatch(/SCAN/);
+    } else {
+      expect(plan).toMatch(/Index Scan using users_pkey/);
+    }
+    const warm = await t.queries.during(async () => {
+      const found = await findSessionByTokenHash(t.ctx.db, hashToken(token));
+      expect(found?.user.email).toBe('hot-path@hygie.test');
+    });
+    expect(warm).toHaveLength(1);
+    expect(await findSessionByTokenHash(t.ctx.db, hashToken(randomToken()))).toBeUndefined();
   });
 });

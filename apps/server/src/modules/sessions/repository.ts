@@ -12,25 +12,30 @@ import {
   sealedKeyId,
 } from '../../security/field-crypto.js';
 
-export type SessionWithUser = SessionRow & {
-  user: Pick<
-    UserRow,
-    | 'id'
-    | 'email'
-    | 'email_verified_at'
-    | 'phone'
-    | 'phone_verified_at'
-    | 'first_name'
-    | 'last_name'
-    | 'profile'
-    | 'status'
-    | 'roles'
-    | 'language'
-    | 'totp_enabled_at'
-    | 'recovery_codes_left'
-  >;
-};
+/** What a session carries of its user: the account's presentation and its sign-in options. */
+export type SessionUser = Pick<
+  UserRow,
+  | 'id'
+  | 'email'
+  | 'email_verified_at'
+  | 'phone'
+  | 'phone_verified_at'
+  | 'first_name'
+  | 'last_name'
+  | 'profile'
+  | 'status'
+  | 'roles'
+  | 'language'
+  | 'totp_enabled_at'
+  | 'recovery_codes_left'
+>;
 
+export type SessionWithUser = SessionRow & { user: Readonly<SessionUser> };
+
+/**
+ * The session row and its user's version (the user by primary key, one column): all the check
+ * needs. The user's fields come from the per-process cache valid for that version.
+ */
 function sessionQuery(db: Db, tokenHash: string) {
   return db
     .selectFrom('sessions')
@@ -51,60 +56,131 @@ function sessionQuery(db: Db, tokenHash: string) {
       'sessions.reauthenticated_at',
       'sessions.amr',
       'sessions.upstream_acr',
-      'users.email',
-      'users.email_verified_at',
-      'users.phone',
-      'users.phone_verified_at',
-      'users.first_name',
-      'users.last_name',
-      'users.profile',
-      'users.status',
-      'users.roles',
-      'users.language',
-      'users.totp_enabled_at',
-      'users.recovery_codes_left',
+      'users.version as user_version',
     ])
     .where('sessions.token_hash', '=', tokenHash);
 }
 type SessionQueryRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
 
-// Compiled once per database: building the SQL costs more than the indexed lookup itself.
-const compiledSessionQuery = new WeakMap<Db, CompiledQuery<SessionQueryRow>>();
+function sessionUserQuery(db: Db, userId: string) {
+  return db
+    .selectFrom('users')
+    .select([
+      'id',
+      'email',
+      'email_verified_at',
+      'phone',
+      'phone_verified_at',
+      'first_name',
+      'last_name',
+      'profile',
+      'status',
+      'roles',
+      'language',
+      'totp_enabled_at',
+      'recovery_codes_left',
+      'version',
+    ])
+    .where('id', '=', userId);
+}
+type SessionUserRow = Awaited<ReturnType<ReturnType<typeof sessionUserQuery>['executeTakeFirst']>>;
 
-/** The hot path: one query on the unique token-hash index, joined to the user's primary key. */
+interface Compiled {
+  session: CompiledQuery<SessionQueryRow>;
+  user: CompiledQuery<SessionUserRow>;
+}
+// Compiled once per database: building the SQL costs more than the indexed lookup itself.
+const compiledQueries = new WeakMap<Db, Compiled>();
+
+function compiledFor(db: Db): Compiled {
+  let compiled = compiledQueries.get(db);
+  if (!compiled) {
+    compiled = {
+      session: sessionQuery(db, '').compile(),
+      user: sessionUserQuery(db, '').compile(),
+    };
+    compiledQueries.set(db, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * The users seen by this process's session checks, each valid for one version of its row (the
+ * database raises `users.version` on every change, migration 0023): a check whose session row
+ * names another version reads the user again. Bounded; the least recently used goes first.
+ */
+export class SessionUserCache {
+  private readonly entries = new Map<string, { version: number; user: Readonly<SessionUser> }>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  get(userId: string, version: number): Readonly<SessionUser> | undefined {
+    const entry = this.entries.get(userId);
+    if (!entry || entry.version !== version) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(userId);
+    this.entries.set(userId, entry);
+    return entry.user;
+  }
+
+  set(userId: string, version: number, user: Readonly<SessionUser>): void {
+    this.entries.delete(userId);
+    this.entries.set(userId, { version, user });
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const userCaches = new WeakMap<Db, SessionUserCache>();
+
+/** This process's cache of session users for a database. */
+export function sessionUserCache(db: Db): SessionUserCache {
+  let cache = userCaches.get(db);
+  if (!cache) {
+    cache = new SessionUserCache();
+    userCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * The hot path: one query on the unique token-hash index, joined to the user's primary key for
+ * its version; the user's fields from the cache, or a second lookup by primary key when the
+ * version moved (or the process has not seen the user yet).
+ */
 export async function findSessionByTokenHash(
   db: Db,
   tokenHash: string,
 ): Promise<SessionWithUser | undefined> {
-  let compiled = compiledSessionQuery.get(db);
-  if (!compiled) {
-    compiled = sessionQuery(db, '').compile();
-    compiledSessionQuery.set(db, compiled);
-  }
-  const result = await db.executeQuery<SessionQueryRow>({ ...compiled, parameters: [tokenHash] });
+  const compiled = compiledFor(db);
+  const result = await db.executeQuery<SessionQueryRow>({
+    ...compiled.session,
+    parameters: [tokenHash],
+  });
   const row = result.rows[0];
   if (!row) return undefined;
-  const { email, email_verified_at, phone, phone_verified_at, first_name, last_name } = row;
-  const { profile, status, roles, language, totp_enabled_at, recovery_codes_left, ...session } =
-    row;
-  return {
-    ...session,
-    user: {
-      id: row.user_id,
-      email,
-      email_verified_at,
-      phone,
-      phone_verified_at,
-      first_name,
-      last_name,
-      profile,
-      status,
-      roles,
-      language,
-      totp_enabled_at,
-      recovery_codes_left,
-    },
-  };
+  const { user_version, ...session } = row;
+  const cache = sessionUserCache(db);
+  let user = cache.get(row.user_id, user_version);
+  if (!user) {
+    const found = await db.executeQuery<SessionUserRow>({
+      ...compiled.user,
+      parameters: [row.user_id],
+    });
+    const fresh = found.rows[0];
+    // Deleted between the two reads: as if the session had not been found (it goes with the user).
+    if (!fresh) return undefined;
+    const { version, ...fields } = fresh;
+    user = Object.freeze(fields);
+    cache.set(row.user_id, version, user);
+  }
+  return { ...session, user };
 }
 
 /** A session opened through an upstream identity provider: the provider and its ID token. */

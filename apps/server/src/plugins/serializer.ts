@@ -1,0 +1,119 @@
+import fastJson from 'fast-json-stringify';
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+type ZodRouteSchema = Parameters<typeof zodSerializerCompiler>[0]['schema'];
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Responses are written by fast-json-stringify from their zod schema's JSON Schema (output side):
+ * only the declared properties are written, as zod's serialiser would, at a third of its cost
+ * (docs/performance.md "Session check"). A schema JSON Schema cannot express (a transform) keeps
+ * zod's serialiser (which encodes), and so does a union (fast-json-stringify would validate each value to choose a
+ * branch). `crossCheck` (the test suites) writes every response both ways and fails on
+ * any difference, zod's validation included, so the fast path can never drift from the schemas.
+ */
+export function responseSerializer(options: {
+  crossCheck: boolean;
+}): FastifySerializerCompiler<ZodRouteSchema> {
+  return (route) => {
+    const viaZod = zodSerializerCompiler(route);
+    // Compiled at the first response, not at start-up (hundreds of route and status schemas),
+    // and once per schema (the error envelope serves every route).
+    let fast: Serialize | null | undefined;
+    return (data) => {
+      fast ??= fastSerializerOf(route.schema);
+      if (!fast) return viaZod(data);
+      if (!options.crossCheck) return fast(data);
+      const expected = viaZod(data);
+      const written = fast(data);
+      if (written !== expected) {
+        throw new Error(
+          `${route.method} ${route.url} ${route.httpStatus}: the fast serialiser wrote ${written}, zod ${expected}`,
+        );
+      }
+      return written;
+    };
+  };
+}
+
+type Serialize = (data: unknown) => string;
+const compiled = new WeakMap<object, Serialize | null>();
+
+function fastSerializerOf(schema: ZodRouteSchema): Serialize | null {
+  if (!(schema instanceof z.ZodType)) return null;
+  const known = compiled.get(schema);
+  if (known !== undefined) return known;
+  const serialize = compile(schema);
+  compiled.set(schema, serialize);
+  return serialize;
+}
+
+function compile(schema: z.ZodType): Serialize | null {
+  let json: JsonSchema;
+  try {
+    json = z.toJSONSchema(schema, {
+      target: 'draft-7',
+      io: 'output',
+      unrepresentable: 'throw',
+      cycles: 'throw',
+      reused: 'inline',
+    });
+  } catch {
+    return null;
+  }
+  const plain = simplified(json);
+  // A union left after that (the error envelope's data) would have fast-json-stringify validate
+  // each value against its branches (formats included, stricter than zod): zod writes those.
+  if (hasBranches(plain)) return null;
+  return fastJson(plain);
+}
+
+const BRANCHING = new Set(['anyOf', 'oneOf', 'allOf', 'not', 'if']);
+
+function hasBranches(schema: JsonSchema): boolean {
+  return Object.entries(schema).some(
+    ([key, value]) =>
+      BRANCHING.has(key) ||
+      (Array.isArray(value) && value.some((v) => isObject(v) && hasBranches(v))) ||
+      (isObject(value) && hasBranches(value)),
+  );
+}
+
+/**
+ * `anyOf: [{type: T, …}, {type: 'null'}]` (zod's nullable) as `type: [T, 'null']`: the same
+ * output, without fast-json-stringify validating each value to choose a branch.
+ */
+function simplified(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const list: unknown[] | null = Array.isArray(value) ? value : null;
+    const nullable = key === 'anyOf' && list ? nullableOf(list) : null;
+    if (nullable) {
+      Object.assign(out, nullable);
+    } else if (list) {
+      out[key] = list.map((v) => (isObject(v) ? simplified(v) : v));
+    } else if (isObject(value)) {
+      out[key] = simplified(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function nullableOf(branches: unknown[]): JsonSchema | null {
+  if (branches.length !== 2) return null;
+  const [first, second] = branches;
+  if (!isObject(first) || !isObject(second)) return null;
+  const isNull = (s: JsonSchema) => s.type === 'null' && Object.keys(s).length === 1;
+  const other = isNull(second) ? first : isNull(first) ? second : null;
+  if (!other || typeof other.type !== 'string' || other.type === 'object' || other.type === 'array')
+    return null;
+  return { ...other, type: [other.type, 'null'] };
+}
+
+function isObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAppError } from '../lib/app-error.js';
+import { HashPool } from './hash-pool.js';
+
+const OPTIONS = { memoryCost: 8192, timeCost: 1, parallelism: 1, algorithm: 2, outputLen: 32 };
+
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceness(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[16]);
+  });
+}
+
+describe('the hashing pool', () => {
+  const pools: HashPool[] = [];
+  const pool = (size: number, maxQueue: number) => {
+    const p = new HashPool(size, maxQueue);
+    pools.push(p);
+    return p;
+  };
+  afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+  it('hashes with argon2id and verifies, off the event loop', async () => {
+    const p = pool(2, 8);
+    const encoded = await p.run({ op: 'hash', password: 'Steady-Lamp-4821', options: OPTIONS });
+    expect(encoded).toMatch(/^\$argon2id\$v=19\$m=8192,t=1,p=1\$/);
+    expect(
+      await p.run({ op: 'verify', password: 'Steady-Lamp-4821', encoded: String(encoded) }),
+    ).toBe(true);
+    expect(
+      await p.run({ op: 'verify', password: 'steady-lamp-4821', encoded: String(encoded) }),
+    ).toBe(false);
+    await expect(p.run({ op: 'verify', password: 'x', encoded: 'not-a-hash' })).rejects.toThrow();
+    // The worker that refused a malformed hash still serves.
+    expect(
+      await p.run({ op: 'verify', password: 'Steady-Lamp-4821', encoded: String(encoded) }),
+    ).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'runs its workers below the event loop’s priority',
+    async () => {
+      const before = threadNiceness();
+      const p = pool(2, 8);
+      await Promise.all([
+        p.run({ op: 'hash', password: 'a', options: OPTIONS }),
+        p.run({ op: 'hash', password: 'b', options: OPTIONS }),
+      ]);
+      const after = threadNiceness();
+      const lowered = (list: number[]) => list.filter((n) => n === 10).length;
+      expect(lowered(after)).toBe(lowered(before) + 2);
+      // The event loop's thread (the process's first) keeps its priority.
+      const main = fs.readFileSync('/proc/self/stat', 'utf8');
+      expect(Number(main.slice(main.lastIndexOf(')') + 2).split(' ')[16])).toBe(before[0]);
+    },
+  );
+
+  it('serves jobs first come, first served, at most its size at once', async () => {
+    const p = pool(1, 8);
+    const order: number[] = [];
+    await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        p.run({ op: 'hash', password: `p${i}`, options: OPTIONS }).then(() => order.push(i)),
+      ),
+    );
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
+
+  it('refuses a job past its queue limit with 503 and Retry-After, and serves the others', async () => {
+    const p = pool(1, 2);
+    const jobs = [0, 1, 2, 3].map((i) =>
+      p.run({ op: 'hash', password: `q${i}`, options: OPTIONS }).then(
+        () => 'done',
+        (err: unknown) => err,
+      ),
+    );
+    const results = await Promise.all(jobs);
+    // One running, two waiting, the fourth refused.
+    expect(results.slice(0, 3)).toEqual(['done', 'done', 'done']);
+    const refused = results[3];
+    expect(isAppError(refused) && refused.code).toBe('service_unavailable');
+    expect(isAppError(refused) && refused.headers?.['retry-after']).toBe('1');
+  });
+});

@@ -1,0 +1,157 @@
+// Sign-in against the hashing limit, measured in one run on this machine:
+// 1. POST /api/login (right password, 16 accounts) vs raw argon2id verifications of the same
+//    parameters (bench/argon2-baseline.mjs), at 1, 2, 4 and 8 at a time: sign-ins ÷ verifications.
+// 2. GET /api/me's p99 at a steady rate, idle and then while a storm of sign-ins saturates the
+//    hashing workers: storm p99 ÷ idle p99.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { root, startPortal } from './portal.mjs';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,2,4,8').split(',').map(Number);
+const ACCOUNTS = 16;
+const PASSWORD = 'Quiet-Harbour-5127';
+const ME_RATE = Number(process.env.BENCH_ME_RATE ?? 100);
+const STORM = Number(process.env.BENCH_STORM ?? 16);
+
+function load(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ duration: DURATION, ...options }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+async function baseline(concurrency) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(import.meta.dirname, 'argon2-baseline.mjs')],
+    { env: { ...process.env, CONCURRENCY: String(concurrency), DURATION: String(DURATION) } },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1)).perSecond;
+}
+
+/** An anonymous anti-forgery cookie and header, and `count` registered accounts. */
+async function prepare(base) {
+  const health = await fetch(`${base}/api/health`);
+  const xsrf = health.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('XSRF-TOKEN='));
+  if (!xsrf) throw new Error('no anti-forgery cookie');
+  const headers = {
+    'content-type': 'application/json',
+    cookie: xsrf,
+    'x-xsrf-token': xsrf.slice('XSRF-TOKEN='.length),
+  };
+  const terms = await (await fetch(`${base}/api/cgu`)).json();
+  const emails = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const email = `storm${i}@bench.test`;
+    const res = await fetch(`${base}/api/register`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        type: 'patient',
+        email,
+        password: PASSWORD,
+        passwordConfirmation: PASSWORD,
+        acceptCgu: true,
+        cguVersion: terms.version,
+        cguHash: terms.hash,
+        firstName: 'Camille',
+        lastName: 'Lefebvre',
+        birthDate: '02/03/1985',
+        birthPlaceInsee: '69123',
+        sex: 'female',
+        phone: `+336120000${String(i).padStart(2, '0')}`,
+      }),
+    });
+    if (res.status !== 201) throw new Error(`register ${res.status}: ${await res.text()}`);
+    emails.push(email);
+  }
+  return { headers, emails };
+}
+
+/** autocannon options for sign-ins spread over the accounts, `connections` at a time. */
+function signIns(base, { headers, emails }, connections) {
+  let next = 0;
+  return {
+    url: `${base}/api/login`,
+    connections,
+    requests: [
+      {
+        method: 'POST',
+        headers,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ username: emails[next++ % emails.length], password: PASSWORD }),
+        }),
+      },
+    ],
+  };
+}
+
+const portal = await startPortal('sqlite');
+try {
+  const accounts = await prepare(portal.base);
+  const cpus = os.availableParallelism();
+  console.log(`sign-in vs raw argon2id (m=19456, t=2, p=1), ${DURATION} s each, ${cpus} cores`);
+  const rows = [];
+  for (const c of LEVELS) {
+    const raw = await baseline(c);
+    const result = await load(signIns(portal.base, accounts, c));
+    const perSecond = result.requests.average;
+    // Each answer is a stage (the password passed): any 5xx or error spoils the figure.
+    if (result.errors > 0 || result['5xx'] > 0) throw new Error(`sign-ins failed at ${c}`);
+    rows.push({ concurrency: c, raw, signIns: perSecond, ratio: perSecond / raw });
+    console.log(
+      `  ${String(c).padStart(2)} at once: raw ${raw.toFixed(1)}/s, sign-in ${perSecond.toFixed(1)}/s, ratio ${(perSecond / raw).toFixed(3)} (goal ≥ 0.95)`,
+    );
+  }
+
+  const me = { url: `${portal.base}/api/me`, headers: { cookie: portal.cookie } };
+  const steady = { ...me, connections: 4, overallRate: ME_RATE };
+  await load({ ...me, connections: 4, duration: 2 });
+  const idle = await load(steady);
+  const [during, storm] = await Promise.all([
+    load(steady),
+    load(signIns(portal.base, accounts, STORM)),
+  ]);
+  if (during.non2xx > 0 || during.errors > 0) throw new Error('/api/me failed during the storm');
+  const stormRatio = during.latency.p99 / Math.max(idle.latency.p99, 1);
+  console.log(
+    `/api/me at ${ME_RATE}/s: p99 idle ${idle.latency.p99} ms, during ${STORM} concurrent sign-ins (${storm.requests.average.toFixed(1)}/s, ${storm['5xx'] ?? 0} refused 503) ${during.latency.p99} ms, ratio ${stormRatio.toFixed(2)} (goal ≤ 2)`,
+  );
+
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus,
+    cpuModel: os.cpus()[0]?.model,
+    durationSeconds: DURATION,
+    signIn: rows,
+    storm: {
+      meRate: ME_RATE,
+      signInConnections: STORM,
+      idleP99Ms: idle.latency.p99,
+      stormP99Ms: during.latency.p99,
+      ratio: stormRatio,
+      signInsPerSecond: storm.requests.average,
+    },
+  };
+  fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+  const file = path.join(
+    import.meta.dirname,
+    'results',
+    `hashing-${report.date.replace(/[:.]/g, '-')}.json`,
+  );
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`written ${path.relative(root, file)}`);
+} finally {
+  await portal.stop();
+}

@@ -1,0 +1,143 @@
+// Starts the built portal as `npm start` would in production (no dev outbox, no test clock), on a
+// temporary SQLite file or a fresh PostgreSQL database, and signs its admin in through the real
+// stages (the e-mailed code read back from the outbox table).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { signInAdmin } from './sign-in.mjs';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const ADMIN = { email: 'bench@hygie.test', password: 'Steady-Lamp-4821' };
+/** The PostgreSQL server the bench creates its databases on (a fresh one per run, dropped after). */
+export const POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export function freePort() {
+  return 20_000 + Math.floor(Math.random() * 30_000);
+}
+
+export async function waitFor(url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export function startProcess(args, env = {}) {
+  return spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+}
+
+/** Whether PostgreSQL answers at POSTGRES_URL (the PostgreSQL rows are skipped, and say so, if not). */
+export async function postgresAvailable() {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The portal on `kind` ('sqlite' or 'postgres'), signed in as its admin: `{ base, cookie, kind,
+ * query(sql, params), stop() }`. `env` adds to the server's environment.
+ */
+export async function startPortal(kind, env = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-'));
+  let database = {};
+  let query;
+  let dropDatabase = async () => {};
+  if (kind === 'postgres') {
+    const name = `hygie_bench_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${name}`;
+    database = { DATABASE_URL: url.toString() };
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    query = async (sql, params = []) => (await pool.query(sql, params)).rows;
+    dropDatabase = async () => {
+      await pool.end();
+      const again = new pg.Client({ connectionString: POSTGRES_URL });
+      await again.connect();
+      await again.query(`drop database if exists ${name} with (force)`);
+      await again.end();
+    };
+  } else {
+    query = async (sql, params = []) => {
+      const db = new DatabaseSync(path.join(dataDir, 'hygie.sqlite'), { readOnly: true });
+      try {
+        return db.prepare(sql).all(...params);
+      } finally {
+        db.close();
+      }
+    };
+  }
+  const port = freePort();
+  const server = startProcess(['apps/server/dist/server.js'], {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // production mode needs real transports configured; nothing is sent during the bench.
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
+    // Production brings its own data keys (docs/deployment.md): fresh ones for each run.
+    DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
+    DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+    ...database,
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopProcess(server);
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`${base}/api/ready`, 60_000);
+    const codeFor = async (recipient) => {
+      const rows = await query(
+        kind === 'postgres'
+          ? "select params from outbox where template = 'mfa_code' and recipient = $1 order by created_at desc limit 1"
+          : "select params from outbox where template = 'mfa_code' and recipient = ? order by created_at desc limit 1",
+        [recipient],
+      );
+      if (!rows[0]) throw new Error(`no second-factor code for ${recipient} in the outbox`);
+      return JSON.parse(rows[0].params).code;
+    };
+    const cookie = await signInAdmin(base, codeFor, ADMIN);
+    return { base, cookie, kind, dataDir, query, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
