@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -14,6 +15,21 @@ describe('configuration from the environment', () => {
     expect(c.session).toEqual({ idleSeconds: 1800, absoluteSeconds: 43200 });
     expect(c.argon2).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
     expect(c.hsts).toBe(false);
+  });
+
+  it('sizes password hashing to the cores, and lets the operator set it and its queue', () => {
+    const cores = availableParallelism();
+    expect(loadConfig({}).hashing).toEqual({ concurrency: cores, queueLimit: cores * 32 });
+    expect(loadConfig({ HASH_CONCURRENCY: '3' }).hashing).toEqual({
+      concurrency: 3,
+      queueLimit: 96,
+    });
+    expect(loadConfig({ HASH_CONCURRENCY: '2', HASH_QUEUE_LIMIT: '5' }).hashing).toEqual({
+      concurrency: 2,
+      queueLimit: 5,
+    });
+    expect(() => loadConfig({ HASH_CONCURRENCY: '0' })).toThrow(/HASH_CONCURRENCY/);
+    expect(() => loadConfig({ HASH_QUEUE_LIMIT: 'many' })).toThrow(/HASH_QUEUE_LIMIT/);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
