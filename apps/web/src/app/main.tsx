@@ -14,7 +14,7 @@ import { queueEarlyErrors } from '../lib/error-reporting';
 import { meQueryOptions } from '../lib/current-user';
 import { detectLanguageFromWindow } from '../lib/language';
 import { App } from './app';
-import { createI18nInstance, initI18n } from './i18n';
+import { createI18nInstance, FIRST_NAMESPACES, initI18n } from './i18n';
 import { routes } from './routes';
 import { createAppServices } from './services';
 
@@ -34,7 +34,7 @@ async function start(): Promise<void> {
   // The router starts loading the page's lazy chunks (layout, page) as it is made: made before
   // the translations are awaited, the chunks and the translations load side by side.
   const router = createBrowserRouter(routes);
-  await initI18n(i18n, language);
+  await initI18n(i18n, language, FIRST_NAMESPACES);
 
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
