@@ -90,6 +90,8 @@ export async function initI18n(
       interpolation: { escapeValue: false },
       returnNull: false,
       react: { useSuspense: false },
+      // Ask for the files now, not on the next tick: main.tsx makes the router meanwhile.
+      initAsync: false,
     });
   return instance;
 }

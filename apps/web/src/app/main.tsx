@@ -31,10 +31,11 @@ async function start(): Promise<void> {
   // Ask who the visitor is while the translations load.
   void services.queryClient.prefetchQuery(meQueryOptions(services.api, services.accountState));
   void services.queryClient.prefetchQuery(configQueryOptions(services));
-  // The router starts loading the page's lazy chunks (layout, page) as it is made: made before
-  // the translations are awaited, the chunks and the translations load side by side.
+  // The translations are asked for, then the router is made, which starts loading the page's lazy
+  // chunks (layout, page): both load side by side before the first render.
+  const translations = initI18n(i18n, language, FIRST_NAMESPACES);
   const router = createBrowserRouter(routes);
-  await initI18n(i18n, language, FIRST_NAMESPACES);
+  await translations;
 
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
