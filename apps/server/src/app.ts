@@ -372,17 +372,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   }
 }
 
-/** Serves the built SPA; unknown non-API GETs get index.html (client-side routes). */
+/**
+ * Serves the built SPA; unknown non-API GETs get index.html (client-side routes). The build writes
+ * a brotli (`.br`) and a gzip (`.gz`) copy beside each text file: the client gets the one its
+ * Accept-Encoding prefers (br, then gzip, else the file as is), with `Vary: Accept-Encoding`.
+ * Hashed assets (`/assets/`) never change under their name: cached for a year, immutable; every
+ * other file (index.html, favicon, brand logos) is revalidated.
+ */
 async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const hasSpa = fs.existsSync(path.join(distDir, 'index.html'));
   if (hasSpa) {
+    const assetsDir = `${path.join(distDir, 'assets')}${path.sep}`;
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // The header is set below, per file.
+      cacheControl: false,
       setHeaders(res, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        const hashed = filePath.startsWith(assetsDir);
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The file was chosen by Accept-Encoding: a shared cache must not give it to another client.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }

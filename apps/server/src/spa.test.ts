@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from './test/helpers.js';
 import { createTestApp } from './test/helpers.js';
@@ -36,5 +37,113 @@ describe('the web client and /.well-known', () => {
     const other = await t.app.inject('/.well-known/security.txt');
     expect(other.statusCode).toBe(404);
     expect(other.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+// The build writes .br and .gz copies beside each text file (apps/web/vite.config.ts); the server
+// picks one by Accept-Encoding and caches the hashed assets for good.
+describe('the web client’s files: compression and caching', () => {
+  let t: TestApp;
+  let dist: string;
+  const script = `export const greeting = ${JSON.stringify('bonjour '.repeat(200))};\n`;
+  const page = `<!DOCTYPE html><title>Hygie</title>${'<!-- padding -->'.repeat(50)}`;
+
+  function writeWithCopies(file: string, content: string): void {
+    fs.writeFileSync(file, content);
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content));
+  }
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-spa-'));
+    fs.mkdirSync(path.join(dist, 'assets'));
+    writeWithCopies(path.join(dist, 'index.html'), page);
+    writeWithCopies(path.join(dist, 'assets', 'login-page-C5zpFfZR.js'), script);
+    // A file the build left without copies (a font: already compressed).
+    fs.writeFileSync(path.join(dist, 'assets', 'roboto-latin-400-normal-Dk2kL3f0.woff2'), 'wOF2');
+    fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp('sqlite', { env: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const asset = '/assets/login-page-C5zpFfZR.js';
+
+  it('sends brotli to a browser that accepts it, preferred to gzip', async () => {
+    const res = await t.app.inject({
+      url: asset,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends gzip when only gzip is accepted', async () => {
+    const res = await t.app.inject({ url: asset, headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.gunzipSync(res.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends the file as is to a client that accepts no compression', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+      const res = await t.app.inject({ url: asset, headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.body).toBe(script);
+    }
+  });
+
+  it('caches the hashed assets for a year, immutable, whatever the encoding', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await t.app.inject({ url: asset, headers: { 'accept-encoding': encoding } });
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const font = await t.app.inject({
+      url: '/assets/roboto-latin-400-normal-Dk2kL3f0.woff2',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(font.statusCode).toBe(200);
+    expect(font.headers['content-encoding']).toBeUndefined();
+    expect(font.headers['content-type']).toBe('font/woff2');
+    expect(font.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('has index.html revalidated, compressed too, on every page path', async () => {
+    for (const url of ['/security/login', '/index.html', '/profile?tab=1']) {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(page);
+    }
+    const plain = await t.app.inject('/security/login');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(page);
+  });
+
+  it('revalidates the files outside /assets/ (their names carry no hash)', async () => {
+    const res = await t.app.inject('/favicon.svg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers unknown API paths with the JSON 404, as before', async () => {
+    for (const url of ['/api/nothing-here', '/oidc/nothing-here', '/metrics']) {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['content-encoding']).toBeUndefined();
+    }
   });
 });

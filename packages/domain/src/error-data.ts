@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
 import { ERROR_CODES } from './errors.js';
-import { VALIDATION_MESSAGES } from './schemas/fields.js';
+import { VALIDATION_MESSAGES } from './schemas/validation-messages.js';
 import { requiredLevelSchema } from './schemas/assurance.js';
-import { mfaDataSchema } from './schemas/security.js';
+import { mfaDataSchema } from './schemas/codes.js';
 
 /** `data` of the codes that say how long to wait (the server also sends `Retry-After`). */
 export const retryAfterDataSchema = z.object({ retryAfterSeconds: z.number().int().nonnegative() });

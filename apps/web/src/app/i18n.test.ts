@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { createI18n } from './i18n';
+import {
+  createI18n,
+  createI18nInstance,
+  FIRST_NAMESPACES,
+  initI18n,
+  loadAllNamespaces,
+  NAMESPACES,
+} from './i18n';
 import { rememberLanguage } from '../lib/language';
 
 describe('i18n', () => {
+  it('loads the first screens’ namespaces first, the others when a page asks for them', async () => {
+    const i18n = await initI18n(createI18nInstance(), 'en', FIRST_NAMESPACES);
+    const later = NAMESPACES.filter((ns) => !FIRST_NAMESPACES.some((first) => first === ns));
+    expect(later).toEqual(['oauth', 'admin', 'self-service', 'my-data']);
+    for (const ns of FIRST_NAMESPACES) expect(i18n.hasLoadedNamespace(ns), ns).toBe(true);
+    for (const ns of later) expect(i18n.hasLoadedNamespace(ns), ns).toBe(false);
+    expect(i18n.t('legal:footer.privacy')).not.toBe('footer.privacy');
+    await loadAllNamespaces();
+    for (const ns of NAMESPACES) expect(i18n.hasLoadedNamespace(ns), ns).toBe(true);
+    expect(i18n.t('admin:tabs.settings')).toBe('Settings');
+    // A language switch brings every namespace loaded so far in the new language.
+    await i18n.changeLanguage('fr');
+    for (const ns of NAMESPACES) expect(i18n.hasLoadedNamespace(ns), ns).toBe(true);
+  });
+
   it('uses the CLDR plural forms of Arabic (zero, one, two, few 3–10, many 11–99, other)', async () => {
     const i18n = await createI18n('ar');
     const say = (count: number) => i18n.t('wait:seconds', { count });

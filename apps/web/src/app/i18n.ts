@@ -21,6 +21,30 @@ export const NAMESPACES = [
   'wait',
 ] as const;
 
+/**
+ * What the first screens need (sign-in and the other security screens, the footer and the legal
+ * pages): `main.tsx` loads these before the first render. The others (the signed-in area's, the
+ * administration's, the OAuth error page's) come with the pages that use them: their routes wait
+ * for `loadAllNamespaces()` (routes.tsx).
+ */
+export const FIRST_NAMESPACES = [
+  'common',
+  'errors',
+  'validation',
+  'security',
+  'account',
+  'biometrics',
+  'legal',
+  'wait',
+] as const;
+
+let loadAll: () => Promise<void> = () => Promise.resolve();
+
+/** Loads every namespace in the current language (those loaded already are not fetched again). */
+export function loadAllNamespaces(): Promise<void> {
+  return loadAll();
+}
+
 const bundledBackend: BackendModule = {
   type: 'backend',
   callbackApi: true,
@@ -45,8 +69,13 @@ export function createI18nInstance(): I18n {
   return instance;
 }
 
-/** Loads `language` and makes the instance ready for React. */
-export async function initI18n(instance: I18n, language: Language): Promise<I18n> {
+/** Loads `language` (the `namespaces` given, all by default) and makes the instance ready for React. */
+export async function initI18n(
+  instance: I18n,
+  language: Language,
+  namespaces: readonly string[] = NAMESPACES,
+): Promise<I18n> {
+  loadAll = () => instance.loadNamespaces([...NAMESPACES]);
   await instance
     .use(bundledBackend)
     .use(initReactI18next)
@@ -56,11 +85,13 @@ export async function initI18n(instance: I18n, language: Language): Promise<I18n
       // Every key exists in every language (locales.test.ts), so nothing falls back.
       fallbackLng: false,
       load: 'currentOnly',
-      ns: [...NAMESPACES],
+      ns: [...namespaces],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,
       react: { useSuspense: false },
+      // Ask for the files now, not on the next tick: main.tsx makes the router meanwhile.
+      initAsync: false,
     });
   return instance;
 }

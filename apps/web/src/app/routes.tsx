@@ -2,17 +2,25 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen';
 import { ChunkLoadError } from './chunk-reload';
+import { loadAllNamespaces } from './i18n';
 import type { RouteMeta } from './guard';
 import { isRouteHandle, RootLayout, type RouteHandle } from './root-layout';
 import { RouteError } from './route-error';
 
 type ComponentModule = { default: ComponentType };
 
-/** Lazily loaded component; a failed chunk load becomes a ChunkLoadError (reloads the target). */
-export function lazyComponent(load: () => Promise<ComponentModule>) {
+/**
+ * Lazily loaded component; a failed chunk load becomes a ChunkLoadError (reloads the target).
+ * `allNamespaces`: the page (or a child of the layout) uses translations beyond the first screens'
+ * (i18n.ts FIRST_NAMESPACES); they load beside the chunk.
+ */
+export function lazyComponent(
+  load: () => Promise<ComponentModule>,
+  { allNamespaces = false }: { allNamespaces?: boolean } = {},
+) {
   return async () => {
     try {
-      const module = await load();
+      const [module] = await Promise.all([load(), allNamespaces ? loadAllNamespaces() : undefined]);
       return { Component: module.default };
     } catch (error) {
       throw new ChunkLoadError(error);
@@ -39,7 +47,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/',
-        lazy: lazyComponent(() => import('./layouts/main-layout')),
+        lazy: lazyComponent(() => import('./layouts/main-layout'), { allNamespaces: true }),
         children: [
           {
             index: true,
@@ -91,7 +99,9 @@ export const routes: RouteObject[] = [
       {
         // The profile editor has its own layout; its empty child is the route named "update".
         path: '/profile/update',
-        lazy: lazyComponent(() => import('./layouts/profile-edit-layout')),
+        lazy: lazyComponent(() => import('./layouts/profile-edit-layout'), {
+          allNamespaces: true,
+        }),
         children: [
           {
             index: true,
@@ -139,7 +149,9 @@ export const routes: RouteObject[] = [
           {
             path: 'goodbye',
             handle: handle('goodbye', OPEN_TO_ALL),
-            lazy: lazyComponent(() => import('../features/my-data/goodbye-page')),
+            lazy: lazyComponent(() => import('../features/my-data/goodbye-page'), {
+              allNamespaces: true,
+            }),
           },
           {
             path: 'password-renewal',
@@ -240,7 +252,9 @@ export const routes: RouteObject[] = [
       {
         path: '/oauth-error',
         handle: handle('oauth-error', OPEN_TO_ALL),
-        lazy: lazyComponent(() => import('../features/oauth-error/oauth-error-page')),
+        lazy: lazyComponent(() => import('../features/oauth-error/oauth-error-page'), {
+          allNamespaces: true,
+        }),
       },
       {
         path: '*',

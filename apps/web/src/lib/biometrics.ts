@@ -1,8 +1,6 @@
-import {
-  startAuthentication,
-  startRegistration,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import {
   assuranceLevelResultSchema,
@@ -141,8 +139,17 @@ export async function signInWithPasskey(
   );
 }
 
+/**
+ * The WebAuthn helpers, loaded when a passkey is first used: the login page offers the button but
+ * does not need them to show it.
+ */
+function webAuthn() {
+  return import('@simplewebauthn/browser');
+}
+
 /** The browser's passkey prompt for the server's request options: the signed assertion. */
-function promptPasskey(options: Record<string, unknown>) {
+async function promptPasskey(options: Record<string, unknown>) {
+  const { startAuthentication } = await webAuthn();
   return startAuthentication({
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateAuthenticationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
     optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
@@ -178,6 +185,7 @@ export async function registerPasskey(
     undefined,
     optionsSchema,
   );
+  const { startRegistration } = await webAuthn();
   const response = await startRegistration({
     // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- @simplewebauthn/browser takes the JSON of @simplewebauthn/server's generateRegistrationOptions() as it is; our server relays it unchanged and the browser's WebAuthn API checks it
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema } from './security.js';
+import { codeSchema } from './codes.js';
 
 /**
  * The levels of assurance of a sign-in, lowest first (docs/oidc.md, "Levels of assurance"):

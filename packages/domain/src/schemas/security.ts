@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODES, LANGUAGES, LIMITS } from '../constants.js';
+import { LANGUAGES, LIMITS } from '../constants.js';
 import {
   birthDateSchema,
   checkPasswordsMatch,
@@ -12,17 +12,14 @@ import {
   passwordSchema,
   professionalIdentifierSchema,
 } from './fields.js';
+import { codeSchema, digitCodeProviderSchema, sentCodeProviderSchema } from './codes.js';
+
+export * from './codes.js';
 
 // The security-area API (spec §2 "Security area", architecture §3–4): one schema per body and
 // answer, shared by the server (validation, OpenAPI) and the web forms.
 
 const required = () => z.string({ error: 'field_required' }).min(1, 'field_required');
-
-/** A one-time code as typed: 6 digits (spaces ignored). */
-export const codeSchema = z
-  .string({ error: 'field_required' })
-  .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(z.string().regex(new RegExp(`^\\d{${CODES.length}}$`), 'code_format'));
 
 /**
  * Recovery codes (issue #20): 10 per set, each 12 characters of Crockford's base32 (digits and
@@ -182,34 +179,6 @@ export const verificationStatusSchema = z.object({
   mobile_phone: z.string().nullable(),
   mobilePhoneVerified: z.boolean(),
 });
-
-/**
- * The second factors: a code by e-mail or SMS, one of the authenticator app (TOTP), or one of the
- * account's recovery codes.
- */
-export const mfaProviderSchema = z.enum(['totp', 'email', 'sms', 'recovery_code']);
-export type MfaProvider = z.infer<typeof mfaProviderSchema>;
-/** The second factors whose code has 6 digits. */
-export const digitCodeProviderSchema = z.enum(['totp', 'email', 'sms']);
-export type DigitCodeProvider = z.infer<typeof digitCodeProviderSchema>;
-/** The second factors whose code the portal sends. */
-export const sentCodeProviderSchema = z.enum(['email', 'sms']);
-export type SentCodeProvider = z.infer<typeof sentCodeProviderSchema>;
-
-/** `data` of 401 two_factor_authentication_required (spec §3 "MFA data"). */
-export const mfaDataSchema = z.object({
-  user_identifier: z.string(),
-  two_factor_providers: z.array(mfaProviderSchema),
-  email_hint: z.string(),
-  sms_hint: z.string().nullable(),
-  sms_enabled: z.boolean(),
-  /**
-   * Why SMS is not offered, so the user is told the truth: no mobile number on the account, or a
-   * number not verified yet; null when SMS is offered (absent from older servers).
-   */
-  sms_unavailable: z.enum(['no_phone', 'phone_unverified']).nullable().optional(),
-});
-export type MfaData = z.infer<typeof mfaDataSchema>;
 
 /** POST /api/mfa/send. */
 export const mfaSendInputSchema = z.object({ provider: sentCodeProviderSchema });

@@ -1,0 +1,250 @@
+// The login page's first load in Chromium, against the real built server: the JavaScript it
+// fetches (requests, raw bytes, gzip bytes, bytes on the wire, what came compressed) and its
+// Largest Contentful Paint with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate).
+//
+// The baseline, measured in the same run with the same browser and throttling: a minimal static
+// page holding a comparable text block (a heading, a paragraph, two labels and a button), served
+// by a bare node:http server. The machines are shared and noisy, so the ratio login ÷ baseline is
+// the figure to compare between runs; the JS weight is compared with the 100 kB goal.
+//
+//   npm run build && npm run bench:web -w @hygie/bench
+//   BENCH_WEB_RUNS=7 BENCH_WEB_THROTTLE=4 …
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const THROTTLE = Number(process.env.BENCH_WEB_THROTTLE ?? 4);
+const JS_GOAL_BYTES = 100_000;
+const LCP_GOAL_MS = 700;
+const LOGIN_PATH = '/security/login';
+
+function freePort() {
+  return 20_000 + Math.floor(Math.random() * 30_000);
+}
+
+async function waitFor(url) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+// A text block of the login page's size class, nothing else: no script, no web font.
+const BASELINE_HTML = `<!doctype html>
+<html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Connexion</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;padding:32px;max-width:420px}h1{font-size:2rem;font-weight:500}label{display:block;margin:16px 0 4px}input{width:100%;padding:12px}button{margin-top:24px;padding:10px 16px}</style>
+</head><body><main>
+<h1>Connexion</h1>
+<p>Connectez-vous avec votre adresse e-mail ou votre identifiant pour accéder à votre espace, à vos services et aux plateformes de santé qui vous sont ouvertes.</p>
+<form><label for="u">Adresse e-mail ou identifiant</label><input id="u"><label for="p">Mot de passe</label><input id="p" type="password"><button type="button">Se connecter</button></form>
+</main></body></html>`;
+
+function startBaselineServer(port) {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(BASELINE_HTML);
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+// Records the largest contentful paint as the page goes (the last entry is the one that counts).
+const OBSERVE_LCP = `
+  window.__lcp = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__lcp = entry.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+`;
+
+/** One cold load (fresh context: empty cache) of `url`; its LCP and its scripts. */
+async function load(browser, url, ready) {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  await page.addInitScript(OBSERVE_LCP);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  const responses = [];
+  page.on('response', (response) => responses.push(response));
+  await page.goto(url, { waitUntil: 'load' });
+  await ready(page);
+  await page.waitForLoadState('networkidle');
+  const lcp = await page.evaluate(() => window.__lcp);
+  const scripts = [];
+  const styles = [];
+  for (const response of responses) {
+    const type = response.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') continue;
+    const body = await response.body();
+    const sizes = await response.request().sizes();
+    const entry = {
+      url: new URL(response.url()).pathname,
+      raw: body.length,
+      gzip: zlib.gzipSync(body, { level: 9 }).length,
+      wire: sizes.responseBodySize,
+      encoding: response.headers()['content-encoding'] ?? 'identity',
+      cacheControl: response.headers()['cache-control'] ?? '',
+    };
+    (type === 'script' ? scripts : styles).push(entry);
+  }
+  await context.close();
+  return { lcp, scripts, styles };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const sum = (entries, key) => entries.reduce((total, entry) => total + entry[key], 0);
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-web-'));
+const serverPort = freePort();
+const baselinePort = serverPort + 1;
+const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(serverPort),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${serverPort}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // production mode needs real transports configured; nothing is sent during the bench.
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
+    // throwaway data keys for the throwaway database.
+    DATA_ENCRYPTION_KEY: `k1:${crypto.randomBytes(32).toString('base64')}`,
+    DATA_INDEX_KEY: crypto.randomBytes(32).toString('base64'),
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const baselineServer = await startBaselineServer(baselinePort);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+
+try {
+  const base = `http://127.0.0.1:${serverPort}`;
+  const baselineUrl = `http://127.0.0.1:${baselinePort}/`;
+  await waitFor(`${base}/api/ready`);
+  const index = await fetch(`${base}${LOGIN_PATH}`);
+  if (!(await index.text()).includes('<div id="root">'))
+    throw new Error('the server does not serve the built web client (run npm run build)');
+
+  const loginReady = (page) =>
+    page.locator('input[type="password"]').waitFor({ state: 'visible', timeout: 30_000 });
+  const baselineReady = (page) => page.locator('h1').waitFor();
+
+  // One warm-up each (the server's and the browser's first requests), then alternate.
+  await load(browser, `${base}${LOGIN_PATH}`, loginReady);
+  await load(browser, baselineUrl, baselineReady);
+  const login = [];
+  const baseline = [];
+  for (let run = 0; run < RUNS; run++) {
+    baseline.push(await load(browser, baselineUrl, baselineReady));
+    login.push(await load(browser, `${base}${LOGIN_PATH}`, loginReady));
+  }
+
+  const first = login[0];
+  const scripts = first.scripts;
+  const js = {
+    requests: scripts.length,
+    raw: sum(scripts, 'raw'),
+    gzip: sum(scripts, 'gzip'),
+    wire: sum(scripts, 'wire'),
+    compressed: scripts.filter((s) => s.encoding !== 'identity').length,
+    immutable: scripts.filter((s) => s.cacheControl.includes('immutable')).length,
+    encodings: [...new Set(scripts.map((s) => s.encoding))],
+  };
+  const css = {
+    requests: first.styles.length,
+    raw: sum(first.styles, 'raw'),
+    wire: sum(first.styles, 'wire'),
+    compressed: first.styles.filter((s) => s.encoding !== 'identity').length,
+  };
+  const loginLcp = median(login.map((r) => r.lcp));
+  const baselineLcp = median(baseline.map((r) => r.lcp));
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    browser: browser.version(),
+    cpuThrottle: THROTTLE,
+    runs: RUNS,
+    js,
+    css,
+    lcpMs: {
+      login: Math.round(loginLcp),
+      baseline: Math.round(baselineLcp),
+      loginRuns: login.map((r) => Math.round(r.lcp)),
+      baselineRuns: baseline.map((r) => Math.round(r.lcp)),
+    },
+    ratios: {
+      lcpLoginOverBaseline: Number((loginLcp / baselineLcp).toFixed(2)),
+      jsGzipOverGoal: Number((js.gzip / JS_GOAL_BYTES).toFixed(2)),
+      jsWireOverGoal: Number((js.wire / JS_GOAL_BYTES).toFixed(2)),
+    },
+    scripts,
+  };
+
+  const rows = [
+    ['measure', 'value', 'goal', 'ratio'],
+    ['login JS requests', String(js.requests), '', ''],
+    ['login JS raw', kB(js.raw), '', ''],
+    ['login JS gzip', kB(js.gzip), kB(JS_GOAL_BYTES), `${report.ratios.jsGzipOverGoal} of goal`],
+    [
+      'login JS on the wire',
+      kB(js.wire),
+      kB(JS_GOAL_BYTES),
+      `${report.ratios.jsWireOverGoal} of goal`,
+    ],
+    ['JS compressed', `${js.compressed}/${js.requests} (${js.encodings.join(', ')})`, 'all', ''],
+    ['JS immutable', `${js.immutable}/${js.requests}`, 'all', ''],
+    ['CSS', `${css.requests} req, ${kB(css.wire)} wire, ${css.compressed} compressed`, '', ''],
+    [`baseline LCP ×${THROTTLE} CPU`, `${report.lcpMs.baseline} ms`, '', '1'],
+    [
+      `login LCP ×${THROTTLE} CPU`,
+      `${report.lcpMs.login} ms`,
+      `${LCP_GOAL_MS} ms`,
+      `${report.ratios.lcpLoginOverBaseline}× baseline`,
+    ],
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+  console.log(
+    `medians of ${RUNS} cold loads each; runs: login ${report.lcpMs.loginRuns.join(', ')} ms, baseline ${report.lcpMs.baselineRuns.join(', ')} ms`,
+  );
+
+  fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+  const file = path.join(
+    import.meta.dirname,
+    'results',
+    `web-${report.date.replace(/[:.]/g, '-')}.json`,
+  );
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`written ${path.relative(root, file)}`);
+} finally {
+  await browser.close();
+  baselineServer.close();
+  server.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CODES } from '../constants.js';
+
+// The one-time code and the second factors, apart from security.ts (whose field validators pull
+// the phone metadata): the error catalogue and the sign-in's first screens need only these.
+
+/** A one-time code as typed: 6 digits (spaces ignored). */
+export const codeSchema = z
+  .string({ error: 'field_required' })
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(new RegExp(`^\\d{${CODES.length}}$`), 'code_format'));
+
+/**
+ * The second factors: a code by e-mail or SMS, one of the authenticator app (TOTP), or one of the
+ * account's recovery codes.
+ */
+export const mfaProviderSchema = z.enum(['totp', 'email', 'sms', 'recovery_code']);
+export type MfaProvider = z.infer<typeof mfaProviderSchema>;
+/** The second factors whose code has 6 digits. */
+export const digitCodeProviderSchema = z.enum(['totp', 'email', 'sms']);
+export type DigitCodeProvider = z.infer<typeof digitCodeProviderSchema>;
+/** The second factors whose code the portal sends. */
+export const sentCodeProviderSchema = z.enum(['email', 'sms']);
+export type SentCodeProvider = z.infer<typeof sentCodeProviderSchema>;
+
+/** `data` of 401 two_factor_authentication_required (spec §3 "MFA data"). */
+export const mfaDataSchema = z.object({
+  user_identifier: z.string(),
+  two_factor_providers: z.array(mfaProviderSchema),
+  email_hint: z.string(),
+  sms_hint: z.string().nullable(),
+  sms_enabled: z.boolean(),
+  /**
+   * Why SMS is not offered, so the user is told the truth: no mobile number on the account, or a
+   * number not verified yet; null when SMS is offered (absent from older servers).
+   */
+  sms_unavailable: z.enum(['no_phone', 'phone_unverified']).nullable().optional(),
+});
+export type MfaData = z.infer<typeof mfaDataSchema>;
