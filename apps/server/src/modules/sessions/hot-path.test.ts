@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
@@ -63,4 +64,29 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
     expect(warm).toHaveLength(1);
     expect(await findSessionByTokenHash(t.ctx.db, hashToken(randomToken()))).toBeUndefined();
   });
+
+  // PostgreSQL only (SQLite keeps its statements in the process already): defined there alone.
+  if (dialect === 'postgres')
+    it('PostgreSQL keeps the lookups prepared on the connection, under a name', async () => {
+      const userId = await createUser(t, {
+        email: 'prepared@hygie.test',
+        password: 'Hot-Path-4821',
+      });
+      const { token } = await openSession(
+        t.ctx,
+        userId,
+        'complete',
+        { ip: null, userAgent: null },
+        {
+          amr: ['pwd'],
+        },
+      );
+      await t.ctx.db.connection().execute(async (connection) => {
+        expect((await findSessionByTokenHash(connection, hashToken(token)))?.user_id).toBe(userId);
+        const prepared = await sql<{ name: string; statement: string }>`
+          select name, statement from pg_prepared_statements`.execute(connection);
+        const session = prepared.rows.find((r) => r.statement.includes('"sessions"."token_hash"'));
+        expect(session?.name).toMatch(/^hygie_kept_\d+$/);
+      });
+    });
 });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
-import { isPostgres } from '../../db/connection.js';
+import { isPostgres, keepPrepared } from '../../db/connection.js';
 import {
   activeKeyId,
   DataKeyError,
@@ -105,6 +105,8 @@ function compiledFor(db: Db): Compiled {
       user: sessionUserQuery(db, '').compile(),
     };
     compiledQueries.set(db, compiled);
+    keepPrepared(db, compiled.session.sql);
+    keepPrepared(db, compiled.user.sql);
   }
   return compiled;
 }
