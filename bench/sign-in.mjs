@@ -40,8 +40,9 @@ export async function signInAdmin(baseUrl, dataDir, admin) {
         code: lastCodeTo(dataDir, admin.email),
       });
     } else if (code === 'cgu_not_accepted') {
-      const { version } = await (await request('GET', '/api/cgu')).json();
-      res = await request('POST', '/api/cgu/accept', { version });
+      // An acceptance names the exact text read: its version and hash.
+      const { version, hash } = await (await request('GET', '/api/cgu')).json();
+      res = await request('POST', '/api/cgu/accept', { version, hash });
     } else {
       throw new Error(`sign-in stopped at ${res.status} ${code}`);
     }
