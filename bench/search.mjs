@@ -258,13 +258,16 @@ console.log(
   `${'case'.padEnd(26)} ${SIZES.map((s) => s.toLocaleString('en').padStart(10)).join(' ')}   ratio  ÷ me`,
 );
 const ratios = {};
-for (const name of names) {
-  const ratio = bySize[largest][name].p95 / bySize[smallest][name].p95;
-  const overMe = bySize[largest][name].p95 / bySize[largest][baseline].p95;
-  ratios[name] = { sizes: ratio, overMe };
-  console.log(
-    `${name.padEnd(26)} ${SIZES.map((s) => bySize[s][name].p95.toFixed(2).padStart(10)).join(' ')}   ${ratio.toFixed(2).padStart(5)}  ${overMe.toFixed(2).padStart(5)}`,
-  );
+for (const p of ['p95', 'p50']) {
+  if (p === 'p50') console.log(`\np50 in ms (less swayed by a shared machine's noise)`);
+  for (const name of names) {
+    const ratio = bySize[largest][name][p] / bySize[smallest][name][p];
+    const overMe = bySize[largest][name][p] / bySize[largest][baseline][p];
+    ratios[name] = { ...ratios[name], [p]: { sizes: ratio, overMe } };
+    console.log(
+      `${name.padEnd(26)} ${SIZES.map((s) => bySize[s][name][p].toFixed(2).padStart(10)).join(' ')}   ${ratio.toFixed(2).padStart(5)}  ${overMe.toFixed(2).padStart(5)}`,
+    );
+  }
 }
 const report = {
   date: new Date().toISOString(),
