@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 // Forward-only. The admin search reads each page as one range of one index, in that index's order
 // (docs/decisions.md, "Admin search"): the name key, the e-mail, the phone then the id, or the
 // creation time then the id. The filters (status, profile, roles) are columns of those indexes,
-// so a filtered page is checked on index entries without reading the rows it skips. The former
+// so a filtered page is checked on index entries without reading the rows it skips; a status
+// (locked, pending validation: few accounts) has its own indexes before the name and the
+// creation time, so that such a page reads only the accounts it shows. The former
 // one-column indexes on search_name, created_at and phone are replaced (a one-column index
 // orders its ties by rowid, not by id, and the pages would sort them).
 //
@@ -47,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('users_search_name_idx').execute();
   await db.schema.dropIndex('users_created_at_idx').execute();
   await db.schema.dropIndex('users_phone_idx').execute();
+  // Its column leads users_status_name_idx and users_status_created_idx.
+  await db.schema.dropIndex('users_status_idx').execute();
   await db.schema
     .createIndex('users_name_idx')
     .on('users')
@@ -61,6 +65,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('users_created_idx')
     .on('users')
     .columns(['created_at', 'id', 'status', 'profile', 'roles'])
+    .execute();
+  await db.schema
+    .createIndex('users_status_name_idx')
+    .on('users')
+    .columns(['status', 'search_name', 'id'])
     .execute();
   await db.schema
     .createIndex('users_status_created_idx')
