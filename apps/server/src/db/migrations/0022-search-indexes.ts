@@ -24,7 +24,8 @@ function searchKey(firstName: string | null, lastName: string | null): string {
     .trim();
 }
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+/** Recomputes every account's search_name that differs from the key the application computes. */
+export async function recomputeSearchNames<DB>(db: Kysely<DB>): Promise<void> {
   let after = '';
   for (;;) {
     const { rows } = await sql<{
@@ -45,7 +46,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (last === undefined) break;
     after = last.id;
   }
+}
 
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await recomputeSearchNames(db);
   await db.schema.dropIndex('users_search_name_idx').execute();
   await db.schema.dropIndex('users_created_at_idx').execute();
   await db.schema.dropIndex('users_phone_idx').execute();
