@@ -45,6 +45,7 @@ export async function signInAdmin(baseUrl, codeFrom, admin) {
         code: await codeFor(admin.email),
       });
     } else if (code === 'cgu_not_accepted') {
+      // An acceptance names the exact text read: its version and hash.
       const { version, hash } = await (await request('GET', '/api/cgu')).json();
       res = await request('POST', '/api/cgu/accept', { version, hash });
     } else {

@@ -100,6 +100,8 @@ export const ERRORS = {
 
   // Requests.
   validation_error: { status: 400 },
+  /** A page cursor that this list did not give (altered, or from another search). */
+  invalid_cursor: { status: 400 },
   invalid_json: { status: 400 },
   unsupported_media_type: { status: 415 },
   payload_too_large: { status: 413 },

@@ -23,6 +23,7 @@ import * as m0018 from './migrations/0018-upstream-logout.js';
 import * as m0019 from './migrations/0019-authenticator-app.js';
 import * as m0020 from './migrations/0020-recovery-codes.js';
 import * as m0021 from './migrations/0021-assurance-levels.js';
+import * as m0022 from './migrations/0022-search-indexes.js';
 import * as m0023 from './migrations/0023-user-version.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019-authenticator-app': m0019,
   '0020-recovery-codes': m0020,
   '0021-assurance-levels': m0021,
+  '0022-search-indexes': m0022,
   '0023-user-version': m0023,
 };
 

@@ -63,7 +63,11 @@ export function splitDuration(seconds: number): { amount: number; unit: Duration
   return { amount: seconds, unit: 'seconds' };
 }
 
-/** GET /api/admin/users?q=&status=&role=&type=&cursor=&pageSize= (keyset pages, newest first). */
+/**
+ * GET /api/admin/users?q=&status=&role=&type=&cursor=&pageSize= (keyset pages). The order follows
+ * what `q` is: no query, newest first; a name, by name ("last first"); an e-mail (with `@`, or a
+ * name that matches nobody), by e-mail; a phone number or identifier, the exact matches then by id.
+ */
 export const userSearchQuerySchema = z.object({
   q: z.string().trim().max(180).default(''),
   status: accountStatusSchema.optional(),
@@ -71,11 +75,8 @@ export const userSearchQuerySchema = z.object({
   role: z.enum(['admin', 'user']).optional(),
   /** Patients, professionals, or accounts with no profile yet (`none`). */
   type: z.enum(['patient', 'professional', 'none']).optional(),
-  /** The `nextCursor` of the previous page. */
-  cursor: z
-    .string()
-    .regex(/^\d{1,15}\.[\w-]{1,64}$/)
-    .optional(),
+  /** The `nextCursor` of the previous page, as given (opaque; only for the same `q` and filters). */
+  cursor: z.string().max(600).optional(),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 

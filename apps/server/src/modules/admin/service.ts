@@ -6,7 +6,6 @@ import type {
   userSearchQuerySchema,
   userSearchResultSchema,
 } from '@hygie/domain';
-import { normalizeMobilePhone } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { lockUntilCommit } from '../../db/connection.js';
@@ -24,8 +23,18 @@ import {
   saveSetting,
   SETTING_BOUNDS,
 } from '../settings/service.js';
-import { activateUser, findUserById, searchUsers } from '../users/service.js';
-import { normalizeSearch } from '../users/search-key.js';
+import type { UserSearchFilters, UserSearchRow } from '../users/service.js';
+import {
+  activateUser,
+  findUserById,
+  listUsersPage,
+  searchUsersByEmail,
+  searchUsersByIdentifier,
+  searchUsersByName,
+  searchUsersByPhone,
+} from '../users/service.js';
+import type { SearchCursor, SearchShape } from './search-cursor.js';
+import { decodeCursor, encodeCursor, searchShape } from './search-cursor.js';
 
 /** The admin acting, for the audit trail. */
 export interface AdminActor {
@@ -43,26 +52,51 @@ export async function findUsers(
   ctx: AppContext,
   query: UserSearchQuery,
 ): Promise<UserSearchResult> {
-  const { q, status, role, type, cursor, pageSize } = query;
-  const [createdAt, id] = cursor?.split('.') ?? [];
-  const rows = await searchUsers(ctx.db, {
-    term: normalizeSearch(q),
-    compact: q.replace(/\s+/g, ''),
-    phone: /^[+\d][\d\s.]{5,}$/.test(q) ? normalizeMobilePhone(q) : null,
-    status,
-    role,
-    type,
-    after: createdAt && id ? { createdAt: Number(createdAt), id } : undefined,
-    // One more than a page tells whether another page follows.
-    limit: pageSize + 1,
-  });
-  const items = rows.slice(0, pageSize);
-  const last = items.at(-1);
+  const { q, status, role, type, pageSize } = query;
+  const filters = { status, role, type };
+  const shape = searchShape(q);
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, shape);
+  // One more than a page tells whether another page follows.
+  const limit = pageSize + 1;
+  let page: { items: UserSearchRow[]; next: SearchCursor | null };
+  switch (shape.kind) {
+    case 'created': {
+      const after = cursor?.kind === 'created' ? cursor.after : undefined;
+      page = keysetPage(await listUsersPage(ctx.db, filters, after, limit), pageSize, (r) => ({
+        kind: 'created',
+        after: { key: r.created_at, id: r.id },
+      }));
+      break;
+    }
+    case 'email':
+      page = await emailPage(ctx, shape.email, filters, cursor, pageSize);
+      break;
+    case 'text': {
+      if (cursor?.kind === 'email') {
+        page = await emailPage(ctx, shape.email, filters, cursor, pageSize);
+        break;
+      }
+      const after = cursor?.kind === 'name' ? cursor.after : undefined;
+      const rows = await searchUsersByName(ctx.db, shape.name, filters, after, limit);
+      // A text that is nobody's name may begin an e-mail address (`jdupont`, `j.dupont`).
+      page =
+        rows.length === 0 && after === undefined
+          ? await emailPage(ctx, shape.email, filters, undefined, pageSize)
+          : keysetPage(rows, pageSize, (r) => ({
+              kind: 'name',
+              after: { key: r.search_name ?? '', id: r.id },
+            }));
+      break;
+    }
+    case 'identifier':
+      page = await identifierPage(ctx, shape, filters, cursor, pageSize);
+      break;
+  }
   const platformsOf = await platformStandingOfUsers(
     ctx,
-    items.map((r) => r.id),
+    page.items.map((r) => r.id),
   );
-  const result: AdminUser[] = items.map((r) => ({
+  const result: AdminUser[] = page.items.map((r) => ({
     id: r.id,
     name: [r.first_name, r.last_name].filter(Boolean).join(' '),
     email: r.email,
@@ -72,11 +106,61 @@ export async function findUsers(
     createdAt: new Date(r.created_at).toISOString(),
     platforms: platformsOf(r.id),
   }));
-  return {
-    items: result,
-    pageSize,
-    nextCursor: rows.length > pageSize && last ? `${last.created_at}.${last.id}` : null,
-  };
+  return { items: result, pageSize, nextCursor: page.next && encodeCursor(page.next) };
+}
+
+/** The first `pageSize` rows, and the cursor after the last of them when `rows` has one more. */
+function keysetPage(
+  rows: UserSearchRow[],
+  pageSize: number,
+  cursorOf: (row: UserSearchRow) => SearchCursor,
+): { items: UserSearchRow[]; next: SearchCursor | null } {
+  const items = rows.slice(0, pageSize);
+  const last = items.at(-1);
+  return { items, next: rows.length > pageSize && last ? cursorOf(last) : null };
+}
+
+async function emailPage(
+  ctx: AppContext,
+  prefix: string,
+  filters: UserSearchFilters,
+  cursor: SearchCursor | undefined,
+  pageSize: number,
+) {
+  const after = cursor?.kind === 'email' ? cursor.after : undefined;
+  const rows = await searchUsersByEmail(ctx.db, prefix, filters, after, pageSize + 1);
+  return keysetPage(rows, pageSize, (r) => ({
+    kind: 'email',
+    after: { key: r.email, id: r.id },
+  }));
+}
+
+/**
+ * A phone number or identifier: the accounts holding it as INS or professional identifier (unique,
+ * so a handful), all on the first page, then those with it as mobile phone, by id.
+ */
+async function identifierPage(
+  ctx: AppContext,
+  shape: Extract<SearchShape, { kind: 'identifier' }>,
+  filters: UserSearchFilters,
+  cursor: SearchCursor | undefined,
+  pageSize: number,
+) {
+  const exact =
+    cursor === undefined ? await searchUsersByIdentifier(ctx.db, shape.compact, filters) : [];
+  if (shape.phone === null) return { items: exact, next: null };
+  const room = Math.max(pageSize - exact.length, 0);
+  const after = cursor?.kind === 'phone' ? cursor.after : undefined;
+  const rows = (await searchUsersByPhone(ctx.db, shape.phone, filters, after, room + 1)).filter(
+    (r) => !exact.some((e) => e.id === r.id),
+  );
+  const shown = rows.slice(0, room);
+  const last = shown.at(-1);
+  const next: SearchCursor | null =
+    rows.length > room
+      ? { kind: 'phone', after: { key: shape.phone, id: last?.id ?? after?.id ?? '' } }
+      : null;
+  return { items: [...exact, ...shown], next };
 }
 
 /**

@@ -22,7 +22,7 @@ const errors = {
   409: errorEnvelopeSchema,
 };
 
-/** Admin: find users (indexed prefix searches, paginated), correct an identity, invite. */
+/** Admin: find users (one index range per page, docs/decisions.md), correct an identity, invite. */
 export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
   app,
   { ctx, requireAdmin, nudgeOutbox },
@@ -33,7 +33,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<RouteDeps> = async (
       schema: {
         tags: ['admin'],
         summary:
-          'Search users by name, e-mail or identifier (prefix), with their access per platform',
+          'Search users by name or e-mail prefix, or by phone, INS or professional identifier, with their access per platform; keyset pages (nextCursor, 400 invalid_cursor for a cursor of another search)',
         querystring: userSearchQuerySchema,
         response: { 200: userSearchResultSchema, ...errors },
       },

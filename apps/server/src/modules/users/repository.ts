@@ -297,76 +297,154 @@ export async function setCguVersion(db: Db, userId: string, version: string, now
 const END = '\uffff';
 const PROFESSIONAL_ID_TYPES = ['RPPS', 'ADELI', 'FINESS', 'SIRET', 'SIREN', 'DRASS'];
 
-export interface UserSearch {
-  /** Normalised search key (lower case, no accents): a prefix of the e-mail or the name. */
-  term: string;
-  /** The query without spaces: an INS or a professional identifier, matched exactly. */
-  compact: string;
-  /** The query as an E.164 phone number, when it looks like one. */
-  phone: string | null;
+/** The admin search's filters, checked inside the index range that orders the page. */
+export interface UserSearchFilters {
   status: UserRow['status'] | undefined;
   role: 'admin' | 'user' | undefined;
   /** Profile; `none` for accounts without one. */
   type: 'patient' | 'professional' | 'none' | undefined;
-  /** The last account of the previous page (keyset: newest first, then by id). */
-  after: { createdAt: number; id: string } | undefined;
-  limit: number;
+}
+
+/** Where a page starts: after the last row of the previous one, in the page's own order. */
+export interface SearchAfter<K> {
+  key: K;
+  id: string;
+}
+
+const SEARCH_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'profile',
+  'status',
+  'ins',
+  'professional_id',
+  'created_at',
+  'search_name',
+  'phone',
+] as const;
+
+/** The search's select, with the filters (checked on the entries of the ordering index). */
+function searchQuery(db: Db, { status, role, type }: UserSearchFilters) {
+  let q = db.selectFrom('users').select(SEARCH_COLUMNS);
+  if (status !== undefined) q = q.where('status', '=', status);
+  if (role === 'admin') q = q.where('roles', 'like', ADMIN_ROLE_PATTERN);
+  if (role === 'user') q = q.where('roles', 'not like', ADMIN_ROLE_PATTERN);
+  if (type === 'none') q = q.where('profile', 'is', null);
+  if (type === 'patient' || type === 'professional') q = q.where('profile', '=', type);
+  return q;
+}
+
+async function searchRows(query: ReturnType<typeof searchQuery>): Promise<UserSearchRow[]> {
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, ins: openValue('ins', row.id, row.ins) }));
+}
+
+type SearchRow = Pick<Selectable<StoredUserTable>, (typeof SEARCH_COLUMNS)[number]>;
+export type UserSearchRow = Omit<SearchRow, 'ins'> & { ins: string | null };
+
+// The admin search (docs/decisions.md, "Admin search"): every page is one range of one index,
+// read in that index's order from the previous page's last row, `limit` rows long — its cost does
+// not grow with the table or with the number of matches. Filters are columns of the same index,
+// so they are checked on index entries (users_status_created_idx serves a status filter
+// without a search). search-plan.test.ts explains each of these statements on both databases.
+
+/** Every account, newest first (created_at desc, id desc): users_created_idx. */
+export async function listUsersPage(
+  db: Db,
+  filters: UserSearchFilters,
+  after: SearchAfter<number> | undefined,
+  limit: number,
+): Promise<UserSearchRow[]> {
+  return searchRows(
+    searchQuery(db, filters)
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after?.key ?? 0, after?.id ?? '')),
+        ),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit),
+  );
+}
+
+/** Accounts whose name key ("last first", normalised) starts with `prefix`: users_name_idx. */
+export async function searchUsersByName(
+  db: Db,
+  prefix: string,
+  filters: UserSearchFilters,
+  after: SearchAfter<string> | undefined,
+  limit: number,
+): Promise<UserSearchRow[]> {
+  return searchRows(
+    searchQuery(db, filters)
+      .where((eb) =>
+        after === undefined
+          ? eb('search_name', '>=', prefix)
+          : eb(eb.refTuple('search_name', 'id'), '>', eb.tuple(after.key, after.id)),
+      )
+      .where('search_name', '<', prefix + END)
+      .orderBy('search_name')
+      .orderBy('id')
+      .limit(limit),
+  );
+}
+
+/** Accounts whose e-mail (stored lower-case, unique) starts with `prefix`: users_email_search_idx. */
+export async function searchUsersByEmail(
+  db: Db,
+  prefix: string,
+  filters: UserSearchFilters,
+  after: SearchAfter<string> | undefined,
+  limit: number,
+): Promise<UserSearchRow[]> {
+  return searchRows(
+    searchQuery(db, filters)
+      .where((eb) =>
+        after === undefined ? eb('email', '>=', prefix) : eb('email', '>', after.key),
+      )
+      .where('email', '<', prefix + END)
+      .orderBy('email')
+      .limit(limit),
+  );
+}
+
+/** Accounts with this mobile phone (E.164), by id: users_phone_idx (phone, id). */
+export async function searchUsersByPhone(
+  db: Db,
+  phone: string,
+  filters: UserSearchFilters,
+  after: SearchAfter<string> | undefined,
+  limit: number,
+): Promise<UserSearchRow[]> {
+  return searchRows(
+    searchQuery(db, filters)
+      .where('phone', '=', phone)
+      .$if(after !== undefined, (qb) => qb.where('id', '>', after?.id ?? ''))
+      .orderBy('phone')
+      .orderBy('id')
+      .limit(limit),
+  );
 }
 
 /**
- * The admin search, newest accounts first. Every branch is an index range or equality: email,
- * search_name, ins_index (the INS's blind index), (type, id), phone (search-plan.test.ts checks
- * the plans).
+ * The accounts holding this INS or professional identifier, matched exactly: each is unique
+ * (users_ins_index_uq, users_professional_id_uq), so there are a handful at most.
  */
-export async function searchUsers(db: Db, search: UserSearch) {
-  const { term, compact, phone, status, role, type, after } = search;
-  const rows = await db
-    .selectFrom('users')
-    .select([
-      'id',
-      'email',
-      'first_name',
-      'last_name',
-      'profile',
-      'status',
-      'ins',
-      'professional_id',
-      'created_at',
-    ])
-    .$if(term !== '', (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb.and([eb('email', '>=', term), eb('email', '<', term + END)]),
-          eb.and([eb('search_name', '>=', term), eb('search_name', '<', term + END)]),
-          insIndexMatch(compact)(eb),
-          eb.and([
-            eb('professional_id_type', 'in', PROFESSIONAL_ID_TYPES),
-            eb('professional_id', '=', compact),
-          ]),
-          ...(phone ? [eb('phone', '=', phone)] : []),
-        ]),
-      ),
-    )
-    .$if(status !== undefined, (qb) => qb.where('status', '=', status ?? 'active'))
-    .$if(role === 'admin', (qb) => qb.where('roles', 'like', ADMIN_ROLE_PATTERN))
-    .$if(role === 'user', (qb) => qb.where('roles', 'not like', ADMIN_ROLE_PATTERN))
-    .$if(type === 'none', (qb) => qb.where('profile', 'is', null))
-    .$if(type === 'patient' || type === 'professional', (qb) =>
-      qb.where('profile', '=', type === 'patient' ? 'patient' : 'professional'),
-    )
-    .$if(after !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after?.createdAt ?? 0),
-          eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '>', after?.id ?? '')]),
-        ]),
-      ),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(search.limit)
-    .execute();
-  return rows.map((row) => ({ ...row, ins: openValue('ins', row.id, row.ins) }));
+export async function searchUsersByIdentifier(
+  db: Db,
+  compact: string,
+  filters: UserSearchFilters,
+): Promise<UserSearchRow[]> {
+  const byIns = await searchRows(searchQuery(db, filters).where(insIndexMatch(compact)));
+  const byProfessionalId = await searchRows(
+    searchQuery(db, filters)
+      .where('professional_id_type', 'in', PROFESSIONAL_ID_TYPES)
+      .where('professional_id', '=', compact),
+  );
+  return [...byIns, ...byProfessionalId.filter((r) => !byIns.some((i) => i.id === r.id))];
 }
 
 /** `roles` is a JSON array of strings: an admin's holds `"admin"`. */

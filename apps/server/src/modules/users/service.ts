@@ -76,7 +76,11 @@ export {
   lockUser,
   markEmailVerified,
   markPhoneVerified,
-  searchUsers,
+  listUsersPage,
+  searchUsersByEmail,
+  searchUsersByIdentifier,
+  searchUsersByName,
+  searchUsersByPhone,
   sealClearPersonFields,
   setPassword,
   setPendingContact,
@@ -88,7 +92,7 @@ export {
   updatePasswordHash,
   updatePersonFields,
 } from './repository.js';
-export type { UserSearch } from './repository.js';
+export type { UserSearchFilters, UserSearchRow } from './repository.js';
 
 /** Serialises every change that could leave the portal without an active admin. */
 const ADMINS_LOCK = 'admins';

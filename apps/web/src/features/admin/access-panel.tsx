@@ -39,11 +39,12 @@ export function AccessPanel() {
   const { t, i18n } = useTranslation();
   const { notifications } = useServices();
   const [text, setText] = useState('');
-  const pages = useKeysetPages();
   const [status, setStatus] = useState<AccountStatus | ''>('');
   const [role, setRole] = useState<'admin' | 'user' | ''>('');
   const [type, setType] = useState<'patient' | 'professional' | 'none' | ''>('');
   const q = useDebounced(text.trim());
+  // A page cursor is a place in one search's order: another text or filter starts at page 1.
+  const pages = useKeysetPages(JSON.stringify([q, status, role, type]));
   const search = useUserSearch({
     q,
     ...(pages.cursor && { cursor: pages.cursor }),
