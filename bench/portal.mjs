@@ -62,10 +62,10 @@ export async function postgresAvailable() {
 }
 
 /**
- * The portal on `kind` ('sqlite' or 'postgres'), signed in as its admin: `{ base, cookie, kind,
+ * The built server on `kind` ('sqlite' or 'postgres'), ready: `{ base, kind, dataDir,
  * query(sql, params), stop() }`. `env` adds to the server's environment.
  */
-export async function startPortal(kind, env = {}) {
+export async function startServer(kind, env = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-'));
   let database = {};
   let query;
@@ -103,6 +103,7 @@ export async function startPortal(kind, env = {}) {
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ADMIN_EMAIL: ADMIN.email,
@@ -124,8 +125,19 @@ export async function startPortal(kind, env = {}) {
   };
   try {
     await waitFor(`${base}/api/ready`, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { base, kind, dataDir, query, stop };
+}
+
+/** The built server on `kind`, its admin signed in: startServer's answer and the `cookie` header. */
+export async function startPortal(kind, env = {}) {
+  const server = await startServer(kind, env);
+  try {
     const codeFor = async (recipient) => {
-      const rows = await query(
+      const rows = await server.query(
         kind === 'postgres'
           ? "select params from outbox where template = 'mfa_code' and recipient = $1 order by created_at desc limit 1"
           : "select params from outbox where template = 'mfa_code' and recipient = ? order by created_at desc limit 1",
@@ -134,10 +146,10 @@ export async function startPortal(kind, env = {}) {
       if (!rows[0]) throw new Error(`no second-factor code for ${recipient} in the outbox`);
       return JSON.parse(rows[0].params).code;
     };
-    const cookie = await signInAdmin(base, codeFor, ADMIN);
-    return { base, cookie, kind, dataDir, query, stop };
+    const cookie = await signInAdmin(server.base, codeFor, ADMIN);
+    return { ...server, cookie };
   } catch (err) {
-    await stop();
+    await server.stop();
     throw err;
   }
 }

@@ -9,38 +9,19 @@
 //
 //   npm run build && npm run bench:web -w @hygie/bench
 //   BENCH_WEB_RUNS=7 BENCH_WEB_THROTTLE=4 …
-import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { freePort, root, startServer } from './portal.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const THROTTLE = Number(process.env.BENCH_WEB_THROTTLE ?? 4);
 const JS_GOAL_BYTES = 100_000;
 const LCP_GOAL_MS = 700;
 const LOGIN_PATH = '/security/login';
-
-function freePort() {
-  return 20_000 + Math.floor(Math.random() * 30_000);
-}
-
-async function waitFor(url) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 // A text block of the login page's size class, nothing else: no script, no web font.
 const BASELINE_HTML = `<!doctype html>
@@ -112,28 +93,8 @@ function median(values) {
 const sum = (entries, key) => entries.reduce((total, entry) => total + entry[key], 0);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-web-'));
-const serverPort = freePort();
-const baselinePort = serverPort + 1;
-const server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(serverPort),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${serverPort}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // production mode needs real transports configured; nothing is sent during the bench.
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
-    // throwaway data keys for the throwaway database.
-    DATA_ENCRYPTION_KEY: `k1:${crypto.randomBytes(32).toString('base64')}`,
-    DATA_INDEX_KEY: crypto.randomBytes(32).toString('base64'),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const baselinePort = freePort();
+const server = await startServer('sqlite');
 const baselineServer = await startBaselineServer(baselinePort);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
@@ -141,9 +102,8 @@ const browser = await chromium.launch({
 });
 
 try {
-  const base = `http://127.0.0.1:${serverPort}`;
+  const { base } = server;
   const baselineUrl = `http://127.0.0.1:${baselinePort}/`;
-  await waitFor(`${base}/api/ready`);
   const index = await fetch(`${base}${LOGIN_PATH}`);
   if (!(await index.text()).includes('<div id="root">'))
     throw new Error('the server does not serve the built web client (run npm run build)');
@@ -244,7 +204,5 @@ try {
 } finally {
   await browser.close();
   baselineServer.close();
-  server.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
