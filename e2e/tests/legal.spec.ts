@@ -85,7 +85,7 @@ test('a redirect notice can be paused, resumed and left behind', async ({ page }
   // The server's answer, with its body when it refuses: what a failure here needs to be read.
   const [registered] = await Promise.all([
     page.waitForResponse(
-      (r) => r.url().endsWith('/api/register') && r.request().method() === 'POST',
+      (r) => new URL(r.url()).pathname === '/api/register' && r.request().method() === 'POST',
       { timeout: 15_000 },
     ),
     page.getByTestId('register-submit').click(),
