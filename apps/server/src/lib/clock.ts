@@ -32,13 +32,26 @@ export class MovableClock implements Clock {
 
 /** The calendar date, YYYY-MM-DD, that the moment `at` falls on in an IANA time zone. */
 export function dateIn(at: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(at);
+  const parts = dayFormat(timeZone).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+// Building a formatter costs a hundred times what formatting does, and settings are read (with
+// today's date) on most requests: one formatter per time zone for the process's life.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format;
 }
