@@ -15,6 +15,14 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
+  /** A new account with a complete session: its id and the session's token. */
+  async function liveSession(email: string): Promise<{ userId: string; token: string }> {
+    const userId = await createUser(t, { email, password: 'Hot-Path-4821' });
+    const meta = { ip: null, userAgent: null };
+    const { token } = await openSession(t.ctx, userId, 'complete', meta, { amr: ['pwd'] });
+    return { userId, token };
+  }
+
   it('runs one statement: the session by its unique token-hash index, the user by primary key', async () => {
     let found: unknown = 'not run';
     const queries = await t.queries.during(async () => {
@@ -36,16 +44,7 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
   });
 
   it('reads the user by primary key only when this process has not seen its version', async () => {
-    const userId = await createUser(t, { email: 'hot-path@hygie.test', password: 'Hot-Path-4821' });
-    const { token } = await openSession(
-      t.ctx,
-      userId,
-      'complete',
-      { ip: null, userAgent: null },
-      {
-        amr: ['pwd'],
-      },
-    );
+    const { token } = await liveSession('hot-path@hygie.test');
     const cold = await t.queries.during(() => findSessionByTokenHash(t.ctx.db, hashToken(token)));
     expect(cold).toHaveLength(2);
     const plan = await explain(t.ctx.db, dialect, cold[1]!);
@@ -68,19 +67,7 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
   // PostgreSQL only (SQLite keeps its statements in the process already): defined there alone.
   if (dialect === 'postgres')
     it('PostgreSQL keeps the lookups prepared on the connection, under a name', async () => {
-      const userId = await createUser(t, {
-        email: 'prepared@hygie.test',
-        password: 'Hot-Path-4821',
-      });
-      const { token } = await openSession(
-        t.ctx,
-        userId,
-        'complete',
-        { ip: null, userAgent: null },
-        {
-          amr: ['pwd'],
-        },
-      );
+      const { userId, token } = await liveSession('prepared@hygie.test');
       await t.ctx.db.connection().execute(async (connection) => {
         expect((await findSessionByTokenHash(connection, hashToken(token)))?.user_id).toBe(userId);
         const prepared = await sql<{ name: string; statement: string }>`
