@@ -296,15 +296,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     const requireSession = sessionGuard(ctx, cookies);
     // Admin routes refuse non-admins before anything else (even before the body is read).
     // Decided on the route the router matched, never on the raw URL (`/%61pi/admin/…` is routed).
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.url?.startsWith(ADMIN_PREFIX)) {
-        await requireAdmin(requireSession, request);
+    // A hook of the admin routes alone, added as each is declared: the other routes do not run it.
+    const adminGate = async (request: FastifyRequest) => {
+      await requireAdmin(requireSession, request);
+    };
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith(ADMIN_PREFIX)) {
+        route.onRequest = [adminGate, ...[route.onRequest ?? []].flat()];
       }
     });
     const lifecycle: Lifecycle = { draining: false };
-    app.addHook('onSend', async (_request, reply, payload) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (lifecycle.draining) reply.header('connection', 'close');
-      return payload;
+      done(null, payload);
     });
     await app.register(metricsPlugin, { metrics: ctx.metrics, token: config.metricsToken });
     await app.register(healthRoutes, { database, lifecycle });

@@ -164,6 +164,9 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     log,
   });
+  // An in-memory database is private to its connection: a second one would see another database.
+  const reader = database.file === ':memory:' ? null : openCommittedReader(database.file, onQuery);
+  if (reader) committedReaders.set(db, reader);
   return {
     db,
     dialect: 'sqlite',
@@ -171,8 +174,54 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       sqlite.prepare('select 1').get();
       return Promise.resolve();
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      reader?.close();
+    },
   };
+}
+
+/** A prepared read of committed rows, run synchronously: the first row, or undefined. */
+export type CommittedRead<R> = (parameters: readonly unknown[]) => R | undefined;
+
+interface CommittedReader {
+  prepare<R>(query: CompiledQuery<R>): CommittedRead<R>;
+  close(): void;
+}
+
+const committedReaders = new WeakMap<Db, CommittedReader>();
+
+/**
+ * SQLite: a second connection of the database file, read-only, for the hottest lookups (the
+ * session check). Kysely runs every statement of the process through one connection and a queue;
+ * a lookup waited there behind promise hops and any transaction in progress, for a read that
+ * takes a few microseconds. In WAL mode a reader sees exactly the transactions committed when its
+ * statement starts, never one in progress: what another request would see through the queue
+ * after that transaction ends. Statements are prepared once, by the caller, and logged like any
+ * other (tests count them and explain their plans).
+ */
+function openCommittedReader(file: string, onQuery: OpenOptions['onQuery']): CommittedReader {
+  const reader = new SQLite(file, { readonly: true, fileMustExist: true });
+  reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return {
+    prepare: <R>(query: CompiledQuery<R>): CommittedRead<R> => {
+      const statement = reader.prepare<unknown[], R>(query.sql);
+      return (parameters) => {
+        onQuery?.({ ...query, parameters });
+        return statement.get(...parameters);
+      };
+    },
+    close: () => reader.close(),
+  };
+}
+
+/**
+ * The read of committed rows `query` describes, prepared on `db`'s read-only connection: SQLite
+ * only, and only for the database itself (a transaction or a single connection of it must see its
+ * own writes: it goes through Kysely). Undefined where there is none.
+ */
+export function committedRead<R>(db: Db, query: CompiledQuery<R>): CommittedRead<R> | undefined {
+  return committedReaders.get(db)?.prepare(query);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A 256-bit random token, base64url. */
 export function randomToken(bytes = 32): string {
@@ -7,7 +7,7 @@ export function randomToken(bytes = 32): string {
 
 /** SHA-256 of a high-entropy token, hex: what the database keeps instead of the token. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** HMAC-SHA-256, base64url. */

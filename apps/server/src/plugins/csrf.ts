@@ -51,7 +51,8 @@ export const csrfProtection = fp(
     options: { secret: string; cookies: CookiePolicy; exemptPrefix: string },
   ) => {
     const { secret, cookies, exemptPrefix } = options;
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Callback-style (no promise per request): it runs on every request, and never waits.
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
       const sessionToken = request.cookies[cookies.sessionCookie];
       const cookieToken = request.cookies[cookies.xsrfCookie];
       // Every unsafe request needs the token, whatever its path looks like: the exemption is
@@ -70,8 +71,11 @@ export const csrfProtection = fp(
           // A fresh token with the refusal: a browser holding a stale one can retry (GET no longer
           // checks the one it holds, below).
           issueXsrf(reply, cookies, secret, sessionToken);
-          return sendError(request, reply, 'csrf_token_invalid');
+          // Answered here: the request goes no further (done is not called).
+          sendError(request, reply, 'csrf_token_invalid');
+          return;
         }
+        done();
         return;
       }
       // Safe methods hand out a token when the browser has none of the kind its state needs: bound
@@ -81,6 +85,7 @@ export const csrfProtection = fp(
       if (!cookieToken || !fitsState(cookieToken, sessionToken)) {
         issueXsrf(reply, cookies, secret, sessionToken);
       }
+      done();
     });
   },
 );

@@ -23,10 +23,12 @@ export function pathOfNul(value: unknown, path = '', depth = 0): string | undefi
  * and no field of the portal has a use for it. Both databases then answer the same 400.
  */
 export const inputGuard = fp(async (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const path = pathOfNul(request.params) ?? pathOfNul(request.query) ?? pathOfNul(request.body);
     if (path !== undefined) {
-      throw new AppError('validation_error', { fields: [{ path, message: 'field_invalid' }] });
+      done(new AppError('validation_error', { fields: [{ path, message: 'field_invalid' }] }));
+      return;
     }
+    done();
   });
 });

@@ -13,12 +13,13 @@ import { sendError } from './error-handler.js';
  */
 export const metricsPlugin = fp(
   async (app: FastifyInstance, { metrics, token }: { metrics: Metrics; token: string | null }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       metrics.httpDuration.observe(
         { method: request.method, route, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      done();
     });
     if (token === null) return;
     metrics.collectProcessMetrics();

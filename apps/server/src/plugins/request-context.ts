@@ -51,11 +51,12 @@ export const requestContext = fp(
     app.decorateRequest('brand', DEFAULT_BRAND);
     app.decorateRequest('browserToken', null);
     app.decorateRequest('pendingLink', null);
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       request.language = languageOf(request);
       request.brand = asBrand(request.headers[BRANDING_HEADER_NAME]) ?? DEFAULT_BRAND;
       request.browserToken = request.cookies[options.browserCookie] ?? null;
       request.pendingLink = request.cookies[options.pendingLinkCookie] ?? null;
+      done();
     });
   },
 );

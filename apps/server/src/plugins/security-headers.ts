@@ -31,7 +31,7 @@ export const securityHeaders = fp(
   async (app: FastifyInstance, options: { hsts: boolean; sentryDsn: string | null }) => {
     const connect = options.sentryDsn ? [new URL(options.sentryDsn).origin] : [];
     const csp = contentSecurityPolicy(connect);
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       // The API docs page sets its own CSP (with the hashes of its inline bootstrap, app.ts).
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
       // API answers carry personal data: no browser or proxy cache keeps them, unless a route
@@ -47,7 +47,7 @@ export const securityHeaders = fp(
       reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
       if (options.hsts)
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      return payload;
+      done(null, payload);
     });
   },
 );

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
-import type { Db } from '../../db/connection.js';
+import type { CommittedRead, Db } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
-import { isPostgres, keepPrepared } from '../../db/connection.js';
+import { committedRead, isPostgres, keepPrepared } from '../../db/connection.js';
 import {
   activeKeyId,
   DataKeyError,
@@ -93,6 +93,9 @@ type SessionUserRow = Awaited<ReturnType<ReturnType<typeof sessionUserQuery>['ex
 interface Compiled {
   session: CompiledQuery<SessionQueryRow>;
   user: CompiledQuery<SessionUserRow>;
+  /** SQLite: the same two reads on the read-only connection, synchronous (db/connection.ts). */
+  readSession: CommittedRead<SessionQueryRow> | undefined;
+  readUser: CommittedRead<SessionUserRow> | undefined;
 }
 // Compiled once per database: building the SQL costs more than the indexed lookup itself.
 const compiledQueries = new WeakMap<Db, Compiled>();
@@ -100,9 +103,13 @@ const compiledQueries = new WeakMap<Db, Compiled>();
 function compiledFor(db: Db): Compiled {
   let compiled = compiledQueries.get(db);
   if (!compiled) {
+    const session = sessionQuery(db, '').compile();
+    const user = sessionUserQuery(db, '').compile();
     compiled = {
-      session: sessionQuery(db, '').compile(),
-      user: sessionUserQuery(db, '').compile(),
+      session,
+      user,
+      readSession: committedRead(db, session),
+      readUser: committedRead(db, user),
     };
     compiledQueries.set(db, compiled);
     keepPrepared(db, compiled.session.sql);
@@ -165,11 +172,10 @@ export async function findSessionByTokenHash(
   tokenHash: string,
 ): Promise<SessionWithUser | undefined> {
   const compiled = compiledFor(db);
-  const result = await db.executeQuery<SessionQueryRow>({
-    ...compiled.session,
-    parameters: [tokenHash],
-  });
-  const row = result.rows[0];
+  const row = compiled.readSession
+    ? compiled.readSession([tokenHash])
+    : (await db.executeQuery<SessionQueryRow>({ ...compiled.session, parameters: [tokenHash] }))
+        .rows[0];
   if (!row) return undefined;
   const { user_version, ...session } = row;
   // The user is gone (its sessions go with it, by the foreign key): no session.
@@ -177,11 +183,10 @@ export async function findSessionByTokenHash(
   const cache = sessionUserCache(db);
   let user = cache.get(row.user_id, user_version);
   if (!user) {
-    const found = await db.executeQuery<SessionUserRow>({
-      ...compiled.user,
-      parameters: [row.user_id],
-    });
-    const fresh = found.rows[0];
+    const fresh = compiled.readUser
+      ? compiled.readUser([row.user_id])
+      : (await db.executeQuery<SessionUserRow>({ ...compiled.user, parameters: [row.user_id] }))
+          .rows[0];
     // Deleted between the two reads: as if the session had not been found (it goes with the user).
     if (!fresh) return undefined;
     const { version, ...fields } = fresh;
