@@ -89,6 +89,24 @@ describe.each(DIALECTS)('session check on %s', (dialect) => {
     expect((await client.get('/api/me')).json<{ language: string }>().language).toBe('ar');
   });
 
+  it('a check neither waits for a transaction in progress nor sees its writes', async () => {
+    const rolledBack = new Error('rolled back');
+    const during = t.ctx.db.transaction().execute(async (trx) => {
+      await sql`update users set first_name = 'Uncommitted' where email = ${ADMIN.email}`.execute(
+        trx,
+      );
+      // On SQLite the process has one writing connection, held here: the check reads beside it.
+      const me = await client.get('/api/me');
+      expect(me.statusCode).toBe(200);
+      expect(me.json<{ firstName: string | null }>().firstName).not.toBe('Uncommitted');
+      throw rolledBack;
+    });
+    await expect(during).rejects.toBe(rolledBack);
+    expect((await client.get('/api/me')).json<{ firstName: string | null }>().firstName).not.toBe(
+      'Uncommitted',
+    );
+  });
+
   it("a status changed elsewhere is the one this node's next check sees", async () => {
     expect((await client.get('/api/me')).json<{ status: string }>().status).toBe('active');
     await sql`update users set status = 'locked' where email = ${ADMIN.email}`.execute(secondDb.db);
