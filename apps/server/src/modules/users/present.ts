@@ -2,27 +2,33 @@ import type { CurrentUser, Language } from '@hygie/domain';
 import { asLanguage, DEFAULT_LANGUAGE } from '@hygie/domain';
 import type { UserRow } from '../../db/schema.js';
 
-/** Maps a user row (snake_case) to the CurrentUser the API returns. */
-export function presentUser(
-  user: Pick<
-    UserRow,
-    | 'id'
-    | 'email'
-    | 'email_verified_at'
-    | 'phone'
-    | 'phone_verified_at'
-    | 'first_name'
-    | 'last_name'
-    | 'profile'
-    | 'status'
-    | 'roles'
-    | 'language'
-  >,
-  session: { idleExpiresAt: number; absoluteExpiresAt: number },
-): CurrentUser {
+type PresentedFields = Pick<
+  UserRow,
+  | 'id'
+  | 'email'
+  | 'email_verified_at'
+  | 'phone'
+  | 'phone_verified_at'
+  | 'first_name'
+  | 'last_name'
+  | 'profile'
+  | 'status'
+  | 'roles'
+  | 'language'
+>;
+
+/**
+ * The presentations of frozen rows (the session check's cached users, sessions/repository.ts): a
+ * frozen row cannot change, so its roles are parsed and its fields mapped once, not per request.
+ */
+const presentedRows = new WeakMap<PresentedFields, Omit<CurrentUser, 'session'>>();
+
+function presentFields(user: PresentedFields): Omit<CurrentUser, 'session'> {
+  const kept = presentedRows.get(user);
+  if (kept) return kept;
   const language: Language = asLanguage(user.language) ?? DEFAULT_LANGUAGE;
-  return {
-    type: 'person',
+  const fields = {
+    type: 'person' as const,
     id: user.id,
     email: user.email,
     emailVerified: user.email_verified_at !== null,
@@ -34,6 +40,18 @@ export function presentUser(
     status: user.status,
     roles: parseRoles(user.roles),
     language,
+  };
+  if (Object.isFrozen(user)) presentedRows.set(user, Object.freeze(fields));
+  return fields;
+}
+
+/** Maps a user row (snake_case) to the CurrentUser the API returns. */
+export function presentUser(
+  user: PresentedFields,
+  session: { idleExpiresAt: number; absoluteExpiresAt: number },
+): CurrentUser {
+  return {
+    ...presentFields(user),
     session: {
       expiresAt: new Date(Math.min(session.idleExpiresAt, session.absoluteExpiresAt)).toISOString(),
       absoluteExpiresAt: new Date(session.absoluteExpiresAt).toISOString(),
