@@ -70,9 +70,12 @@ describe('application root', () => {
 
   it('shows notifications and hides them after NOTIFICATION_TIMEOUT_MS', async () => {
     const { services } = await mountApp();
+    // The snackbar's chunk (loaded with the first notification) as a browser that has it cached.
+    await import('./notification-layer');
     vi.useFakeTimers();
-    act(() => {
+    await act(async () => {
       services.notifications.notify('Modifié avec succès', 'success');
+      await import('./notification-layer');
     });
     expect(screen.getByText('Modifié avec succès')).toBeTruthy();
     act(() => {
