@@ -1,14 +1,10 @@
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { isOneOf, safeInternalPath } from '@hygie/domain';
 import { PlainAlert, PlainDivider } from '../../components/plain/alert';
+import { IdentityProviderButton } from '../../components/identity-provider-button';
 import { buttonClasses } from '../../components/plain/button';
 import { usePublicConfig } from '../../lib/config';
-
-// The providers' official buttons are drawn with MUI: they load, with it, only when a provider is
-// enabled, after the form is shown.
-const IdentityProviderButtons = lazy(() => import('./identity-provider-buttons'));
 
 /** The providers whose identity pre-fills a registration; another is named by its id. */
 const KNOWN = ['psc', 'franceconnect'] as const;
@@ -62,9 +58,11 @@ export function IdentityProviderSignIn() {
   return (
     <div className="hy-mt-3" data-testid="identity-providers">
       <PlainDivider className="hy-mb-3">{t('security:login.idp.or')}</PlainDivider>
-      <Suspense fallback={null}>
-        <IdentityProviderButtons providers={providers} target={target} />
-      </Suspense>
+      <div className="hy-stack">
+        {providers.map((provider) => (
+          <IdentityProviderButton key={provider} provider={provider} target={target} />
+        ))}
+      </div>
     </div>
   );
 }
