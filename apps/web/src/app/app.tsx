@@ -17,7 +17,7 @@ const NotificationLayer = lazy(() => import('./notification-layer'));
 
 /**
  * The brand's colours as the custom properties of app/base.css, from the same BRAND_COLORS as the
- * MUI theme (theme.ts): a brand colour is written once.
+ * MUI theme (lib/theme.ts): a brand colour is written once.
  */
 export function brandStyle(brand: Brand): CSSProperties & Record<`--hy-${string}`, string> {
   const colors = BRAND_COLORS[brand];

@@ -10,7 +10,16 @@ import { PlainButton } from './plain/button';
  * ARIA menu-button pattern (the current language focused on opening, arrows, Home/End, Escape
  * or Tab close it and give the focus back to the button, a click elsewhere closes it).
  */
-export function LanguageSwitcher() {
+export interface LanguageSwitcherProps {
+  /**
+   * The side of the button the menu lines up with: `end` (the default) for a switcher at the end of
+   * a bar, `start` for one at the start of a row (the narrow main menu), so the menu stays on the
+   * screen.
+   */
+  menuAlign?: 'start' | 'end';
+}
+
+export function LanguageSwitcher({ menuAlign = 'end' }: LanguageSwitcherProps) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -84,7 +93,13 @@ export function LanguageSwitcher() {
         {languageName}
       </PlainButton>
       {open && (
-        <ul id={menuId} role="menu" aria-labelledby={buttonId} className="hy-menu" onKeyDown={move}>
+        <ul
+          id={menuId}
+          role="menu"
+          aria-labelledby={buttonId}
+          className={menuAlign === 'start' ? 'hy-menu hy-menu-start' : 'hy-menu'}
+          onKeyDown={move}
+        >
           {LANGUAGES.map((lng, index) => (
             <li key={lng} role="none">
               <button

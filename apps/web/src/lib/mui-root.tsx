@@ -8,19 +8,11 @@ import { createAppTheme, emotionCache } from './theme';
 
 const InsideMui = createContext(false);
 
-/**
- * MUI's theme and styling engine (the brand's palette, the direction's emotion cache) around the
- * screens that use MUI. It is loaded with them, never with the login page (routes.tsx
- * `lazyComponent`): the base styles (CssBaseline's, focus rings) are app/base.css. Nested, it
- * adds nothing.
- */
-export function MuiRoot({ children }: { children: ReactNode }) {
-  const inside = useContext(InsideMui);
+function ThemedRoot({ children }: { children: ReactNode }) {
   const { brand } = useBrand();
   const { i18n } = useTranslation();
   const direction = directionOf(i18n.language);
   const theme = useMemo(() => createAppTheme(brand, direction), [brand, direction]);
-  if (inside) return children;
   return (
     <InsideMui value>
       <CacheProvider value={emotionCache(direction)}>
@@ -28,6 +20,17 @@ export function MuiRoot({ children }: { children: ReactNode }) {
       </CacheProvider>
     </InsideMui>
   );
+}
+
+/**
+ * MUI's theme and styling engine (the brand's palette, the direction's emotion cache) around the
+ * screens that use MUI. It is loaded with them, never with the login page (routes.tsx
+ * `lazyComponent`): the base styles (CssBaseline's, focus rings) are app/base.css. Nested (a page
+ * in the main layout), it adds nothing.
+ */
+export function MuiRoot({ children }: { children: ReactNode }) {
+  const inside = useContext(InsideMui);
+  return inside ? children : <ThemedRoot>{children}</ThemedRoot>;
 }
 
 const innerComponents = new WeakMap<ComponentType, ComponentType>();
