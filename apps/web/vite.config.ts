@@ -25,6 +25,7 @@ export default defineConfig({
           // them before its first render, in one request rather than eight.
           groups: [
             {
+              debugName: 'first-translations',
               name: (id) => {
                 const language = FIRST_TRANSLATIONS.exec(id)?.[1];
                 return language ? `locales-${language}` : null;
