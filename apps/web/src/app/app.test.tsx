@@ -2,12 +2,12 @@ import { StrictMode } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter } from 'react-router';
-import { NOTIFICATION_TIMEOUT_MS } from '@hygie/domain';
+import { BRAND_COLORS, BRANDS, NOTIFICATION_TIMEOUT_MS } from '@hygie/domain';
 import { resetNativeLoadingScreen } from '../lib/native-bridge';
 import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from '../test/factories';
 import { apiError, fakeFetch, json } from '../test/fake-api';
-import { App } from './app';
+import { App, brandStyle } from './app';
 import { createI18n } from './i18n';
 import { routes } from './routes';
 import { createAppServices } from './services';
@@ -70,9 +70,12 @@ describe('application root', () => {
 
   it('shows notifications and hides them after NOTIFICATION_TIMEOUT_MS', async () => {
     const { services } = await mountApp();
+    // The snackbar's chunk (loaded with the first notification) as a browser that has it cached.
+    await import('./notification-layer');
     vi.useFakeTimers();
-    act(() => {
+    await act(async () => {
       services.notifications.notify('Modifié avec succès', 'success');
+      await import('./notification-layer');
     });
     expect(screen.getByText('Modifié avec succès')).toBeTruthy();
     act(() => {
@@ -83,5 +86,12 @@ describe('application root', () => {
       vi.advanceTimersByTime(200);
     });
     expect(services.notifications.store.get()).toEqual([]);
+  });
+
+  it.each(BRANDS)('takes the %s brand colours from BRAND_COLORS, as the MUI theme', (brand) => {
+    expect(brandStyle(brand)).toEqual({
+      '--hy-primary': BRAND_COLORS[brand].primary,
+      '--hy-secondary': BRAND_COLORS[brand].secondary,
+    });
   });
 });

@@ -1,17 +1,39 @@
-import { useEffect } from 'react';
-import Box from '@mui/material/Box';
+import { lazy, Suspense, useEffect, type CSSProperties } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { RouterProvider, type createBrowserRouter } from 'react-router';
-import { BRAND_COLORS } from '@hygie/domain';
-import { NotificationHost } from '../components/notification-host';
+import { BRAND_COLORS, type Brand } from '@hygie/domain';
 import { useBrand } from '../lib/brand';
 import { usePublicConfig } from '../lib/config';
 import { initErrorReporting } from '../lib/error-reporting';
 import { hideNativeLoadingScreen } from '../lib/native-bridge';
+import type { Notifications } from '../lib/notifications';
 import type { AppServices } from '../lib/services';
+import { useStore } from '../lib/store';
 import { AppProviders } from './providers';
 
 type Router = ReturnType<typeof createBrowserRouter>;
+
+const NotificationLayer = lazy(() => import('./notification-layer'));
+
+/**
+ * The brand's colours as the custom properties of app/base.css, from the same BRAND_COLORS as the
+ * MUI theme (lib/theme.ts): a brand colour is written once.
+ */
+export function brandStyle(brand: Brand): CSSProperties & Record<`--hy-${string}`, string> {
+  const colors = BRAND_COLORS[brand];
+  return { '--hy-primary': colors.primary, '--hy-secondary': colors.secondary };
+}
+
+/** The snackbar and its MUI load with the first notification, not with the first screen. */
+function NotificationGate({ notifications }: { notifications: Notifications }) {
+  const queue = useStore(notifications.store);
+  if (queue.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationLayer notifications={notifications} />
+    </Suspense>
+  );
+}
 
 function AppRoot({ router, services }: { router: Router; services: AppServices }) {
   const { brand } = useBrand();
@@ -33,10 +55,10 @@ function AppRoot({ router, services }: { router: Router; services: AppServices }
   }, [config]);
 
   return (
-    <Box data-brand={brand} data-testid="app-root">
+    <div className="hy-root" style={brandStyle(brand)} data-brand={brand} data-testid="app-root">
       <RouterProvider router={router} />
-      <NotificationHost notifications={services.notifications} />
-    </Box>
+      <NotificationGate notifications={services.notifications} />
+    </div>
   );
 }
 

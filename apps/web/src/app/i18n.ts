@@ -2,41 +2,15 @@ import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '@hygie/domain';
 import { applyDocumentLanguage } from '../lib/language';
+import { NAMESPACES } from './namespaces';
 
-/** Translation files, one chunk per language and namespace, loaded on demand. */
-const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
-
-export const NAMESPACES = [
-  'common',
-  'errors',
-  'validation',
-  'security',
-  'account',
-  'oauth',
-  'biometrics',
-  'admin',
-  'self-service',
-  'legal',
-  'my-data',
-  'wait',
-] as const;
+export { FIRST_NAMESPACES, NAMESPACES } from './namespaces';
 
 /**
- * What the first screens need (sign-in and the other security screens, the footer and the legal
- * pages): `main.tsx` loads these before the first render. The others (the signed-in area's, the
- * administration's, the OAuth error page's) come with the pages that use them: their routes wait
- * for `loadAllNamespaces()` (routes.tsx).
+ * Translation files, loaded on demand: one chunk per language and namespace, but one per language
+ * for the first screens' namespaces (vite.config.ts).
  */
-export const FIRST_NAMESPACES = [
-  'common',
-  'errors',
-  'validation',
-  'security',
-  'account',
-  'biometrics',
-  'legal',
-  'wait',
-] as const;
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
 
 let loadAll: () => Promise<void> = () => Promise.resolve();
 

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
+import { buttonClasses, PlainButton } from '../components/plain/button';
 import { browser } from '../lib/browser';
 import { useDocumentTitle } from '../lib/document-title';
 import { ChunkLoadError, reloadForChunkError } from './chunk-reload';
 
-/** Root error boundary: reloads once for a missing chunk, else explains and offers a way home. */
+/**
+ * Root error boundary: reloads once for a missing chunk, else explains and offers a way home. Plain
+ * elements (app/base.css): it may stand where no MUI screen has loaded.
+ */
 export function RouteError() {
   const error = useRouteError();
   const { t } = useTranslation();
@@ -23,22 +24,17 @@ export function RouteError() {
 
   if (reloading) return null;
   return (
-    <Box
-      component="main"
-      id="main-content"
-      tabIndex={-1}
-      sx={{ maxWidth: 640, mx: 'auto', p: 4, outline: 'none' }}
-    >
-      <Typography variant="h4" component="h1" sx={{ mb: 2 }}>
-        {title}
-      </Typography>
-      <Typography sx={{ mb: 3 }}>{t('common:routeError.description')}</Typography>
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-        <Button variant="contained" onClick={() => browser.reload()}>
+    <main id="main-content" tabIndex={-1} className="hy-route-error">
+      <h1 className="hy-page-title">{title}</h1>
+      <p className="hy-text-intro">{t('common:routeError.description')}</p>
+      <div className="hy-row">
+        <PlainButton variant="contained" onClick={() => browser.reload()}>
           {t('common:routeError.reload')}
-        </Button>
-        <Button href="/">{t('common:actions.backHome')}</Button>
-      </Box>
-    </Box>
+        </PlainButton>
+        <a href="/" className={buttonClasses({})}>
+          {t('common:actions.backHome')}
+        </a>
+      </div>
+    </main>
   );
 }

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { innerComponent } from '../lib/mui-root';
 import { makeUser } from '../test/factories';
 import { renderApp } from '../test/render-app';
 import { SCREEN_COMPONENTS } from '../test/screens';
@@ -94,10 +95,24 @@ describe('route table (spec §2)', () => {
     const loaded = await Promise.all(
       lazyScreens(routes).map(async ([path, route]) => {
         if (typeof route.lazy !== 'function') throw new Error(`${path} has no lazy() loader`);
-        return [path, (await route.lazy()).Component] as const;
+        const { Component } = await route.lazy();
+        return [path, Component ? innerComponent(Component) : Component] as const;
       }),
     );
     expect(Object.fromEntries(loaded)).toEqual(SCREEN_COMPONENTS);
+  });
+
+  it('renders every screen inside MUI’s theme but the login page, drawn without MUI', async () => {
+    const plain = await Promise.all(
+      lazyScreens(routes).map(async ([path, route]) => {
+        if (typeof route.lazy !== 'function') throw new Error(`${path} has no lazy() loader`);
+        const { Component } = await route.lazy();
+        return [path, !!Component && innerComponent(Component) === Component] as const;
+      }),
+    );
+    expect(plain.filter(([, isPlain]) => isPlain).map(([path]) => path)).toEqual([
+      '/security/login',
+    ]);
   });
 
   it('redirects unknown paths to /', async () => {

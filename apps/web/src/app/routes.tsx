@@ -13,15 +13,22 @@ type ComponentModule = { default: ComponentType };
  * Lazily loaded component; a failed chunk load becomes a ChunkLoadError (reloads the target).
  * `allNamespaces`: the page (or a child of the layout) uses translations beyond the first screens'
  * (i18n.ts FIRST_NAMESPACES); they load beside the chunk.
+ * `plain`: the component uses no MUI (the security layout and the login page, drawn with
+ * app/base.css); every other one is rendered inside MuiRoot, which loads beside it, so MUI and its
+ * styling engine stay off the login page's first load.
  */
 export function lazyComponent(
   load: () => Promise<ComponentModule>,
-  { allNamespaces = false }: { allNamespaces?: boolean } = {},
+  { allNamespaces = false, plain = false }: { allNamespaces?: boolean; plain?: boolean } = {},
 ) {
   return async () => {
     try {
-      const [module] = await Promise.all([load(), allNamespaces ? loadAllNamespaces() : undefined]);
-      return { Component: module.default };
+      const [module, mui] = await Promise.all([
+        load(),
+        plain ? undefined : import('../lib/mui-root'),
+        allNamespaces ? loadAllNamespaces() : undefined,
+      ]);
+      return { Component: mui ? mui.withMui(module.default) : module.default };
     } catch (error) {
       throw new ChunkLoadError(error);
     }
@@ -112,7 +119,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: '/security',
-        lazy: lazyComponent(() => import('./layouts/security-layout')),
+        lazy: lazyComponent(() => import('./layouts/security-layout'), { plain: true }),
         children: [
           {
             index: true,
@@ -122,7 +129,7 @@ export const routes: RouteObject[] = [
           {
             path: 'login',
             handle: handle('login', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/auth/login-page')),
+            lazy: lazyComponent(() => import('../features/auth/login-page'), { plain: true }),
           },
           {
             path: 'register',

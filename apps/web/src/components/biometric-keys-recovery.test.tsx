@@ -6,6 +6,7 @@ import { AppProviders } from '../app/providers';
 import { createI18n } from '../app/i18n';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
+import { MuiRoot } from '../lib/mui-root';
 import {
   CHROME_LINUX_UA,
   registrationResponse,
@@ -36,9 +37,11 @@ async function renderKeys(handlers: Record<string, FakeHandler>) {
   });
   return render(
     <AppProviders services={services} i18n={i18n}>
-      <main>
-        <BiometricKeys />
-      </main>
+      <MuiRoot>
+        <main>
+          <BiometricKeys />
+        </main>
+      </MuiRoot>
     </AppProviders>,
   );
 }

@@ -8,6 +8,7 @@ import { AppProviders } from '../app/providers';
 import { createI18n } from '../app/i18n';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
+import { MuiRoot } from '../lib/mui-root';
 import { expectNoAxeViolations } from '../test/a11y';
 import {
   CHROME_LINUX_UA,
@@ -54,9 +55,11 @@ async function renderKeys(handlers: Record<string, FakeHandler>, language: Langu
   });
   const view = render(
     <AppProviders services={services} i18n={i18n}>
-      <main>
-        <BiometricKeys />
-      </main>
+      <MuiRoot>
+        <main>
+          <BiometricKeys />
+        </main>
+      </MuiRoot>
     </AppProviders>,
   );
   return { ...view, calls: api.calls, services };

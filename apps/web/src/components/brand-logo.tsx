@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import { useBrand } from '../lib/brand';
 
 export interface BrandLogoProps {
@@ -9,12 +8,6 @@ export interface BrandLogoProps {
 export function BrandLogo({ height = 40 }: BrandLogoProps) {
   const { brand, name, logoUrl } = useBrand();
   return (
-    <Box
-      component="img"
-      src={logoUrl}
-      alt={name}
-      data-brand-logo={brand}
-      sx={{ height, width: 'auto', display: 'block' }}
-    />
+    <img src={logoUrl} alt={name} data-brand-logo={brand} className="hy-logo" style={{ height }} />
   );
 }

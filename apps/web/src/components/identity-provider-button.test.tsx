@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { getContrastRatio } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, type Brand, type Language } from '@hygie/domain';
-import { createAppTheme } from '../app/theme';
+import { createAppTheme } from '../lib/theme';
 import LoginPage from '../features/auth/login-page';
 import { expectNoAxeViolations } from '../test/a11y';
 import { PUBLIC_CONFIG } from '../test/factories';

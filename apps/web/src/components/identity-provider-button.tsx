@@ -1,10 +1,9 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Typography from '@mui/material/Typography';
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IdpIntent, RequiredLevel } from '@hygie/domain';
 import { usePublicConfig } from '../lib/config';
+import { directionOf } from '../lib/language';
+import { buttonClasses } from './plain/button';
 
 /**
  * Where a provider's button starts the sign-in: a full navigation to the server, which redirects
@@ -35,6 +34,15 @@ export const FRANCECONNECT_COLORS = {
   focus: '#0a76f6',
 } as const;
 
+/** FranceConnect's colours as the custom properties app/base.css draws its button with. */
+const FRANCECONNECT_STYLE: CSSProperties & Record<`--hy-fc-${string}`, string> = {
+  '--hy-fc-background': FRANCECONNECT_COLORS.background,
+  '--hy-fc-text': FRANCECONNECT_COLORS.text,
+  '--hy-fc-hover': FRANCECONNECT_COLORS.hover,
+  '--hy-fc-active': FRANCECONNECT_COLORS.active,
+  '--hy-fc-focus': FRANCECONNECT_COLORS.focus,
+};
+
 /**
  * The anatomy both providers' charters share: the logo at the start, then two lines — the action
  * ("S’identifier avec", "Se connecter avec") and the provider's name in bold. The space between
@@ -43,46 +51,20 @@ export const FRANCECONNECT_COLORS = {
 function ConnectLabel({ login, brand }: { login: string; brand: string }) {
   return (
     <>
-      <Box component="span" sx={{ fontSize: '1.0625em', lineHeight: 1, whiteSpace: 'nowrap' }}>
-        {login}
-      </Box>{' '}
-      <Box
-        component="span"
-        sx={{ fontSize: '1.125em', fontWeight: 700, lineHeight: 1, whiteSpace: 'nowrap' }}
-      >
-        {brand}
-      </Box>
+      <span className="hy-connect-login">{login}</span>{' '}
+      <span className="hy-connect-brand">{brand}</span>
     </>
   );
 }
 
-/** What both official buttons are: a link laid out as the charters draw it (logo, two lines). */
-const connectButton = {
-  position: 'relative',
-  display: 'inline-flex',
-  flexDirection: 'column',
-  alignItems: 'flex-start',
-  justifyContent: 'center',
-  gap: 0.5,
-  minHeight: '3.5rem',
-  boxSizing: 'border-box',
-  padding: '0.625em 0.75em 0.625em 4em',
-  fontSize: '1rem',
-  textDecoration: 'none',
-  borderRadius: 0,
-  '&:focus-visible': { outlineWidth: 2, outlineStyle: 'solid', outlineOffset: 2 },
-  '@media (forced-colors: active)': { border: '1px solid' },
-} as const;
-
-/** The logo's place at the start of the button (mirrored to the right in Arabic). */
-const logoSlot = {
-  position: 'absolute',
-  top: '50%',
-  left: '0.75em',
-  width: '2.5em',
-  height: '3em',
-  marginTop: '-1.5em',
-} as const;
+/**
+ * The logo's place at the start of the button: on the left, on the right in Arabic. Written on
+ * the element (the rest of the buttons' look is app/base.css, `hy-connect`): the side follows the
+ * language's direction.
+ */
+function logoSlot(direction: 'ltr' | 'rtl'): CSSProperties {
+  return direction === 'rtl' ? { right: '0.75em' } : { left: '0.75em' };
+}
 
 /** Where each variant's "Qu’est-ce que …" link leads (the DSFR's addresses). */
 const ABOUT_FRANCECONNECT = {
@@ -97,67 +79,45 @@ const ABOUT_FRANCECONNECT = {
  * "+" after the name — in the text, not drawn by CSS, so the name says it too — and its own link.
  */
 function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const direction = directionOf(i18n.language);
   const about = plus
     ? t('security:login.idp.franceconnect.aboutPlus')
     : t('security:login.idp.franceconnect.about');
   return (
-    <Box
-      sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1 }}
+    <div
+      className="hy-connect-group"
+      style={FRANCECONNECT_STYLE}
       data-testid="idp-group-franceconnect"
     >
-      <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+      <p className="hy-text hy-body2 hy-connect-explanation">
         {t('security:login.idp.franceconnect.explanation')}
-      </Typography>
-      <Box
-        component="a"
+      </p>
+      <a
         href={href}
         data-testid="idp-franceconnect"
         data-variant={plus ? 'plus' : 'default'}
-        sx={{
-          ...connectButton,
-          ...(plus ? { paddingRight: '3em' } : {}),
-          backgroundColor: FRANCECONNECT_COLORS.background,
-          color: FRANCECONNECT_COLORS.text,
-          '&:hover': { backgroundColor: FRANCECONNECT_COLORS.hover },
-          '&:active': { backgroundColor: FRANCECONNECT_COLORS.active },
-          '&:focus-visible': {
-            outlineWidth: 2,
-            outlineStyle: 'solid',
-            outlineOffset: 2,
-            outlineColor: FRANCECONNECT_COLORS.focus,
-          },
-        }}
+        className={plus ? 'hy-connect hy-connect-fc hy-connect-plus' : 'hy-connect hy-connect-fc'}
       >
-        <Box component="img" src="/providers/franceconnect.svg" alt="" sx={logoSlot} />
+        <img
+          src="/providers/franceconnect.svg"
+          alt=""
+          className="hy-connect-logo"
+          style={logoSlot(direction)}
+        />
         <ConnectLabel login={t('security:login.idp.franceconnect.login')} brand="FranceConnect" />
-        {plus && (
-          <Box
-            component="span"
-            sx={{
-              position: 'absolute',
-              right: '0.25em',
-              bottom: 0,
-              fontSize: '3em',
-              fontWeight: 700,
-              lineHeight: 1,
-              transform: 'translate(5%, -17%)',
-            }}
-          >
-            +
-          </Box>
-        )}
-      </Box>
-      <Link
+        {plus && <span className="hy-connect-plus-sign">+</span>}
+      </a>
+      <a
         href={ABOUT_FRANCECONNECT[plus ? 'plus' : 'default']}
         target="_blank"
         rel="noopener noreferrer"
         title={t('security:login.idp.newWindow', { name: about })}
-        sx={{ color: FRANCECONNECT_COLORS.background }}
+        className="hy-link hy-connect-about"
       >
         {about}
-      </Link>
-    </Box>
+      </a>
+    </div>
   );
 }
 
@@ -167,30 +127,18 @@ function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
  * be vendored: the brand's colours and a neutral mark stand in (docs/identity-providers.md).
  */
 function ProSanteConnectButton({ href }: { href: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
-    <Box
-      component="a"
-      href={href}
-      data-testid="idp-psc"
-      sx={(theme) => ({
-        ...connectButton,
-        backgroundColor: theme.palette.primary.main,
-        color: theme.palette.primary.contrastText,
-        '&:hover': { backgroundColor: theme.palette.primary.dark },
-        '&:focus-visible': {
-          outlineWidth: 2,
-          outlineStyle: 'solid',
-          outlineOffset: 2,
-          outlineColor: theme.palette.primary.main,
-        },
-      })}
-    >
-      <Box component="span" aria-hidden="true" sx={{ ...logoSlot, color: 'primary.main' }}>
+    <a href={href} data-testid="idp-psc" className="hy-connect hy-connect-psc">
+      <span
+        aria-hidden="true"
+        className="hy-connect-logo hy-connect-psc-mark"
+        style={logoSlot(directionOf(i18n.language))}
+      >
         <PscMark />
-      </Box>
+      </span>
       <ConnectLabel login={t('security:login.idp.psc.login')} brand="Pro Santé Connect" />
-    </Box>
+    </a>
   );
 }
 
@@ -218,7 +166,8 @@ export interface IdentityProviderButtonProps {
 /**
  * A provider's sign-in button: the official ones of FranceConnect and Pro Santé Connect, or a
  * plain one naming another provider. A real link (the sign-in is a navigation), reached by Tab,
- * followed with Enter; its accessible name is its visible text.
+ * followed with Enter; its accessible name is its visible text. Drawn without MUI (app/base.css):
+ * the login page shows them before MUI is loaded.
  */
 export function IdentityProviderButton({
   provider,
@@ -236,14 +185,18 @@ export function IdentityProviderButton({
   if (provider === 'franceconnect') return <FranceConnectButton href={href} plus={plus} />;
   if (provider === 'psc') {
     return (
-      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+      <div className="hy-connect-center">
         <ProSanteConnectButton href={href} />
-      </Box>
+      </div>
     );
   }
   return (
-    <Button href={href} variant="outlined" size="large" fullWidth data-testid={`idp-${provider}`}>
+    <a
+      href={href}
+      className={buttonClasses({ variant: 'outlined', size: 'large', fullWidth: true })}
+      data-testid={`idp-${provider}`}
+    >
       {t('security:login.idp.other', { name: provider })}
-    </Button>
+    </a>
   );
 }

@@ -1,8 +1,8 @@
-import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { IDP_ERRORS, isOneOf, type IdpError } from '@hygie/domain';
 import { usePublicConfig } from '../lib/config';
+import { PlainAlert } from './plain/alert';
 
 function message(
   t: ReturnType<typeof useTranslation>['t'],
@@ -32,12 +32,12 @@ export function IdentityProviderError() {
   const code = params.get('idp_error');
   if (!isOneOf(IDP_ERRORS, code)) return null;
   return (
-    <Alert
+    <PlainAlert
       severity={code === 'cancelled' ? 'info' : 'error'}
-      sx={{ mb: 3 }}
+      className="hy-mb-3"
       data-testid="idp-error"
     >
       {message(t, code, config?.contactEmail ?? '')}
-    </Alert>
+    </PlainAlert>
   );
 }

@@ -1,66 +1,125 @@
-import { useId, useState, type MouseEvent } from 'react';
-import Button from '@mui/material/Button';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import TranslateIcon from '@mui/icons-material/Translate';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@hygie/domain';
 import { currentLanguage, rememberLanguage } from '../lib/language';
+import { PlainButton } from './plain/button';
 
+/**
+ * Language picker: a menu button named "Langue : Français" listing each language in itself. Plain
+ * elements (app/base.css), as on the login page, where MUI is not loaded: the menu follows the
+ * ARIA menu-button pattern (the current language focused on opening, arrows, Home/End, Escape
+ * or Tab close it and give the focus back to the button, a click elsewhere closes it).
+ */
 export interface LanguageSwitcherProps {
-  /** 'inherit' on coloured bars, 'primary' on light backgrounds. */
-  color?: 'inherit' | 'primary';
+  /**
+   * The side of the button the menu lines up with: `end` (the default) for a switcher at the end of
+   * a bar, `start` for one at the start of a row (the narrow main menu), so the menu stays on the
+   * screen.
+   */
+  menuAlign?: 'start' | 'end';
 }
 
-/** Language picker: a menu button named "Langue : Français" listing each language in itself. */
-export function LanguageSwitcher({ color = 'primary' }: LanguageSwitcherProps) {
+export function LanguageSwitcher({ menuAlign = 'end' }: LanguageSwitcherProps) {
   const { t, i18n } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [open, setOpen] = useState(false);
   const menuId = useId();
   const buttonId = useId();
+  const anchor = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const items = useRef<(HTMLButtonElement | null)[]>([]);
+  // The item focused when the menu opens: the current language.
+  const focusOnOpen = useRef(0);
   const language = currentLanguage(i18n.language);
   const languageName = t(`common:language.names.${language}`);
 
+  useEffect(() => {
+    if (!open) return;
+    items.current[focusOnOpen.current]?.focus();
+    const closeOutside = (event: PointerEvent) => {
+      if (event.target instanceof Node && !anchor.current?.contains(event.target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', closeOutside);
+    return () => document.removeEventListener('pointerdown', closeOutside);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
   const choose = (next: Language) => {
-    setAnchor(null);
+    close();
     rememberLanguage(next);
     void i18n.changeLanguage(next);
   };
 
+  const move = (event: KeyboardEvent<HTMLUListElement>) => {
+    const current = items.current.findIndex((item) => item === document.activeElement);
+    const last = LANGUAGES.length - 1;
+    const target: Record<string, number> = {
+      ArrowDown: current >= last ? 0 : current + 1,
+      ArrowUp: current <= 0 ? last : current - 1,
+      Home: 0,
+      End: last,
+    };
+    const index = target[event.key];
+    if (index !== undefined) {
+      event.preventDefault();
+      items.current[index]?.focus();
+    } else if (event.key === 'Escape' || event.key === 'Tab') {
+      event.preventDefault();
+      // The narrow main menu closes on Escape too: only this menu closes here.
+      event.stopPropagation();
+      close();
+    }
+  };
+
   return (
-    <>
-      <Button
+    <div className="hy-menu-anchor" ref={anchor}>
+      <PlainButton
+        ref={button}
         id={buttonId}
-        color={color}
         data-testid="language-switcher"
         aria-label={t('common:language.label', { language: languageName })}
         aria-haspopup="menu"
-        aria-controls={anchor ? menuId : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event: MouseEvent<HTMLElement>) => setAnchor(event.currentTarget)}
-        startIcon={<TranslateIcon aria-hidden="true" />}
+        aria-controls={open ? menuId : undefined}
+        aria-expanded={open ? 'true' : undefined}
+        onClick={() => {
+          focusOnOpen.current = LANGUAGES.indexOf(language);
+          setOpen((was) => !was);
+        }}
+        startIcon="translate"
       >
         {languageName}
-      </Button>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-labelledby': buttonId } }}
-      >
-        {LANGUAGES.map((lng) => (
-          <MenuItem
-            key={lng}
-            lang={lng}
-            selected={lng === language}
-            aria-current={lng === language ? 'true' : undefined}
-            onClick={() => choose(lng)}
-          >
-            {t(`common:language.names.${lng}`)}
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
+      </PlainButton>
+      {open && (
+        <ul
+          id={menuId}
+          role="menu"
+          aria-labelledby={buttonId}
+          className={menuAlign === 'start' ? 'hy-menu hy-menu-start' : 'hy-menu'}
+          onKeyDown={move}
+        >
+          {LANGUAGES.map((lng, index) => (
+            <li key={lng} role="none">
+              <button
+                ref={(element) => {
+                  items.current[index] = element;
+                }}
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                lang={lng}
+                className="hy-menu-item"
+                aria-current={lng === language ? 'true' : undefined}
+                onClick={() => choose(lng)}
+              >
+                {t(`common:language.names.${lng}`)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { useDocumentTitle } from '../lib/document-title';
 
 export interface PageProps {
@@ -9,15 +7,18 @@ export interface PageProps {
   children?: ReactNode;
 }
 
-/** The content of one screen; the layout around it provides the `<main>` landmark. */
+/**
+ * The content of one screen; the layout around it provides the `<main>` landmark. Plain elements
+ * (app/base.css): the login page shows it before MUI is loaded.
+ */
 export function Page({ title, children }: PageProps) {
   useDocumentTitle(title);
   return (
-    <Box component="section" aria-labelledby="page-title">
-      <Typography id="page-title" variant="h4" component="h1" sx={{ mb: 2 }}>
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" className="hy-page-title">
         {title}
-      </Typography>
+      </h1>
       {children}
-    </Box>
+    </section>
   );
 }

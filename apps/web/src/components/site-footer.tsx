@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 
@@ -20,31 +18,19 @@ export const LEGAL_LINKS = [
 export function SiteFooter({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Box component="footer" data-testid="site-footer" sx={{ py: 3, px: 2, textAlign: 'center' }}>
+    <footer data-testid="site-footer" className="hy-footer">
       {children}
-      <Box component="nav" aria-label={t('legal:footer.label')}>
-        <Box
-          component="ul"
-          sx={{
-            listStyle: 'none',
-            m: 0,
-            p: 0,
-            display: 'flex',
-            flexWrap: 'wrap',
-            justifyContent: 'center',
-            columnGap: 3,
-            rowGap: 1,
-          }}
-        >
+      <nav aria-label={t('legal:footer.label')}>
+        <ul className="hy-footer-links">
           {LEGAL_LINKS.map((link) => (
             <li key={link.to}>
-              <Link component={RouterLink} to={link.to} variant="body2">
+              <RouterLink to={link.to} className="hy-link hy-body2">
                 {t(link.labelKey)}
-              </Link>
+              </RouterLink>
             </li>
           ))}
-        </Box>
-      </Box>
-    </Box>
+        </ul>
+      </nav>
+    </footer>
   );
 }

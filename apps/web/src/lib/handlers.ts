@@ -14,7 +14,8 @@ export function voidHandler<A extends unknown[]>(
 }
 
 /**
- * The props binding a MUI text field to a field registered with react-hook-form. Its change and
+ * The props binding a text field (MUI's, or components/plain's) to a field registered with
+ * react-hook-form. Its change and
  * blur handlers return the promise of the field's validation, which React ignores.
  */
 export function registeredField({ name, ref, onChange, onBlur }: UseFormRegisterReturn) {

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { emotionCache } from '../app/theme';
+import { emotionCache } from '../lib/theme';
 
 // Emotion keeps every rule it ever inserted, one <style> element each outside production, and
 // jsdom's getComputedStyle walks them all: without this, each test of a file rendering screens

@@ -14,6 +14,7 @@ import { LEGAL_LINKS } from '../components/site-footer';
 import { routeEntries } from '../app/routes';
 import { createAppServices } from '../app/services';
 import { currentLanguage } from '../lib/language';
+import { MuiRoot } from '../lib/mui-root';
 import { makeCguStatus, PUBLIC_CONFIG } from './factories';
 import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
@@ -78,7 +79,13 @@ function screenRoutes(screens: Record<string, ComponentType>): RouteObject[] {
   return [
     {
       id: 'root',
-      element: <RootLayout />,
+      // The screens as the route table renders them, inside MUI's theme (routes.tsx wraps each
+      // one but the login page and its layout, which ignore it).
+      element: (
+        <MuiRoot>
+          <RootLayout />
+        </MuiRoot>
+      ),
       errorElement: <RouteError />,
       children: [...rendered, ...others],
     },

@@ -171,7 +171,7 @@ export default function MainLayout() {
               <NavLinks vertical onFollow={() => setOpen(false)} />
             </Box>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, px: 2, py: 1 }}>
-              <LanguageSwitcher />
+              <LanguageSwitcher menuAlign="start" />
               {user && <UserMenu user={user} />}
             </Box>
           </Box>

@@ -1,20 +1,19 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { PENDING_STATES } from '@hygie/domain';
 import { BrandLogo } from '../../components/brand-logo';
 import { LanguageSwitcher } from '../../components/language-switcher';
+import { PlainButton } from '../../components/plain/button';
 import { SiteFooter } from '../../components/site-footer';
 import { SkipLink } from '../../components/skip-link';
 import { useSession } from '../../lib/current-user';
 import { logout } from '../../lib/logout';
 import { LOGIN_PATH } from '../guard';
 
-/** The security screens (login, registration, verifications…): a centred card. */
+/**
+ * The security screens (login, registration, verifications…): a centred card. Plain elements
+ * (app/base.css), like the login page: MUI loads with the other screens (routes.tsx).
+ */
 export default function SecurityLayout() {
   const { t } = useTranslation();
   const { state, user } = useSession();
@@ -22,49 +21,33 @@ export default function SecurityLayout() {
   const pending = PENDING_STATES.includes(state);
 
   return (
-    <Box
-      sx={{
-        minHeight: '100vh',
-        bgcolor: 'background.default',
-        borderTop: 4,
-        borderColor: 'primary.main',
-      }}
-    >
+    <div className="hy-security">
       <SkipLink />
-      <Container maxWidth="sm" sx={{ py: { xs: 2, sm: 6 } }}>
-        <Box
-          component="header"
-          sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 3 }}
-        >
+      <div className="hy-container">
+        <header className="hy-security-header">
           <BrandLogo />
           <LanguageSwitcher />
-        </Box>
-        <Paper
-          component="main"
-          id="main-content"
-          tabIndex={-1}
-          elevation={2}
-          sx={{ p: { xs: 3, sm: 5 }, outline: 'none', borderTop: 4, borderColor: 'secondary.main' }}
-        >
+        </header>
+        <main id="main-content" tabIndex={-1} className="hy-card">
           <Outlet />
-        </Paper>
+        </main>
         <SiteFooter>
-          <Box sx={{ mb: 2 }}>
+          <div className="hy-mb-2">
             {pending || user ? (
               // A half-open session can only finish its step or be abandoned.
-              <Button onClick={() => logout()}>
+              <PlainButton onClick={() => logout()}>
                 {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
-              </Button>
+              </PlainButton>
             ) : (
               pathname !== LOGIN_PATH && (
-                <Link component={RouterLink} to={LOGIN_PATH}>
+                <RouterLink to={LOGIN_PATH} className="hy-link">
                   {t('common:actions.backToLogin')}
-                </Link>
+                </RouterLink>
               )
             )}
-          </Box>
+          </div>
         </SiteFooter>
-      </Container>
-    </Box>
+      </div>
+    </div>
   );
 }

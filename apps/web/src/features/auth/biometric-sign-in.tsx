@@ -1,11 +1,7 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import FingerprintIcon from '@mui/icons-material/Fingerprint';
-import KeyIcon from '@mui/icons-material/Key';
 import { useTranslation } from 'react-i18next';
+import { PlainAlert, PlainDivider } from '../../components/plain/alert';
+import { PlainButton } from '../../components/plain/button';
 import { useBiometricAvailability } from '../../lib/biometric-availability';
 import { biometricErrorMessage } from '../../lib/biometric-messages';
 import {
@@ -53,44 +49,44 @@ export function BiometricSignIn({ getUsername }: { getUsername: () => string }) 
   };
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, mt: 3 }}>
-      {(passkeys || offerNative) && <Divider>{t('biometrics:login.or')}</Divider>}
+    <div className="hy-stack-16 hy-mt-3">
+      {(passkeys || offerNative) && <PlainDivider>{t('biometrics:login.or')}</PlainDivider>}
       {failure && (
-        <Alert severity="error" role="alert" data-testid="biometric-error">
+        <PlainAlert severity="error" role="alert" data-testid="biometric-error">
           {failure}
-        </Alert>
+        </PlainAlert>
       )}
       {cancelledPasskey && (
-        <Alert severity="info" role="status">
+        <PlainAlert severity="info" role="status">
           {t('biometrics:login.passkeyCancelled')}
-        </Alert>
+        </PlainAlert>
       )}
       {offerNative && (
-        <Button
+        <PlainButton
           variant="outlined"
           size="large"
           fullWidth
-          startIcon={<FingerprintIcon />}
+          startIcon="fingerprint"
           loading={native.isPending}
           onClick={signInWithBiometrics}
           data-testid="biometric-login"
         >
           {t('biometrics:login.native')}
-        </Button>
+        </PlainButton>
       )}
       {passkeys && (
-        <Button
+        <PlainButton
           variant="outlined"
           size="large"
           fullWidth
-          startIcon={<KeyIcon />}
+          startIcon="key"
           loading={passkey.isPending}
           onClick={signInWithPasskey}
           data-testid="passkey-login"
         >
           {t('biometrics:login.passkey')}
-        </Button>
+        </PlainButton>
       )}
-    </Box>
+    </div>
   );
 }

@@ -1,11 +1,9 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { isOneOf, safeInternalPath } from '@hygie/domain';
+import { PlainAlert, PlainDivider } from '../../components/plain/alert';
 import { IdentityProviderButton } from '../../components/identity-provider-button';
+import { buttonClasses } from '../../components/plain/button';
 import { usePublicConfig } from '../../lib/config';
 
 /** The providers whose identity pre-fills a registration; another is named by its id. */
@@ -31,25 +29,22 @@ export function IdentityProviderLinkNotice() {
     ? t(`account:identityLinks.providers.${provider}`)
     : provider;
   return (
-    <Alert severity="info" role="status" sx={{ mb: 3 }} data-testid="idp-link">
+    <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="idp-link">
       {t('security:login.idp.link', { name })}
       {isOneOf(KNOWN, provider) && (
-        <Box sx={{ mt: 1.5 }}>
-          <Button
-            component={RouterLink}
+        <div className="hy-mt-1">
+          <RouterLink
             to={`${REGISTRATION[provider]}?idp=${provider}`}
-            variant="outlined"
-            size="small"
             // The alert's own text colour: the theme's primary on the alert's tinted background
             // falls short of the 4.5:1 contrast (axe, in the browser suite).
-            color="inherit"
+            className={`${buttonClasses({ variant: 'outlined', color: 'inherit' })} hy-button-small`}
             data-testid="idp-register"
           >
             {t('security:login.idp.register')}
-          </Button>
-        </Box>
+          </RouterLink>
+        </div>
       )}
-    </Alert>
+    </PlainAlert>
   );
 }
 
@@ -61,13 +56,13 @@ export function IdentityProviderSignIn() {
   if (providers.length === 0) return null;
   const target = params.get('target_uri') ?? safeInternalPath(params.get('redirect'));
   return (
-    <Box sx={{ mt: 3 }} data-testid="identity-providers">
-      <Divider sx={{ mb: 3 }}>{t('security:login.idp.or')}</Divider>
-      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
+    <div className="hy-mt-3" data-testid="identity-providers">
+      <PlainDivider className="hy-mb-3">{t('security:login.idp.or')}</PlainDivider>
+      <div className="hy-stack">
         {providers.map((provider) => (
           <IdentityProviderButton key={provider} provider={provider} target={target} />
         ))}
-      </Box>
-    </Box>
+      </div>
+    </div>
   );
 }

@@ -1,16 +1,11 @@
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
-import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
-import { PasswordField } from '../../components/password-field';
+import { PlainAlert, PlainDivider } from '../../components/plain/alert';
+import { PlainButton } from '../../components/plain/button';
+import { PlainPasswordField, PlainTextField } from '../../components/plain/text-field';
 import { usePublicConfig } from '../../lib/config';
 import { IdentityProviderError } from '../../components/identity-provider-error';
 import { errorMessage } from '../../lib/error-message';
@@ -22,6 +17,10 @@ import { BiometricSignIn } from './biometric-sign-in';
 import { IdentityProviderLinkNotice, IdentityProviderSignIn } from './identity-provider-sign-in';
 import { loginFormSchema, type LoginForm } from './login-form';
 
+/**
+ * The first screen most visits open: plain elements (app/base.css), no MUI, so its first load
+ * carries neither MUI nor its styling engine (docs/web.md).
+ */
 export default function LoginPage() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
@@ -51,27 +50,26 @@ export default function LoginPage() {
 
   return (
     <Page title={t('security:login.title')}>
-      <Typography sx={{ mb: 3 }}>{t('security:login.intro')}</Typography>
+      <p className="hy-text-intro">{t('security:login.intro')}</p>
       {params.get('expired') === '1' && !failure && (
-        <Alert severity="info" role="status" sx={{ mb: 3 }} data-testid="session-expired">
+        <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="session-expired">
           {t('errors:session_expired')}
-        </Alert>
+        </PlainAlert>
       )}
       {!failure && <IdentityProviderError />}
       {!failure && <IdentityProviderLinkNotice />}
       {failure && (
-        <Alert severity="error" sx={{ mb: 3 }} data-testid="login-error">
+        <PlainAlert severity="error" className="hy-mb-3" data-testid="login-error">
           {failure}
-        </Alert>
+        </PlainAlert>
       )}
-      <Box
-        component="form"
+      <form
         noValidate
         onSubmit={voidHandler(onSubmit)}
         aria-labelledby="page-title"
-        sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}
+        className="hy-stack"
       >
-        <TextField
+        <PlainTextField
           id="login-username"
           label={t('security:login.username')}
           helperText={
@@ -79,31 +77,25 @@ export default function LoginPage() {
           }
           error={!!errors.username}
           required
-          fullWidth
           autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={180}
           {...registeredField(username)}
-          slotProps={{
-            htmlInput: { autoCapitalize: 'none', spellCheck: false, maxLength: 180 },
-          }}
         />
-        <PasswordField
+        <PlainPasswordField
           id="login-password"
           label={t('security:login.password')}
           helperText={validationMessage(i18n, errors.password?.message)}
           error={!!errors.password}
           required
-          fullWidth
           autoComplete="current-password"
           {...registeredField(password)}
         />
-        <Link
-          component={RouterLink}
-          to="/security/forgot-password"
-          sx={{ alignSelf: 'flex-start' }}
-        >
+        <RouterLink to="/security/forgot-password" className="hy-link hy-start">
           {t('security:login.forgotPassword')}
-        </Link>
-        <Button
+        </RouterLink>
+        <PlainButton
           type="submit"
           variant="contained"
           size="large"
@@ -112,17 +104,17 @@ export default function LoginPage() {
           data-testid="login-submit"
         >
           {t('security:login.submit')}
-        </Button>
-      </Box>
+        </PlainButton>
+      </form>
       <BiometricSignIn getUsername={() => getValues('username')} />
       <IdentityProviderSignIn />
-      <Divider sx={{ my: 3 }} />
-      <Typography>
+      <PlainDivider />
+      <p className="hy-text">
         {t('security:login.noAccount')}{' '}
-        <Link component={RouterLink} to="/security/register">
+        <RouterLink to="/security/register" className="hy-link">
           {t('security:login.register')}
-        </Link>
-      </Typography>
+        </RouterLink>
+      </p>
     </Page>
   );
 }

@@ -1,0 +1,66 @@
+import type { Plugin, Rolldown } from 'vite';
+
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
+
+/**
+ * The sign-in page's lazy chunks (its layout and page, and what they import) are preloaded from
+ * index.html (`<link rel="modulepreload">`): most first visits open the login page, whose chunks
+ * the router otherwise asks for only once the entry has run, a second wave of requests before
+ * the first render. Other first pages fetch these few kilobytes for nothing (docs/web.md).
+ */
+const PRELOADED_ENTRIES = [
+  /\/src\/app\/layouts\/security-layout\.tsx$/,
+  /\/src\/features\/auth\/login-page\.tsx$/,
+];
+
+function isChunk(output: OutputBundle[string] | undefined): output is OutputChunk {
+  return output?.type === 'chunk';
+}
+
+/** The chunks `fileName` imports statically, itself included, depth first. */
+function staticGraph(
+  bundle: OutputBundle,
+  fileName: string,
+  seen = new Set<string>(),
+): Set<string> {
+  const chunk = bundle[fileName];
+  if (seen.has(fileName) || !isChunk(chunk)) return seen;
+  seen.add(fileName);
+  for (const imported of chunk.imports) staticGraph(bundle, imported, seen);
+  return seen;
+}
+
+export function routePreload(): Plugin {
+  return {
+    name: 'hygie:route-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const bundle = context.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter(isChunk);
+        // The entry's own graph is preloaded by Vite already.
+        const entryGraph = new Set<string>();
+        for (const chunk of chunks.filter((output) => output.isEntry)) {
+          staticGraph(bundle, chunk.fileName, entryGraph);
+        }
+        const wanted = new Set<string>();
+        for (const pattern of PRELOADED_ENTRIES) {
+          const chunk = chunks.find((output) => pattern.test(output.facadeModuleId ?? ''));
+          if (!chunk) throw new Error(`route-preload: no chunk for ${pattern.source}`);
+          staticGraph(bundle, chunk.fileName, wanted);
+        }
+        return [...wanted]
+          .filter((fileName) => !entryGraph.has(fileName))
+          .sort()
+          .map((fileName) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: '', href: `/${fileName}` },
+            injectTo: 'head' as const,
+          }));
+      },
+    },
+  };
+}
