@@ -159,12 +159,12 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
       before.throttles.find((r) => r.key.startsWith(`login-day:user:${ownerId}`))?.failures,
     ).toBeGreaterThan(0);
 
-    await injectSessionInsertFault(t);
+    await injectInsertFault(t, 'sessions');
     try {
       const failed = await loginFrom(await freshClient(), ip, OWNER.password);
       expect(failed.statusCode).toBeGreaterThanOrEqual(500);
     } finally {
-      await removeSessionInsertFault(t);
+      await removeInsertFault(t, 'sessions');
     }
     expect(await throttles()).toEqual(before.throttles);
     expect(await audit()).toEqual(before.audit);
@@ -176,26 +176,52 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     });
     expect(await sessions()).toHaveLength(before.sessions.length + 1);
   });
+
+  it('a refusal whose event cannot be written counts no failure either: its writes are one', async () => {
+    const ip = '198.51.100.40';
+    const counts = async () =>
+      t.ctx.db
+        .selectFrom('throttles')
+        .select(['key', 'failures'])
+        .where('key', 'in', [`login:user:${ownerId}`, `ip:${ip}`])
+        .orderBy('key')
+        .execute();
+    expect((await loginFrom(await freshClient(), ip, WRONG)).statusCode).toBe(401);
+    const before = await counts();
+    expect(before.map((r) => r.failures)).toEqual([1, expect.any(Number)]);
+
+    await injectInsertFault(t, 'audit_events');
+    try {
+      expect((await loginFrom(await freshClient(), ip, WRONG)).statusCode).toBeGreaterThanOrEqual(
+        500,
+      );
+    } finally {
+      await removeInsertFault(t, 'audit_events');
+    }
+    expect(await counts()).toEqual(before);
+  });
 });
 
-/** Makes every insert into sessions fail, as a database refusing the write would. */
-async function injectSessionInsertFault(t: TestApp): Promise<void> {
+/** Makes every insert into `table` fail, as a database refusing the write would. */
+async function injectInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
+  const name = sql.raw(`${table}_fault`);
   if (t.dialect === 'sqlite') {
-    await sql`create trigger sessions_fault before insert on sessions
+    await sql`create trigger ${name} before insert on ${sql.table(table)}
       begin select raise(abort, 'injected fault'); end`.execute(t.ctx.db);
     return;
   }
-  await sql`create function sessions_fault() returns trigger language plpgsql as
+  await sql`create function ${name}() returns trigger language plpgsql as
     $$ begin raise exception 'injected fault'; end $$`.execute(t.ctx.db);
-  await sql`create trigger sessions_fault before insert on sessions
-    for each row execute function sessions_fault()`.execute(t.ctx.db);
+  await sql`create trigger ${name} before insert on ${sql.table(table)}
+    for each row execute function ${name}()`.execute(t.ctx.db);
 }
 
-async function removeSessionInsertFault(t: TestApp): Promise<void> {
+async function removeInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
+  const name = sql.raw(`${table}_fault`);
   if (t.dialect === 'sqlite') {
-    await sql`drop trigger sessions_fault`.execute(t.ctx.db);
+    await sql`drop trigger ${name}`.execute(t.ctx.db);
     return;
   }
-  await sql`drop trigger sessions_fault on sessions`.execute(t.ctx.db);
-  await sql`drop function sessions_fault()`.execute(t.ctx.db);
+  await sql`drop trigger ${name} on ${sql.table(table)}`.execute(t.ctx.db);
+  await sql`drop function ${name}()`.execute(t.ctx.db);
 }
