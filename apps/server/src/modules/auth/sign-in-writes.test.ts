@@ -177,6 +177,30 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     expect(await sessions()).toHaveLength(before.sessions.length + 1);
   });
 
+  it('parallel sign-ins of one new client all pass: their transactions lock rows in one order', async () => {
+    // On PostgreSQL one's reservation (the account's count, then the client's) and another's
+    // outcome (the same two rows) deadlocked when the outcome took them the other way round.
+    const account = { email: 'parallele@hygie.test', password: 'Parallele-Orque-1987' };
+    await createUser(t, account);
+    const statuses: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      const clients = await Promise.all(Array.from({ length: 4 }, freshClient));
+      const answers = await Promise.all(
+        clients.map((client) =>
+          client.request({
+            method: 'POST',
+            url: '/api/login',
+            payload: { username: account.email, password: account.password },
+            remoteAddress: `203.0.113.${round + 1}`,
+          }),
+        ),
+      );
+      statuses.push(...answers.map((answer) => answer.statusCode));
+      t.clock.advance(60_000);
+    }
+    expect(new Set(statuses)).toEqual(new Set([401]));
+  });
+
   it('a refusal whose event cannot be written counts no failure either: its writes are one', async () => {
     const ip = '198.51.100.40';
     const counts = async () =>

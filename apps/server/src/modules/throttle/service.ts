@@ -241,8 +241,10 @@ export class Throttle {
    */
   async succeedLogin(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
     const keys = loginKeys(subject, client);
-    await this.reset(keys.client);
+    // The account's count before the client's, as beginLogin reserves them: on PostgreSQL two
+    // sign-ins of one client at once then take their row locks in one order (no deadlock).
     if (attempt.accountCounted) await releaseAttempt(this.db, keys.day);
+    await this.reset(keys.client);
     const now = this.clock.now();
     await claimWindow(this.db, keys.known, now, now);
   }
@@ -254,8 +256,8 @@ export class Throttle {
   async giveBack(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
     const keys = loginKeys(subject, client);
     await this.db.transaction().execute(async (trx) => {
-      await releaseAttempt(trx, keys.client);
       if (attempt.accountCounted) await releaseAttempt(trx, keys.day);
+      await releaseAttempt(trx, keys.client);
     });
   }
 
