@@ -200,7 +200,8 @@ async function runSize(users) {
       'list, newest first': search('q='),
       'common name (martin)': search('q=martin'),
       'common name + status': search('q=martin&status=locked'),
-      // No bench account but the admin is one: the whole name is read, entries only (see decisions).
+      // No bench account but the admin is one: the admins' own index is read, not the name's
+      // entries (docs/decisions.md "Admin search").
       'common name + role=admin': search('q=martin&role=admin'),
       'rare name (full)': search(`q=${encodeURIComponent(`${lastName(rare)} ${firstName(rare)}`)}`),
       'e-mail prefix': search('q=user77'),

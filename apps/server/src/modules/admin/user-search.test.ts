@@ -122,6 +122,39 @@ describe.each(DIALECTS)('admin user search pages on %s', (dialect) => {
     expect(await walk('q=durand%20marie&type=none', 2)).toEqual([]);
   });
 
+  it('pages the admins alone in every order, as their roles are now', async () => {
+    const admins = maries.filter((u) => u.admin === true);
+    const portalAdmin = await t.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow();
+    expect(await walk('q=durand%20marie&role=admin', 2)).toEqual(byId(idsOf(admins)));
+    // Newest first: the portal's own admin, then the Maries of one instant by id, descending.
+    expect(await walk('role=admin', 2)).toEqual([
+      portalAdmin.id,
+      ...[...byId(idsOf(admins))].reverse(),
+    ]);
+    const byEmail = [...admins].sort((a, b) => (a.email < b.email ? -1 : 1));
+    expect(await walk('q=marie.durand.&role=admin', 2)).toEqual(idsOf(byEmail));
+
+    // A promotion and a demotion show at once (the database keeps the admins' indexes).
+    const promoted = maries.find((u) => u.admin !== true);
+    if (!promoted) throw new Error('every Marie is an admin');
+    const setRoles = (id: string, roles: string) =>
+      t.ctx.db.updateTable('users').set({ roles }).where('id', '=', id).execute();
+    await setRoles(promoted.id, '["admin"]');
+    await setRoles(admins[0]!.id, '[]');
+    try {
+      expect(await walk('q=durand%20marie&role=admin', 2)).toEqual(
+        byId([promoted.id, ...idsOf(admins.slice(1))]),
+      );
+    } finally {
+      await setRoles(promoted.id, '[]');
+      await setRoles(admins[0]!.id, '["admin"]');
+    }
+  });
+
   it('lists every account newest first, ties in one instant by id, with filters', async () => {
     const all = (await page('pageSize=100')).items.map((u) => u.id);
     expect(await walk('q=', 4)).toEqual(all);

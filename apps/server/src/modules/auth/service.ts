@@ -17,7 +17,10 @@ import type { UserRow } from '../../db/schema.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
 import { recordAudit } from '../audit/service.js';
-import { recognisedDevice } from '../devices/service.js';
+import { markDeviceUsed, trustedDeviceOf } from '../devices/service.js';
+import { loadSettings } from '../settings/service.js';
+import type { AppSettings } from '../settings/service.js';
+import type { LoginAttempt } from '../throttle/service.js';
 import { accountSubject, signInClient, Throttle } from '../throttle/service.js';
 import {
   assertMaySignIn,
@@ -30,7 +33,7 @@ import {
 import type { SessionMeta } from '../sessions/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import type { Progress, ProgressContext } from './stages/finish.js';
-import { advanceSession } from './stages/finish.js';
+import { settleSession } from './stages/finish.js';
 
 // What other modules use of sign-in: the stage registry and moving a session on.
 export type {
@@ -164,9 +167,21 @@ export async function recordSignInFailure(
   ip: string | null,
   details?: { method: 'biometric' | 'identity_provider' },
 ): Promise<void> {
+  await auditSignInFailure(ctx, ctx.db, err, targetId, ip, details);
+}
+
+/** recordSignInFailure in the caller's transaction. */
+async function auditSignInFailure(
+  ctx: AppContext,
+  db: Db,
+  err: unknown,
+  targetId: string | null,
+  ip: string | null,
+  details?: { method: 'biometric' | 'identity_provider' },
+): Promise<void> {
   const reason = signInFailureReason(err);
   if (!reason) return;
-  await recordAudit(ctx.db, ctx.clock, {
+  await recordAudit(db, ctx.clock, {
     action: 'login_failed',
     targetId,
     ip,
@@ -174,6 +189,13 @@ export async function recordSignInFailure(
   });
 }
 
+/**
+ * The password step. Before the hash: the account(s) the name names, the trusted browser, the
+ * throttle's counters (one statement) and the attempt's reservation. After it, every write of
+ * the outcome — the throttle's, the rehash, the session, its stage, the audit events — in one
+ * transaction: a sign-in that cannot be written leaves nothing of itself (and its reserved
+ * attempt is given back).
+ */
 async function checkPassword(
   ctx: AppContext,
   input: LoginInput,
@@ -181,82 +203,113 @@ async function checkPassword(
   deviceToken: string | undefined,
   previousToken?: string,
 ): Promise<LoginResult> {
-  // The account the attempt names, when it names one: the target of a failure's audit event.
-  let target: string | null = null;
-  try {
-    const { user, trustedDeviceId } = await passwordStep(ctx, input, meta, deviceToken, (id) => {
-      target = id;
-    });
-    return await startSession(ctx, user, input, meta, trustedDeviceId, previousToken);
-  } catch (err) {
-    await recordSignInFailure(ctx, err, target, meta.ip);
-    throw err;
-  }
-}
-
-/** The throttles, the password and the account's status: the signed-in user, or a refusal. */
-async function passwordStep(
-  ctx: AppContext,
-  input: LoginInput,
-  meta: SessionMeta,
-  deviceToken: string | undefined,
-  named: (userId: string) => void,
-): Promise<{ user: UserRow; trustedDeviceId: string | null }> {
-  const throttle = new Throttle(ctx.db, ctx.clock);
-  if (meta.ip) await throttle.check(`ip:${meta.ip}`);
   const accounts = await findSignInAccounts(ctx.db, input.username);
   const shared = accounts.length > 1;
   // A shared number's failures are counted under the number typed, never against one account.
   const account = shared ? undefined : accounts[0];
-  if (account) named(account.id);
+  // The account the attempt names, when it names one: the target of a failure's audit event.
+  const target = account?.id ?? null;
   const subject = subjectOf(account, input.username);
   // The owner's trusted browser is recognised before the password: others' failures never slow it.
-  const trustedDeviceId = account ? await recognisedDevice(ctx, account.id, deviceToken) : null;
+  const trustedDeviceId = account ? await trustedDeviceOf(ctx, account.id, deviceToken) : null;
   const client = signInClient(meta.ip, trustedDeviceId);
-  const attempt = await throttle.beginLogin(subject, client);
-
+  const throttle = new Throttle(ctx.db, ctx.clock);
+  let attempt: LoginAttempt;
+  try {
+    attempt = await throttle.beginLogin(subject, client, meta.ip);
+  } catch (err) {
+    await recordSignInFailure(ctx, err, target, meta.ip);
+    throw err;
+  }
   const password = normalizePassword(input.password);
-  const user = await passwordOwner(ctx, accounts, password);
-  if (user && shared) {
-    // The right password for one of them: ask for an identifier that names one account.
-    throw new AppError('phone_shared_by_accounts');
+  // What goes wrong past the reservation but is no failure of the password (the hashing queue is
+  // full, the database fails to write the sign-in) gives the attempt back; with the database away
+  // it stays counted, and the sign-in's own error is the answer.
+  const giveBack = async (err: unknown): Promise<never> => {
+    await throttle.giveBack(subject, client, attempt).catch(() => undefined);
+    throw err;
+  };
+  const user = await passwordOwner(ctx, accounts, password).catch(giveBack);
+  // The right password for one of several accounts on a number: ask for an identifier that
+  // names one account (nothing counted either way).
+  if (user && shared) throw new AppError('phone_shared_by_accounts');
+  const refuse = async (refusal: AppError, owner: UserRow | undefined): Promise<never> => {
+    await ctx.db.transaction().execute(async (trx) => {
+      const counts = new Throttle(trx, ctx.clock);
+      if (owner) {
+        // The right password, on an account that may not sign in now: the client is the owner's.
+        await counts.succeedLogin(subject, client, attempt);
+      } else {
+        await counts.failLogin(subject);
+        if (meta.ip) await counts.failIp(meta.ip);
+      }
+      if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
+      await auditSignInFailure(ctx, trx, refusal, target, meta.ip);
+    });
+    throw refusal;
+  };
+  if (!user) return refuse(new AppError('bad_credentials'), undefined);
+  const refusal = statusRefusal(ctx, user);
+  if (refusal) return refuse(refusal, user);
+  try {
+    const rehashed =
+      user.password_hash && ctx.passwords.needsRehash(user.password_hash)
+        ? await ctx.passwords.hash(password)
+        : null;
+    const signedIn: UserRow = rehashed ? { ...user, password_hash: rehashed } : user;
+    const settings = await loadSettings(ctx);
+    return await ctx.db.transaction().execute(async (trx) => {
+      await new Throttle(trx, ctx.clock).succeedLogin(subject, client, attempt);
+      if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
+      if (rehashed) await updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now());
+      const read = { user: signedIn, settings };
+      return startSession(ctx, trx, read, meta, trustedDeviceId, previousToken);
+    });
+  } catch (err) {
+    return giveBack(err);
   }
-  if (!user) {
-    await throttle.failLogin(subject);
-    if (meta.ip) await throttle.failIp(meta.ip);
-    throw new AppError('bad_credentials');
-  }
-  await throttle.succeedLogin(subject, client, attempt);
-  assertMaySignIn(user, ctx.config.contactEmail);
-  return { user, trustedDeviceId };
 }
 
+/** Why an account whose password was right may not sign in now (locked, disabled, pending), if so. */
+function statusRefusal(ctx: AppContext, user: UserRow): AppError | null {
+  try {
+    assertMaySignIn(user, ctx.config.contactEmail);
+    return null;
+  } catch (err) {
+    if (isAppError(err)) return err;
+    throw err;
+  }
+}
+
+/** A session at the sign-in's first stage, and its stage moved on, in the caller's transaction. */
 async function startSession(
   ctx: AppContext,
-  user: UserRow,
-  input: LoginInput,
+  trx: Db,
+  read: { user: UserRow; settings: AppSettings },
   meta: SessionMeta & ProgressContext,
   trustedDeviceId: string | null,
   previousToken: string | undefined,
 ): Promise<LoginResult> {
-  const password = normalizePassword(input.password);
-  const now = ctx.clock.now();
-  if (user.password_hash && ctx.passwords.needsRehash(user.password_hash)) {
-    await updatePasswordHash(ctx.db, user.id, await ctx.passwords.hash(password), now);
-  }
-  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
-    amr: ['pwd'],
-    trustedDeviceId,
-  });
-  await recordAudit(ctx.db, ctx.clock, {
+  const { user, settings } = read;
+  const session = await openSession(
+    ctx,
+    user.id,
+    'two_factor_authentication_required',
+    meta,
+    { amr: ['pwd'], trustedDeviceId },
+    { db: trx, settings },
+  );
+  await recordAudit(trx, ctx.clock, {
     action: 'login',
     actorId: user.id,
     targetId: user.id,
     ip: meta.ip,
   });
   // The token was just issued: no second rotation if every stage is already passed.
-  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
+  const progress = await settleSession(ctx, trx, { user, session: session.row, settings }, meta, {
+    rotate: false,
+  });
   // Rotation: the pre-login session (if any) ends, the new token replaces it.
-  if (previousToken) await closeSession(ctx, previousToken);
+  if (previousToken) await closeSession(ctx, previousToken, trx);
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
 }

@@ -58,12 +58,26 @@ export async function recognisedDevice(
   userId: string,
   token: string | undefined,
 ): Promise<string | null> {
+  const id = await trustedDeviceOf(ctx, userId, token);
+  if (id !== null) await markDeviceUsed(ctx, ctx.db, id);
+  return id;
+}
+
+/** Like recognisedDevice, without recording the use: a read only (mark it with markDeviceUsed). */
+export async function trustedDeviceOf(
+  ctx: AppContext,
+  userId: string,
+  token: string | undefined,
+): Promise<string | null> {
   if (!token) return null;
   const device = await findTrustedDeviceByTokenHash(ctx.db, hashToken(token));
-  const now = ctx.clock.now();
-  if (!device || device.user_id !== userId || now >= device.expires_at) return null;
-  await touchTrustedDevice(ctx.db, device.id, now);
+  if (!device || device.user_id !== userId || ctx.clock.now() >= device.expires_at) return null;
   return device.id;
+}
+
+/** Records that a trusted device was just used (in the caller's transaction when `db` is one). */
+export async function markDeviceUsed(ctx: AppContext, db: Db, deviceId: string): Promise<void> {
+  await touchTrustedDevice(db, deviceId, ctx.clock.now());
 }
 
 /** How many unexpired trusted devices the user has (the dashboard shows it). */

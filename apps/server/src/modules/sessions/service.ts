@@ -2,9 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { MfaData } from '@hygie/domain';
 import { maskEmail, maskPhone } from '@hygie/domain';
 import type { Db } from '../../db/connection.js';
-import type { UserRow } from '../../db/schema.js';
+import type { SessionRow, UserRow } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import { loadSettings } from '../settings/service.js';
+import type { AppSettings } from '../settings/service.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
@@ -50,35 +51,43 @@ export async function openSession(
     /** That provider's `acr`, as `<provider>:<acr>` (the session's level follows from it). */
     upstreamAcr?: string | null;
   },
-): Promise<{ id: string; token: string; idleExpiresAt: number; absoluteExpiresAt: number }> {
+  /** A transaction to insert it in, and the settings already read (the time-outs). */
+  within?: {
+    db: Db;
+    settings: Pick<AppSettings, 'SESSION_ABSOLUTE_TIMEOUT' | 'SESSION_IDLE_TIMEOUT'>;
+  },
+): Promise<{
+  id: string;
+  token: string;
+  idleExpiresAt: number;
+  absoluteExpiresAt: number;
+  row: SessionRow;
+}> {
   const now = ctx.clock.now();
   const token = randomToken();
-  const settings = await loadSettings(ctx);
+  const settings = within?.settings ?? (await loadSettings(ctx));
   const absoluteExpiresAt = now + settings.SESSION_ABSOLUTE_TIMEOUT * 1000;
   const idleExpiresAt = Math.min(now + settings.SESSION_IDLE_TIMEOUT * 1000, absoluteExpiresAt);
   const id = newId();
-  await insertSession(
-    ctx.db,
-    {
-      id,
-      token_hash: hashToken(token),
-      user_id: userId,
-      stage,
-      created_at: now,
-      last_seen_at: now,
-      idle_expires_at: idleExpiresAt,
-      absolute_expires_at: absoluteExpiresAt,
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 512) ?? null,
-      mfa_verified_at: proof.mfaVerifiedAt ?? null,
-      trusted_device_id: proof.trustedDeviceId ?? null,
-      reauthenticated_at: null,
-      amr: proof.amr.join(' '),
-      upstream_acr: proof.upstreamAcr ?? null,
-    },
-    proof.upstream ?? null,
-  );
-  return { id, token, idleExpiresAt, absoluteExpiresAt };
+  const row: SessionRow = {
+    id,
+    token_hash: hashToken(token),
+    user_id: userId,
+    stage,
+    created_at: now,
+    last_seen_at: now,
+    idle_expires_at: idleExpiresAt,
+    absolute_expires_at: absoluteExpiresAt,
+    ip: meta.ip,
+    user_agent: meta.userAgent?.slice(0, 512) ?? null,
+    mfa_verified_at: proof.mfaVerifiedAt ?? null,
+    trusted_device_id: proof.trustedDeviceId ?? null,
+    reauthenticated_at: null,
+    amr: proof.amr.join(' '),
+    upstream_acr: proof.upstreamAcr ?? null,
+  };
+  await insertSession(within?.db ?? ctx.db, row, proof.upstream ?? null);
+  return { id, token, idleExpiresAt, absoluteExpiresAt, row };
 }
 
 /** Records on the session that its user just re-entered the password (the step-up). */
@@ -107,8 +116,9 @@ export async function upstreamSignInOf(
   return found.upstream;
 }
 
-export async function closeSession(ctx: AppContext, token: string): Promise<void> {
-  await deleteSessionByTokenHash(ctx.db, hashToken(token));
+/** Ends the session of this token (in the caller's transaction when `db` is one). */
+export async function closeSession(ctx: AppContext, token: string, db: Db = ctx.db): Promise<void> {
+  await deleteSessionByTokenHash(db, hashToken(token));
 }
 
 declare module 'fastify' {

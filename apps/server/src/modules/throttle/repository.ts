@@ -9,6 +9,15 @@ export function findThrottle(db: Db, key: string) {
     .executeTakeFirst();
 }
 
+/** Several keys' counters in one statement (primary key lookups); keys without a row are absent. */
+export function findThrottles(db: Db, keys: readonly string[]) {
+  return db
+    .selectFrom('throttles')
+    .select(['key', 'failures', 'blocked_until', 'window_start'])
+    .where('key', 'in', keys)
+    .execute();
+}
+
 /**
  * Counts one failure in a single upsert (parallel failures are all counted); a count whose window
  * started before `cutoff` restarts at 1. Returns the new count and its window start.
@@ -85,6 +94,9 @@ export async function claimWindow(
   return claimed !== undefined;
 }
 
+/** The attempts reserveAttempt's block curve may change over; later ones get its last value. */
+const MAX_STEPS = 24;
+
 /**
  * Reserves one attempt under `key` unless it is blocked, in one statement: the attempt is counted
  * before the password is checked (a parallel burst gets no more checks than a sequence), and the
@@ -101,12 +113,19 @@ export async function reserveAttempt(
     const ms = blockMs(attempt);
     return ms > 0 ? now + ms : null;
   };
-  // The curve reaches its ceiling within these steps; later attempts get the last one.
-  const steps = Array.from({ length: 24 }, (_, i) => i + 1);
-  const cases = sql.join(
-    steps.map((n) => sql`when ${n} then cast(${until(n)} as bigint)`),
-    sql` `,
+  // The curve reaches its ceiling within these steps; later attempts get the last one. Only the
+  // steps below the ceiling are spelled out (the statement is built at every sign-in).
+  const ceiling = until(MAX_STEPS + 1);
+  const steps = Array.from({ length: MAX_STEPS }, (_, i) => i + 1).filter(
+    (n) => until(n) !== ceiling,
   );
+  const last = sql<number | null>`cast(${ceiling} as bigint)`;
+  const blockedUntil = steps.length
+    ? sql<number | null>`case throttles.failures + 1 ${sql.join(
+        steps.map((n) => sql`when ${n} then cast(${until(n)} as bigint)`),
+        sql` `,
+      )} else ${last} end`
+    : last;
   const row = await db
     .insertInto('throttles')
     .values({ key, failures: 1, window_start: now, blocked_until: until(1) })
@@ -115,7 +134,7 @@ export async function reserveAttempt(
         .column('key')
         .doUpdateSet({
           failures: sql`throttles.failures + 1`,
-          blocked_until: sql`case throttles.failures + 1 ${cases} else cast(${until(steps.length + 1)} as bigint) end`,
+          blocked_until: blockedUntil,
         })
         .where((eb) =>
           eb.or([

@@ -6,6 +6,7 @@ import {
   deleteThrottle,
   extendBlock,
   findThrottle,
+  findThrottles,
   claimWindow,
   deleteThrottlesWithPrefix,
   findWindowStart,
@@ -83,6 +84,20 @@ export function typedNameKey(scope: string, typed: string): string {
   return `${scope}:${createHash('sha256').update(typed.trim().toLowerCase()).digest('hex')}`;
 }
 
+/** The counters of a sign-in by `client` for `subject`. */
+function loginKeys(subject: string, client: SignInClient) {
+  return {
+    /** This client's own count (5 free attempts, then waits). */
+    client: `login:${subject}:${client.key}`,
+    /** Since when this client is one of the owner's (it signed in). */
+    known: `known:${subject}:${client.key}`,
+    /** The account's failures in 30 days (the NIST cap). */
+    account: `login:${subject}`,
+    /** The account-wide attempts of the clients that are not the owner's, in 24 hours. */
+    day: `login-day:${subject}`,
+  };
+}
+
 /** What beginLogin reserved: whether the attempt counts on the account-wide limits. */
 export interface LoginAttempt {
   accountCounted: boolean;
@@ -151,46 +166,68 @@ export class Throttle {
   }
 
   /**
-   * Before a password is checked for `subject` (`user:<id>` or the name typed) from `client`:
+   * Before a password is checked for `subject` (`user:<id>` or the name typed) from `client` at
+   * `ip`:
+   * - nothing while the address is blocked (100 failures in 10 minutes, failIp);
    * - a client that is not the owner's (trusted browser, or one that signed in within 30 days)
    *   reserves an attempt on the account-wide count: after 5 failures one minute between
    *   attempts, at most 25 in 24 hours (then refused until the window is over); past 100
    *   failures in 30 days it gets no check at all (NIST);
    * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min.
-   * Both are reserved before the check in one statement each, so others' failures never slow the
-   * owner's own client and a parallel burst gets no more checks than a sequence.
+   * The counters are read in one statement (by primary key). Both counts are reserved before the
+   * check, in one transaction (a refusal of the second takes back the first), so others' failures
+   * never slow the owner's own client and a parallel burst gets no more checks than a sequence.
    * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
-   * Returns the attempt, to hand to succeedLogin.
+   * Returns the attempt, to hand to succeedLogin or giveBack.
    */
-  async beginLogin(subject: string, client: SignInClient): Promise<LoginAttempt> {
+  async beginLogin(
+    subject: string,
+    client: SignInClient,
+    ip: string | null,
+  ): Promise<LoginAttempt> {
     const now = this.clock.now();
-    const key = `login:${subject}:${client.key}`;
+    const keys = loginKeys(subject, client);
+    const ipKey = ip === null ? null : `ip:${ip}`;
+    const rows = await findThrottles(this.db, [
+      keys.client,
+      keys.known,
+      keys.account,
+      ...(ipKey === null ? [] : [ipKey]),
+    ]);
+    const row = (key: string) => rows.find((r) => r.key === key);
+    if (ipKey !== null) this.refuseUntil(row(ipKey)?.blocked_until);
     // This client's own block first: it is the longer wait, and the one its failures earned.
-    this.refuseUntil((await findThrottle(this.db, key))?.blocked_until);
-    const owners = client.trusted || (await this.knownClient(subject, client));
-    const dayKey = `login-day:${subject}`;
-    if (!owners) {
-      const account = await findThrottle(this.db, `login:${subject}`);
-      if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
-        if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
-      }
-      const reserved = await reserveWindowedAttempt(this.db, dayKey, now, {
+    this.refuseUntil(row(keys.client)?.blocked_until);
+    const known = row(keys.known);
+    const owners =
+      client.trusted || (known !== undefined && now - known.window_start < KNOWN_CLIENT_MS);
+    if (owners) {
+      await this.reserveClientAttempt(this.db, keys.client, now);
+      return { accountCounted: false };
+    }
+    const account = row(keys.account);
+    if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
+      if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const reserved = await reserveWindowedAttempt(trx, keys.day, now, {
         windowMs: ACCOUNT_DAY_MS,
         free: ACCOUNT_GLOBAL_FREE_FAILURES,
         waitMs: ACCOUNT_GLOBAL_WAIT_MS,
         max: ACCOUNT_DAY_MAX_FAILURES,
       });
-      if (reserved === undefined) {
-        this.refuse((await findThrottle(this.db, dayKey))?.blocked_until);
-      }
-    }
-    const attempt = await reserveAttempt(this.db, key, now, (n) => accountWaitMs(n));
-    if (attempt === undefined) {
-      // A parallel attempt took the last free one in the meantime: the account's is given back.
-      if (!owners) await releaseAttempt(this.db, dayKey);
-      this.refuse((await findThrottle(this.db, key))?.blocked_until);
-    }
-    return { accountCounted: !owners };
+      if (reserved === undefined) this.refuse((await findThrottle(trx, keys.day))?.blocked_until);
+      // A parallel attempt may have taken the client's last free one meanwhile: its refusal rolls
+      // the account's reservation back.
+      await this.reserveClientAttempt(trx, keys.client, now);
+    });
+    return { accountCounted: true };
+  }
+
+  /** Reserves one attempt on a client's own count, or throws 429 with the wait its block sets. */
+  private async reserveClientAttempt(db: Db, key: string, now: number): Promise<void> {
+    const attempt = await reserveAttempt(db, key, now, (n) => accountWaitMs(n));
+    if (attempt === undefined) this.refuse((await findThrottle(db, key))?.blocked_until);
   }
 
   /** A failed sign-in: the 30-day count of the NIST cap (the attempt itself was reserved). */
@@ -203,15 +240,25 @@ export class Throttle {
    * account-wide attempt it reserved is given back (it was no failure).
    */
   async succeedLogin(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
-    await this.reset(`login:${subject}:${client.key}`);
-    if (attempt.accountCounted) await releaseAttempt(this.db, `login-day:${subject}`);
+    const keys = loginKeys(subject, client);
+    // The account's count before the client's, as beginLogin reserves them: on PostgreSQL two
+    // sign-ins of one client at once then take their row locks in one order (no deadlock).
+    if (attempt.accountCounted) await releaseAttempt(this.db, keys.day);
+    await this.reset(keys.client);
     const now = this.clock.now();
-    await claimWindow(this.db, `known:${subject}:${client.key}`, now, now);
+    await claimWindow(this.db, keys.known, now, now);
   }
 
-  private async knownClient(subject: string, client: SignInClient): Promise<boolean> {
-    const since = await findWindowStart(this.db, `known:${subject}:${client.key}`);
-    return since !== undefined && this.clock.now() - since < KNOWN_CLIENT_MS;
+  /**
+   * Gives back what beginLogin reserved when no password was judged (the hashing queue was full)
+   * or the sign-in could not be written (the database failed): it was no failure.
+   */
+  async giveBack(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
+    const keys = loginKeys(subject, client);
+    await this.db.transaction().execute(async (trx) => {
+      if (attempt.accountCounted) await releaseAttempt(trx, keys.day);
+      await releaseAttempt(trx, keys.client);
+    });
   }
 
   /** Clears an account's sign-in failures, every client's (unlock by an admin, a new password). */

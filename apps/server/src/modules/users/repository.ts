@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { isPostgres } from '../../db/connection.js';
 import type {
@@ -329,7 +330,8 @@ const SEARCH_COLUMNS = [
 function searchQuery(db: Db, { status, role, type }: UserSearchFilters) {
   let q = db.selectFrom('users').select(SEARCH_COLUMNS);
   if (status !== undefined) q = q.where('status', '=', status);
-  if (role === 'admin') q = q.where('roles', 'like', ADMIN_ROLE_PATTERN);
+  // A literal, not a parameter: the planners match it to the admins' partial indexes (0024).
+  if (role === 'admin') q = q.where('roles', 'like', sql.lit(ADMIN_ROLE_PATTERN));
   if (role === 'user') q = q.where('roles', 'not like', ADMIN_ROLE_PATTERN);
   if (type === 'none') q = q.where('profile', 'is', null);
   if (type === 'patient' || type === 'professional') q = q.where('profile', '=', type);
@@ -447,7 +449,10 @@ export async function searchUsersByIdentifier(
   return [...byIns, ...byProfessionalId.filter((r) => !byIns.some((i) => i.id === r.id))];
 }
 
-/** `roles` is a JSON array of strings: an admin's holds `"admin"`. */
+/**
+ * `roles` is a JSON array of strings: an admin's holds `"admin"`. Migration 0024's partial indexes
+ * are written with this very predicate.
+ */
 const ADMIN_ROLE_PATTERN = '%"admin"%';
 
 export async function activateUser(db: Db, userId: string, now: number): Promise<void> {

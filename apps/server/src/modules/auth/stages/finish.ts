@@ -8,6 +8,7 @@ import { recordAudit } from '../../audit/service.js';
 import { findSessionById, setSessionStage } from '../../sessions/service.js';
 import { COMPLETE, recogniseBrowser } from '../../sessions/service.js';
 import { loadSettings } from '../../settings/service.js';
+import type { AppSettings } from '../../settings/service.js';
 import { queueSecurityNotice } from '../../users/notices.js';
 import { presentUser } from '../../users/present.js';
 import { findUserById } from '../../users/service.js';
@@ -65,19 +66,38 @@ export async function advanceSession(
   request: ProgressContext,
   options: { rotate: boolean },
 ): Promise<Progress> {
-  const now = ctx.clock.now();
   const [user, session, settings] = await Promise.all([
     findUserById(ctx.db, userId),
     findSessionById(ctx.db, sessionId),
     loadSettings(ctx),
   ]);
   if (!user || !session) throw new Error('session or user vanished during sign-in');
-  const pending = pendingStage(user, session, settings, now);
+  return ctx.db
+    .transaction()
+    .execute((trx) => settleSession(ctx, trx, { user, session, settings }, request, options));
+}
+
+/**
+ * advanceSession's writes for a user and session already read, in the caller's transaction: the
+ * session moves to the first stage that applies (written only when it changes), or completes —
+ * its token rotated when asked, the browser recognised, the notice queued, the completion
+ * audited and every completion hook run.
+ */
+export async function settleSession(
+  ctx: AppContext,
+  trx: Db,
+  read: { user: UserRow; session: SessionRow; settings: AppSettings },
+  request: ProgressContext,
+  options: { rotate: boolean },
+): Promise<Progress> {
+  const { user, session, settings } = read;
+  const sessionId = session.id;
+  const pending = pendingStage(user, session, settings, ctx.clock.now());
   if (pending) {
-    await ctx.db.transaction().execute(async (trx) => {
+    if (session.stage !== pending.code) {
       await setSessionStage(trx, sessionId, pending.code);
       // The password's age sends the session to its renewal: said once, when the stage starts.
-      if (pending.code === 'password_expired' && session.stage !== pending.code) {
+      if (pending.code === 'password_expired') {
         await recordAudit(trx, ctx.clock, {
           action: 'password_expired',
           actorId: user.id,
@@ -85,20 +105,20 @@ export async function advanceSession(
           ip: request.ip,
         });
       }
-    });
+    }
     const data = pending.data?.(user);
     return { complete: false, stage: pending.code, ...(data ? { data } : {}) };
   }
   const wasComplete = session.stage === COMPLETE;
   const rotatedToken = options.rotate && !wasComplete ? randomToken() : null;
-  const browserToken = await ctx.db.transaction().execute(async (trx) => {
-    await setSessionStage(
-      trx,
-      sessionId,
-      COMPLETE,
-      rotatedToken ? hashToken(rotatedToken) : undefined,
-    );
-    if (wasComplete) return null;
+  let browserToken: string | null = null;
+  await setSessionStage(
+    trx,
+    sessionId,
+    COMPLETE,
+    rotatedToken ? hashToken(rotatedToken) : undefined,
+  );
+  if (!wasComplete) {
     // The notice goes for a browser this account has not signed in from before.
     const browser = await recogniseBrowser(ctx, trx, user.id, request.browserToken);
     if (!browser.known) {
@@ -115,8 +135,8 @@ export async function advanceSession(
       details: { newBrowser: !browser.known },
     });
     for (const hook of completedHooks) await hook(ctx, trx, { user, session, request });
-    return browser.token;
-  });
+    browserToken = browser.token;
+  }
   return {
     complete: true,
     user: presentUser(user, {

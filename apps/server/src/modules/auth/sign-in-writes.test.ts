@@ -1,0 +1,251 @@
+import type { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+
+// docs/performance.md "Sign-in": before the hash a password sign-in reads the account, the
+// trusted browser and the throttle's counters, and reserves its attempt; after it, everything it
+// writes goes in one transaction. Counted through the statements the app sends.
+const OWNER = { email: 'ecrit@hygie.test', password: 'Kerguelen-Orque-1987' };
+const WRONG = 'Devinette-1';
+
+/** `select users`, `insert sessions`, `begin`, `commit`… : a statement's verb and table. */
+function verbOf(query: CompiledQuery): string {
+  const text = query.sql.trim().toLowerCase();
+  if (/^begin\b/.test(text)) return 'begin';
+  if (/^(commit|rollback)\b/.test(text)) return text.split(/\s/)[0] ?? text;
+  const table = (pattern: RegExp) => pattern.exec(text)?.[1] ?? '?';
+  if (text.startsWith('select')) return `select ${table(/ from "(\w+)"/)}`;
+  if (text.startsWith('insert')) return `insert ${table(/^insert into "(\w+)"/)}`;
+  if (text.startsWith('update')) return `update ${table(/^update "(\w+)"/)}`;
+  if (text.startsWith('delete')) return `delete ${table(/^delete from "(\w+)"/)}`;
+  return text;
+}
+
+/** The statements outside any transaction, and each transaction's statements, in order. */
+function shapeOf(queries: CompiledQuery[]) {
+  const outside: string[] = [];
+  const transactions: string[][] = [];
+  let current: string[] | null = null;
+  for (const verb of queries.map(verbOf)) {
+    if (verb === 'begin') current = [];
+    else if (verb === 'commit' || verb === 'rollback') {
+      if (current) transactions.push(current);
+      current = null;
+    } else if (current) current.push(verb);
+    else outside.push(verb);
+  }
+  return { outside, transactions };
+}
+
+const isWrite = (verb: string) => /^(insert|update|delete) /.test(verb);
+
+describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
+  let t: TestApp;
+  let ownerId: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    ownerId = await createUser(t, { ...OWNER, phone: '+33633333333' });
+  });
+  afterAll(() => t.close());
+
+  const loginFrom = (client: TestClient, ip: string, password: string) =>
+    client.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: OWNER.email, password },
+      remoteAddress: ip,
+    });
+
+  /** A client with its anti-forgery cookie, so that the sign-in alone is recorded. */
+  async function freshClient(): Promise<TestClient> {
+    const client = new TestClient(t.app);
+    await client.get('/api/health');
+    return client;
+  }
+
+  it("the owner's client: three reads and its attempt before the hash, then one transaction", async () => {
+    // The address signs in once: it is one of the owner's from then on.
+    expect((await loginFrom(await freshClient(), '192.0.2.10', OWNER.password)).statusCode).toBe(
+      401,
+    );
+    const client = await freshClient();
+    let status = 0;
+    const queries = await t.queries.during(async () => {
+      status = (await loginFrom(client, '192.0.2.10', OWNER.password)).statusCode;
+    });
+    expect(status).toBe(401);
+    const { outside, transactions } = shapeOf(queries);
+    expect(outside).toEqual([
+      'select users',
+      'select throttles',
+      'insert throttles', // the attempt, reserved before the password is checked
+      'select settings',
+    ]);
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]).toEqual([
+      'delete throttles', // the client's count cleared
+      'insert throttles', // the client is the owner's for 30 days
+      'insert sessions',
+      'insert audit_events',
+    ]);
+  });
+
+  it('a completed sign-in in a trusted browser: stage, browser and events in the same one transaction', async () => {
+    const client = new TestClient(t.app);
+    expect(
+      (await signIn(t, client, OWNER.email, OWNER.password, { trustDevice: true })).statusCode,
+    ).toBe(200);
+    let status = 0;
+    const queries = await t.queries.during(async () => {
+      status = (await client.login(OWNER.email, OWNER.password)).statusCode;
+    });
+    expect(status).toBe(200);
+    const { outside, transactions } = shapeOf(queries);
+    expect(outside.filter(isWrite)).toEqual(['insert throttles']);
+    expect(outside).toEqual([
+      'select users',
+      'select trusted_devices',
+      'select throttles',
+      'insert throttles',
+      'select settings',
+    ]);
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]).toEqual(
+      expect.arrayContaining([
+        'update trusted_devices',
+        'insert sessions',
+        'update sessions', // complete
+        'update known_browsers',
+        'delete sessions', // the session it replaces
+      ]),
+    );
+    expect(transactions[0]?.filter((verb) => verb === 'insert audit_events')).toHaveLength(2);
+  });
+
+  it('a wrong password from a new address: the reservations in one transaction, the failure and its event in another', async () => {
+    const client = await freshClient();
+    let status = 0;
+    const queries = await t.queries.during(async () => {
+      status = (await loginFrom(client, '198.51.100.20', WRONG)).statusCode;
+    });
+    expect(status).toBe(401);
+    const { outside, transactions } = shapeOf(queries);
+    expect(outside).toEqual(['select users', 'select throttles']);
+    expect(transactions).toEqual([
+      ['insert throttles', 'insert throttles'], // the account's day and the client's own count
+      ['insert throttles', 'insert throttles', 'insert audit_events'], // 30-day and address counts
+    ]);
+  });
+
+  it('a session that cannot be written: nothing of the sign-in is kept, its attempt is given back', async () => {
+    const ip = '198.51.100.30';
+    // Two failures from this address first: its own count, the account's and the address's.
+    for (let i = 0; i < 2; i++) {
+      expect((await loginFrom(await freshClient(), ip, WRONG)).statusCode).toBe(401);
+    }
+    const throttles = () => t.ctx.db.selectFrom('throttles').selectAll().orderBy('key').execute();
+    const audit = () =>
+      t.ctx.db.selectFrom('audit_events').select(['id', 'action']).orderBy('id').execute();
+    const sessions = () =>
+      t.ctx.db.selectFrom('sessions').select('id').where('user_id', '=', ownerId).execute();
+    const before = {
+      throttles: await throttles(),
+      audit: await audit(),
+      sessions: await sessions(),
+    };
+    expect(
+      before.throttles.find((r) => r.key.startsWith(`login-day:user:${ownerId}`))?.failures,
+    ).toBeGreaterThan(0);
+
+    await injectInsertFault(t, 'sessions');
+    try {
+      const failed = await loginFrom(await freshClient(), ip, OWNER.password);
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await removeInsertFault(t, 'sessions');
+    }
+    expect(await throttles()).toEqual(before.throttles);
+    expect(await audit()).toEqual(before.audit);
+    expect(await sessions()).toEqual(before.sessions);
+
+    // Written whole once the database takes it: the client's count cleared, the session there.
+    expect((await loginFrom(await freshClient(), ip, OWNER.password)).json()).toMatchObject({
+      code: 'two_factor_authentication_required',
+    });
+    expect(await sessions()).toHaveLength(before.sessions.length + 1);
+  });
+
+  it('parallel sign-ins of one new client all pass: their transactions lock rows in one order', async () => {
+    // On PostgreSQL one's reservation (the account's count, then the client's) and another's
+    // outcome (the same two rows) deadlocked when the outcome took them the other way round.
+    const account = { email: 'parallele@hygie.test', password: 'Parallele-Orque-1987' };
+    await createUser(t, account);
+    const statuses: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      const clients = await Promise.all(Array.from({ length: 4 }, freshClient));
+      const answers = await Promise.all(
+        clients.map((client) =>
+          client.request({
+            method: 'POST',
+            url: '/api/login',
+            payload: { username: account.email, password: account.password },
+            remoteAddress: `203.0.113.${round + 1}`,
+          }),
+        ),
+      );
+      statuses.push(...answers.map((answer) => answer.statusCode));
+      t.clock.advance(60_000);
+    }
+    expect(new Set(statuses)).toEqual(new Set([401]));
+  });
+
+  it('a refusal whose event cannot be written counts no failure either: its writes are one', async () => {
+    const ip = '198.51.100.40';
+    const counts = async () =>
+      t.ctx.db
+        .selectFrom('throttles')
+        .select(['key', 'failures'])
+        .where('key', 'in', [`login:user:${ownerId}`, `ip:${ip}`])
+        .orderBy('key')
+        .execute();
+    expect((await loginFrom(await freshClient(), ip, WRONG)).statusCode).toBe(401);
+    const before = await counts();
+    expect(before.map((r) => r.failures)).toEqual([1, expect.any(Number)]);
+
+    await injectInsertFault(t, 'audit_events');
+    try {
+      expect((await loginFrom(await freshClient(), ip, WRONG)).statusCode).toBeGreaterThanOrEqual(
+        500,
+      );
+    } finally {
+      await removeInsertFault(t, 'audit_events');
+    }
+    expect(await counts()).toEqual(before);
+  });
+});
+
+/** Makes every insert into `table` fail, as a database refusing the write would. */
+async function injectInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
+  const name = sql.raw(`${table}_fault`);
+  if (t.dialect === 'sqlite') {
+    await sql`create trigger ${name} before insert on ${sql.table(table)}
+      begin select raise(abort, 'injected fault'); end`.execute(t.ctx.db);
+    return;
+  }
+  await sql`create function ${name}() returns trigger language plpgsql as
+    $$ begin raise exception 'injected fault'; end $$`.execute(t.ctx.db);
+  await sql`create trigger ${name} before insert on ${sql.table(table)}
+    for each row execute function ${name}()`.execute(t.ctx.db);
+}
+
+async function removeInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
+  const name = sql.raw(`${table}_fault`);
+  if (t.dialect === 'sqlite') {
+    await sql`drop trigger ${name}`.execute(t.ctx.db);
+    return;
+  }
+  await sql`drop trigger ${name} on ${sql.table(table)}`.execute(t.ctx.db);
+  await sql`drop function ${name}()`.execute(t.ctx.db);
+}
