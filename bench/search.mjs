@@ -1,11 +1,11 @@
 // Admin search at scale: for each database of BENCH_DATABASES (default sqlite,postgres) and each
 // size of BENCH_SIZES (default 1,000, 100,000 and 1,000,000 users), creates a fresh database with
 // the server's own migrations, seeds it (SQLite: one transaction of prepared statements;
-// PostgreSQL: batches of rows sent as arrays and unnested, then VACUUM ANALYZE), starts the built
-// server on it, and measures the latency of each kind of admin search, one request at a time, with
-// GET /api/me as the baseline of the same run. Prints, per database, p50/p95 per size, the ratio of
-// each search's p95 at the largest size to its p95 at the smallest (flat search: ≤ 1.5), and
-// search ÷ /api/me. The PostgreSQL rows are skipped, and say so, when BENCH_DATABASE_URL does not
+// PostgreSQL: batches of rows sent as arrays and unnested, then VACUUM ANALYZE and CHECKPOINT),
+// starts the built server on it, and measures the latency of each kind of admin search, one request
+// at a time, with GET /api/me as the baseline of the same run. Prints, per database, p50/p95 per
+// size, the ratio of each search's p95 at the largest size to its p95 at the smallest (flat
+// search: ≤ 1.5), and search ÷ /api/me. The PostgreSQL rows are skipped, and say so, when BENCH_DATABASE_URL does not
 // answer (bench/portal.mjs).
 //
 // BENCH_SERVER_DIR runs another build of the server (a dist/ built from an earlier commit) against
