@@ -62,6 +62,29 @@ export async function postgresAvailable() {
 }
 
 /**
+ * A new PostgreSQL database of its own on POSTGRES_URL, named from `prefix`: `{ url, drop() }`
+ * (drop forces the connections left on it closed).
+ */
+export async function createPostgresDatabase(prefix) {
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: POSTGRES_URL });
+      await again.connect();
+      await again.query(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/**
  * The built server on `kind` ('sqlite' or 'postgres'), ready: `{ base, kind, dataDir,
  * query(sql, params), stop() }`. `env` adds to the server's environment.
  */
@@ -71,22 +94,13 @@ export async function startServer(kind, env = {}) {
   let query;
   let dropDatabase = async () => {};
   if (kind === 'postgres') {
-    const name = `hygie_bench_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    database = { DATABASE_URL: url.toString() };
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    const created = await createPostgresDatabase('hygie_bench');
+    database = { DATABASE_URL: created.url };
+    const pool = new pg.Pool({ connectionString: created.url, max: 2 });
     query = async (sql, params = []) => (await pool.query(sql, params)).rows;
     dropDatabase = async () => {
       await pool.end();
-      const again = new pg.Client({ connectionString: POSTGRES_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
+      await created.drop();
     };
   } else {
     query = async (sql, params = []) => {

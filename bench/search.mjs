@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { POSTGRES_URL, postgresAvailable } from './portal.mjs';
+import { createPostgresDatabase, POSTGRES_URL, postgresAvailable } from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -242,17 +242,11 @@ async function freshDatabase(kind, dataDir) {
       drop: async () => {},
     };
   }
-  const name = `hygie_bench_search_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const created = await createPostgresDatabase('hygie_bench_search');
+  const client = new pg.Client({ connectionString: created.url });
   await client.connect();
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: created.url },
     seed: (users) => seedPostgres(client, users),
     codeFor: async (recipient) => {
       const { rows } = await client.query(
@@ -265,13 +259,10 @@ async function freshDatabase(kind, dataDir) {
     drop: async () => {
       await client.end();
       if (process.env.BENCH_KEEP_DATABASE) {
-        console.log(`  kept ${url}`);
+        console.log(`  kept ${created.url}`);
         return;
       }
-      const again = new pg.Client({ connectionString: POSTGRES_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
+      await created.drop();
     },
   };
 }
