@@ -22,7 +22,7 @@ export type Namespace = (typeof NAMESPACES)[number];
  * What the login page shows, with its layout (header, footer, language menu, identity providers'
  * and biometric buttons, the sign-in's error messages): `main.tsx` loads these before the first
  * render. The other screens' routes name the namespaces they need beyond these, which load beside
- * their chunk (`lazyComponent(…, { namespaces })`, routes.tsx); `namespaces.test.ts` checks both
+ * their chunk (`lazyComponent(…, { namespaces })`, routes.tsx); `first-load.test.ts` checks both
  * against the keys the code uses. The build puts a language's first namespaces in one chunk
  * (vite.config.ts): one request instead of one per namespace.
  */

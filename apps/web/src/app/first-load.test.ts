@@ -6,10 +6,24 @@ import { innerComponent } from '../lib/mui-root';
 import { createI18nInstance, FIRST_NAMESPACES, initI18n, NAMESPACES } from './i18n';
 import { namespacesOf, routes } from './routes';
 
-// Which translations each screen finds loaded: the login page's first load carries only
-// FIRST_NAMESPACES (main.tsx); every other screen's route names what it needs beyond them
-// (routes.tsx). Read from the code: the modules each one imports, and the "namespace:key" strings
-// in them (the project writes every key whole, or as a literal namespace and prefix: `errors:${…}`).
+// What the login page's first load carries, read from the code: the modules it imports.
+// Translations: only FIRST_NAMESPACES (main.tsx); every other screen's route names what it needs
+// beyond them (routes.tsx) — from the "namespace:key" strings of the modules (the project writes
+// every key whole, or as a literal namespace and prefix: `errors:${…}`). Schemas: zod/mini only,
+// classic zod loads with the screens after it.
+
+/** The domain's modules (from its src/, e.g. "schemas/api.ts") → their text. */
+const domainSources = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<string>(
+      ['../../../../packages/domain/src/**/*.ts', '!../../../../packages/domain/src/**/*.test.ts'],
+      { eager: true, query: '?raw', import: 'default' },
+    ),
+  ).map(([file, text]): [string, string] => [
+    file.replace(/^.*\/packages\/domain\/src\//, ''),
+    text,
+  ]),
+);
 
 /** Source file (from src/, e.g. "app/main.tsx") → its text. */
 const sources = Object.fromEntries(
@@ -91,6 +105,73 @@ function unloaded(files: string[], loaded: readonly string[]): string[] {
     .filter(([namespace]) => !loaded.includes(namespace))
     .map(([namespace, users]) => `${namespace} (${users.join(', ')})`);
 }
+
+/** A module that imports a value of classic zod (`import type` aside; zod/mini is another path). */
+const CLASSIC_ZOD = /(?:^|\n)\s*import\s+(?!type\s)[^;]*?\sfrom\s+['"]zod['"]/;
+
+/** The values `files` import from the domain's index. */
+function domainImports(files: string[]): string[] {
+  return files.flatMap((file) =>
+    [...(sources[file] ?? '').matchAll(/import\s+\{([^}]*)\}\s+from\s+'@hygie\/domain'/g)].flatMap(
+      ([, names = '']) =>
+        names
+          .split(',')
+          .map((name) => name.trim().split(/\s+as\s+/)[0] ?? '')
+          .filter((name) => name && !name.startsWith('type ')),
+    ),
+  );
+}
+
+/** The domain module defining `name` (export const, function, class). */
+function domainModuleOf(name: string): string | undefined {
+  const definition = new RegExp(`export (?:const|function|class|let) ${name}\\b`);
+  return Object.keys(domainSources).find((file) => definition.test(domainSources[file] ?? ''));
+}
+
+/** `files` of the domain and the domain modules they import (`./x.js` is x.ts), transitively. */
+function domainGraph(files: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier = ''] of (domainSources[file] ?? '').matchAll(STATIC_IMPORT)) {
+      if (!specifier.startsWith('.')) continue;
+      const imported = new URL(specifier.replace(/\.js$/, '.ts'), `file:///${file}`).pathname.slice(
+        1,
+      );
+      if (imported in domainSources) visit(imported);
+    }
+  };
+  files.forEach(visit);
+  return [...seen];
+}
+
+describe('zod on the login page’s first load', () => {
+  it('finds the domain modules the first load uses', () => {
+    expect(domainModuleOf('currentUserMiniSchema')).toBe('schemas/session.ts');
+    expect(domainModuleOf('parseErrorData')).toBe('error-data.ts');
+  });
+
+  it('is zod/mini only: no module of the first load imports classic zod', () => {
+    const names = [...new Set(domainImports(FIRST_LOAD))];
+    const unknown = names.filter((name) => !domainModuleOf(name));
+    // Constants and types re-exported under another name would hide their module: none today.
+    expect(unknown).toEqual([]);
+    const domain = domainGraph([
+      // Loaded with the domain whatever is used of it (package.json `sideEffects`).
+      'schemas/issue-messages.ts',
+      ...names.flatMap((name) => domainModuleOf(name) ?? []),
+    ]);
+    expect(domain).toContain('error-data.ts');
+    const classic = [
+      ...FIRST_LOAD.filter((file) => CLASSIC_ZOD.test(sources[file] ?? '')),
+      ...domain
+        .filter((file) => CLASSIC_ZOD.test(domainSources[file] ?? ''))
+        .map((f) => `domain:${f}`),
+    ];
+    expect(classic).toEqual([]);
+  });
+});
 
 describe('translations loaded for each screen', () => {
   it('follows the login page’s imports', () => {
