@@ -5,8 +5,21 @@ import '@fontsource/noto-sans-arabic/400.css';
 import '@fontsource/noto-sans-arabic/500.css';
 import '@fontsource/noto-sans-arabic/700.css';
 import './base.css';
-import { boot } from './boot';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-void boot(container);
+const root = container;
+
+/**
+ * A page the server drew (server-render.tsx) is painted before the client's code is evaluated:
+ * the browser would otherwise hold its first frame until all of it has run. The code is fetched
+ * meanwhile (index.html preloads it, route-preload.ts).
+ */
+function afterFirstFrame(): Promise<void> {
+  if (!root.hasChildNodes()) return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+void afterFirstFrame()
+  .then(() => import('./boot'))
+  .then(({ boot }) => boot(root));
