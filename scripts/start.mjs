@@ -13,7 +13,8 @@ function build(workspace, marker) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-build('@hygie/web', 'apps/web/dist/index.html');
+// The renderer of the server-drawn pages is built last: its presence says the client is complete.
+build('@hygie/web', 'apps/web/dist-ssr/server-render.js');
 build('@hygie/server', 'apps/server/dist/server.js');
 
 const server = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/server.js'], {

@@ -4,12 +4,15 @@ type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 
 /**
- * The sign-in page's lazy chunks (its layout and page, and what they import) are preloaded from
- * index.html (`<link rel="modulepreload">`): most first visits open the login page, whose chunks
- * the router otherwise asks for only once the entry has run, a second wave of requests before
- * the first render. Other first pages fetch these few kilobytes for nothing (docs/web.md).
+ * The client's start (app/boot.tsx, which the entry imports once a page the server drew is
+ * painted) and the sign-in page's lazy chunks (its layout and page, and what they import) are
+ * preloaded from index.html (`<link rel="modulepreload">`): most first visits open the login page,
+ * whose chunks the router otherwise asks for only once the entry has run, a second wave of
+ * requests before the first render. Other first pages fetch these few kilobytes for nothing
+ * (docs/web.md).
  */
 const PRELOADED_ENTRIES = [
+  /\/src\/app\/boot\.tsx$/,
   /\/src\/app\/layouts\/security-layout\.tsx$/,
   /\/src\/features\/auth\/login-page\.tsx$/,
 ];

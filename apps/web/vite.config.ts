@@ -12,11 +12,17 @@ const FIRST_TRANSLATIONS = new RegExp(
 
 // The server serves dist/ with a strict CSP (script-src 'self'): everything, fonts included, is
 // bundled; each text file gets a brotli and a gzip copy, sent by Accept-Encoding (docs/web.md).
-export default defineConfig({
-  plugins: [react(), fontPreload(), routePreload(), precompress()],
+// `vite build --ssr` builds the renderer of the pages the server draws (src/app/server-render.tsx)
+// into dist-ssr/, with its dependencies: the server imports it as it is.
+export default defineConfig(({ isSsrBuild = false }) => ({
+  plugins: isSsrBuild ? [react()] : [react(), fontPreload(), routePreload(), precompress()],
+  ssr: { noExternal: true },
+  // The renderer bundles React: its production build, whatever NODE_ENV the server runs with.
+  ...(isSsrBuild && { define: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
   build: {
-    outDir: 'dist',
+    outDir: isSsrBuild ? 'dist-ssr' : 'dist',
     emptyOutDir: true,
+    copyPublicDir: !isSsrBuild,
     assetsInlineLimit: 0,
     rolldownOptions: {
       output: {
@@ -43,4 +49,4 @@ export default defineConfig({
       '/oidc': 'http://localhost:3000',
     },
   },
-});
+}));

@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
-import { RELEASE } from '@hygie/domain';
+import { RELEASE, type RenderPage } from '@hygie/domain';
 import type { Config } from './config.js';
 import { letterSettings } from './messaging/templates.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -32,9 +29,11 @@ import { smtpTransport } from './messaging/transports/smtp.js';
 import { smsHttpTransport } from './messaging/transports/sms-http.js';
 import { devOutboxTransport } from './messaging/transports/dev-outbox.js';
 import { requestContext } from './plugins/request-context.js';
-import { errorHandler, sendError, sendFrameworkError } from './plugins/error-handler.js';
+import { errorHandler, sendFrameworkError } from './plugins/error-handler.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { cookiePolicy } from './plugins/cookies.js';
+import { registerWebClient } from './plugins/web-client.js';
+import { publicConfigOf } from './modules/public-config/service.js';
 import { responseSerializer } from './plugins/serializer.js';
 import { csrfProtection } from './plugins/csrf.js';
 import { ADMIN_PREFIX, openapiTransform, securitySchemes } from './plugins/openapi.js';
@@ -92,6 +91,8 @@ export interface AppDeps {
   logger?: false | LogOutput;
   /** Transports override (tests); otherwise chosen from the configuration. */
   transports?: { email: Transport; sms: Transport };
+  /** The drawer of the server-drawn pages (tests); otherwise the one built beside the client. */
+  renderPage?: RenderPage | null;
 }
 
 export interface LogOutput {
@@ -359,7 +360,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     }
     await app.register(oidcRoutes, { ...routeDeps, platformLogout });
 
-    await registerSpa(app, config.webDistDir);
+    await registerWebClient(app, {
+      distDir: config.webDistDir,
+      ...(deps.renderPage !== undefined && { renderPage: deps.renderPage }),
+      publicConfig: publicConfigOf(config),
+      sessionCookie: cookies.sessionCookie,
+    });
 
     const stopMaintenance = scheduleMaintenance(ctx, app.log);
     app.addHook('onClose', async () => {
@@ -374,51 +380,4 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     await database.close().catch(() => {});
     throw err;
   }
-}
-
-/**
- * Serves the built SPA; unknown non-API GETs get index.html (client-side routes). The build writes
- * a brotli (`.br`) and a gzip (`.gz`) copy beside each text file: the client gets the one its
- * Accept-Encoding prefers (br, then gzip, else the file as is), with `Vary: Accept-Encoding`.
- * Hashed assets (`/assets/`) never change under their name: cached for a year, immutable; every
- * other file (index.html, favicon, brand logos) is revalidated.
- */
-async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
-  const hasSpa = fs.existsSync(path.join(distDir, 'index.html'));
-  if (hasSpa) {
-    const assetsDir = `${path.join(distDir, 'assets')}${path.sep}`;
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      preCompressed: true,
-      // The header is set below, per file.
-      cacheControl: false,
-      setHeaders(res, filePath) {
-        const hashed = filePath.startsWith(assetsDir);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-        // The file was chosen by Accept-Encoding: a shared cache must not give it to another client.
-        res.setHeader('vary', 'accept-encoding');
-      },
-    });
-  }
-  // Discovery lives under the issuer (/oidc); clients that look at the host's root are sent there.
-  for (const document of ['openid-configuration', 'oauth-authorization-server']) {
-    app.get(`/.well-known/${document}`, { schema: { hide: true } }, (_request, reply) =>
-      reply.redirect(`${OIDC_PREFIX}/.well-known/openid-configuration`, 308),
-    );
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
-      !request.url.startsWith('/oidc/') &&
-      !request.url.startsWith('/.well-known/') &&
-      // A scraper or probe looking for metrics gets a JSON 404, never the web client's page.
-      !/^\/metrics(\/|\?|$)/.test(request.url);
-    if (isPage && hasSpa) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return sendError(request, reply, 'not_found');
-  });
 }

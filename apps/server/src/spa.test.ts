@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PageRenderRequest, RenderPage } from '@hygie/domain';
+import { builtPageRenderer } from './plugins/web-client.js';
 import type { TestApp } from './test/helpers.js';
 import { createTestApp } from './test/helpers.js';
 
@@ -144,6 +146,150 @@ describe('the web client’s files: compression and caching', () => {
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.headers['content-encoding']).toBeUndefined();
+    }
+  });
+});
+
+// A visitor without a session asking for the login page gets it drawn in the HTML (the web
+// client's renderer, apps/web/src/app/server-render.tsx): a stand-in renderer here, which says
+// what it was asked; the real one runs in the web suite and the browser suite.
+describe('the pages the server draws', () => {
+  let t: TestApp;
+  let dist: string;
+  const asked: PageRenderRequest[] = [];
+  let failing = false;
+  const lines: string[] = [];
+  const template =
+    '<!DOCTYPE html><html lang="fr"><title>Hygie</title><div id="root"></div></html>';
+
+  const renderPage: RenderPage = (request) => {
+    asked.push(request);
+    if (failing) return Promise.reject(new Error('renderer down'));
+    if (!request.url.startsWith('/security/login')) return Promise.resolve(null);
+    return Promise.resolve(
+      request.template.replace('<div id="root"></div>', () => {
+        return `<div id="root">drawn in ${request.language} for ${request.url} $'</div>`;
+      }),
+    );
+  };
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-spa-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), template);
+    t = await createTestApp('sqlite', {
+      env: { WEB_DIST_DIR: dist, LOG_LEVEL: 'error' },
+      deps: { renderPage, logger: { stream: { write: (line) => lines.push(line) } } },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    asked.length = 0;
+    failing = false;
+  });
+
+  it('draws the login page in the language asked, with the configuration GET /api/config gives', async () => {
+    const res = await t.app.inject({
+      url: '/security/login',
+      headers: { 'accept-language': 'ar-MA,fr;q=0.5' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.vary).toBe('accept-encoding, accept-language, cookie');
+    expect(res.body).toContain(`drawn in ar for /security/login $'`);
+    const config = await t.app.inject('/api/config');
+    expect(asked).toEqual([
+      {
+        url: '/security/login',
+        hostname: 'localhost',
+        language: 'ar',
+        config: config.json(),
+        template,
+      },
+    ]);
+    // `?l=` (a platform's ui_locales passed through) wins over the browser's languages.
+    const requested = await t.app.inject({
+      url: '/security/login?l=en',
+      headers: { 'accept-language': 'ar' },
+    });
+    expect(requested.body).toContain('drawn in en for /security/login?l=en');
+  });
+
+  it('sends it compressed as the browser accepts: brotli, else gzip, else as is', async () => {
+    const br = await t.app.inject({
+      url: '/security/login?x=1',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('drawn in fr');
+    const gzip = await t.app.inject({
+      url: '/security/login?x=1',
+      headers: { 'accept-encoding': 'br;q=0, gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('drawn in fr');
+    const plain = await t.app.inject({
+      url: '/security/login?x=1',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('drawn in fr');
+  });
+
+  it('draws an address without a query once per language and host; one with a query each time', async () => {
+    for (let round = 0; round < 3; round++) {
+      await t.app.inject({ url: '/security/login', headers: { 'accept-language': 'en' } });
+      await t.app.inject('/security/login?username=a');
+    }
+    expect(asked.map((request) => request.url)).toEqual([
+      '/security/login',
+      '/security/login?username=a',
+      '/security/login?username=a',
+      '/security/login?username=a',
+    ]);
+  });
+
+  it('leaves the pages of a visitor with a session to the browser', async () => {
+    const res = await t.app.inject({
+      url: '/security/login',
+      cookies: { hygie_session: 'anything' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(template);
+    expect(asked).toEqual([]);
+  });
+
+  it('serves index.html for the pages it does not draw', async () => {
+    const res = await t.app.inject('/profile');
+    expect(res.body).toBe(template);
+    expect(res.headers.vary).toBe('accept-encoding');
+    expect(asked.map((request) => request.url)).toEqual(['/profile']);
+  });
+
+  it('serves index.html, and logs why, when the renderer fails', async () => {
+    failing = true;
+    const res = await t.app.inject('/security/login?username=b');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(template);
+    expect(lines.some((line) => line.includes('the page could not be drawn'))).toBe(true);
+  });
+});
+
+describe('the renderer built beside the web client', () => {
+  it('is none when the build has none, and refuses a module without renderPage', async () => {
+    const web = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-web-'));
+    try {
+      const dist = path.join(web, 'dist');
+      fs.mkdirSync(dist);
+      expect(await builtPageRenderer(dist)).toBeNull();
+      fs.mkdirSync(path.join(web, 'dist-ssr'));
+      fs.writeFileSync(path.join(web, 'dist-ssr', 'server-render.js'), 'export const other = 1;\n');
+      await expect(builtPageRenderer(dist)).rejects.toThrow(/exports no renderPage/);
+    } finally {
+      fs.rmSync(web, { recursive: true, force: true });
     }
   });
 });

@@ -21,5 +21,6 @@ export * from './validation/index.js';
 export * from './schemas/self-service.js';
 export * from './schemas/my-data.js';
 export * from './wait.js';
+export type * from './page-render.js';
 export * from './schemas/levels.js';
 export * from './schemas/assurance.js';

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { BRAND_COLORS, BRANDS, NOTIFICATION_TIMEOUT_MS } from '@hygie/domain';
 import { resetNativeLoadingScreen } from '../lib/native-bridge';
 import { currentLanguage } from '../lib/language';
@@ -34,7 +34,9 @@ async function mountApp() {
   const router = createMemoryRouter(routes, { initialEntries: ['/security/login'] });
   const view = render(
     <StrictMode>
-      <App services={services} i18n={i18n} router={router} />
+      <App services={services} i18n={i18n}>
+        <RouterProvider router={router} />
+      </App>
     </StrictMode>,
   );
   await screen.findByRole('heading', { level: 1, name: 'Connexion' });

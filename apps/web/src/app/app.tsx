@@ -1,6 +1,5 @@
-import { lazy, Suspense, useEffect, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
-import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { BRAND_COLORS, type Brand } from '@hygie/domain';
 import { useBrand } from '../lib/brand';
 import { usePublicConfig } from '../lib/config';
@@ -10,8 +9,6 @@ import type { Notifications } from '../lib/notifications';
 import type { AppServices } from '../lib/services';
 import { useStore } from '../lib/store';
 import { AppProviders } from './providers';
-
-type Router = ReturnType<typeof createBrowserRouter>;
 
 const NotificationLayer = lazy(() => import('./notification-layer'));
 
@@ -35,7 +32,7 @@ function NotificationGate({ notifications }: { notifications: Notifications }) {
   );
 }
 
-function AppRoot({ router, services }: { router: Router; services: AppServices }) {
+function AppRoot({ children, services }: { children: ReactNode; services: AppServices }) {
   const { brand } = useBrand();
   const config = usePublicConfig();
 
@@ -56,24 +53,28 @@ function AppRoot({ router, services }: { router: Router; services: AppServices }
 
   return (
     <div className="hy-root" style={brandStyle(brand)} data-brand={brand} data-testid="app-root">
-      <RouterProvider router={router} />
+      {children}
       <NotificationGate notifications={services.notifications} />
     </div>
   );
 }
 
+/**
+ * The whole client around its router: `<RouterProvider>` in the browser and the tests,
+ * `<StaticRouterProvider>` on the server (server-render.tsx).
+ */
 export function App({
   services,
   i18n,
-  router,
+  children,
 }: {
   services: AppServices;
   i18n: I18n;
-  router: Router;
+  children: ReactNode;
 }) {
   return (
     <AppProviders services={services} i18n={i18n}>
-      <AppRoot router={router} services={services} />
+      <AppRoot services={services}>{children}</AppRoot>
     </AppProviders>
   );
 }

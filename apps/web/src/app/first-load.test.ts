@@ -110,6 +110,8 @@ function namespacesUsed(files: string[]): Map<string, string[]> {
 /** What the browser runs before the login page's first render (bench/web-chunks.mjs follows the same). */
 const FIRST_ENTRIES = [
   'app/main.tsx',
+  // Imported by the entry once a page the server drew is painted, preloaded with it.
+  'app/boot.tsx',
   'app/layouts/security-layout.tsx',
   'features/auth/login-page.tsx',
 ];

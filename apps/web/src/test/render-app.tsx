@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Brand, CurrentUser, Language } from '@hygie/domain';
 import { App } from '../app/app';
 import { createI18n } from '../app/i18n';
@@ -46,6 +46,10 @@ export async function renderApp(options: RenderAppOptions = {}) {
     fetch: api.fetch,
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<App services={services} i18n={i18n} router={router} />);
+  const view = render(
+    <App services={services} i18n={i18n}>
+      <RouterProvider router={router} />
+    </App>,
+  );
   return { ...view, router, services, i18n, calls: api.calls };
 }

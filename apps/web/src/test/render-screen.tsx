@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, Navigate, type RouteObject } from 'react-router';
+import { createMemoryRouter, Navigate, type RouteObject, RouterProvider } from 'react-router';
 import type { Brand, CurrentUser, Language } from '@hygie/domain';
 import { App } from '../app/app';
 import { createI18n } from '../app/i18n';
@@ -120,6 +120,10 @@ export async function renderScreen(Screen: ComponentType, options: RenderScreenO
   }
   const routes = screenRoutes({ ...options.also, [screenPath]: Screen });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<App services={services} i18n={i18n} router={router} />);
+  const view = render(
+    <App services={services} i18n={i18n}>
+      <RouterProvider router={router} />
+    </App>,
+  );
   return { ...view, router, services, i18n, calls: api.calls };
 }

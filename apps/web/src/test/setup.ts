@@ -7,6 +7,8 @@ import { afterEach } from 'vitest';
 configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
+  // A file run in Node (`@vitest-environment node`: the server's renderer) has no page to clean.
+  if (typeof document === 'undefined') return;
   cleanup();
   localStorage.clear();
   sessionStorage.clear();

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { publicConfigSchema, RELEASE, SESSION_WARNING_SECONDS } from '@hygie/domain';
+import { publicConfigSchema } from '@hygie/domain';
 import type { Config } from '../../config.js';
-import { franceConnectPlusEnabled } from '../identity-providers/service.js';
+import { publicConfigOf } from './service.js';
 
 /** What the SPA reads before anything else (nothing secret). */
 export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (
   app,
   { config },
 ) => {
+  const answer = publicConfigOf(config);
   app.get(
     '/api/config',
     {
@@ -18,16 +19,6 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         response: { 200: publicConfigSchema },
       },
     },
-    async () => ({
-      release: RELEASE,
-      sentryDsn: config.sentry.dsn,
-      sentryEnvironment: config.sentry.environment,
-      xsrfCookieName: config.xsrfCookieName,
-      contactEmail: config.contactEmail,
-      sessionWarningSeconds: SESSION_WARNING_SECONDS,
-      identityProviders: config.identityProviders.map((provider) => provider.id),
-      // Said only when true (absent: false), so a configuration without it reads as before.
-      ...(franceConnectPlusEnabled(config.identityProviders) ? { franceConnectPlus: true } : {}),
-    }),
+    async () => answer,
   );
 };

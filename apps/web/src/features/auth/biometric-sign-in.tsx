@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PlainAlert, PlainDivider } from '../../components/plain/alert';
 import { PlainButton } from '../../components/plain/button';
 import { useBiometricAvailability } from '../../lib/biometric-availability';
+import { useBrowserValue } from '../../lib/hydration';
 import { biometricErrorMessage } from '../../lib/biometric-messages';
 import {
   isPasskeyCancelled,
@@ -24,8 +25,9 @@ export function BiometricSignIn({ getUsername }: { getUsername: () => string }) 
   const passkey = usePasskeyLogin();
   const native = useNativeLogin();
   const [keyId, setKeyId] = useState(storedKeyId);
-  const [passkeys] = useState(() => passkeysSupported());
-  const [inApp] = useState(() => nativeBiometricsSupported());
+  // Unknown to the server that may draw this page first (lib/hydration.ts): offered once hydrated.
+  const passkeys = useBrowserValue(() => passkeysSupported(), false);
+  const inApp = useBrowserValue(() => nativeBiometricsSupported(), false);
   const availability = useBiometricAvailability(inApp && !!keyId);
   const offerNative = inApp && !!keyId && availability.data?.available === true;
 

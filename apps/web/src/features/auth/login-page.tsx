@@ -10,6 +10,7 @@ import { usePublicConfig } from '../../lib/config';
 import { IdentityProviderError } from '../../components/identity-provider-error';
 import { errorMessage } from '../../lib/error-message';
 import { registeredField, voidHandler } from '../../lib/handlers';
+import { useHydrated } from '../../lib/hydration';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
 import { useLogin } from './api/login';
@@ -26,6 +27,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const config = usePublicConfig();
   const login = useLogin();
+  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -63,48 +65,47 @@ export default function LoginPage() {
           {failure}
         </PlainAlert>
       )}
-      <form
-        noValidate
-        onSubmit={voidHandler(onSubmit)}
-        aria-labelledby="page-title"
-        className="hy-stack"
-      >
-        <PlainTextField
-          id="login-username"
-          label={t('security:login.username')}
-          helperText={
-            validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
-          }
-          error={!!errors.username}
-          required
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={180}
-          {...registeredField(username)}
-        />
-        <PlainPasswordField
-          id="login-password"
-          label={t('security:login.password')}
-          helperText={validationMessage(i18n, errors.password?.message)}
-          error={!!errors.password}
-          required
-          autoComplete="current-password"
-          {...registeredField(password)}
-        />
-        <RouterLink to="/security/forgot-password" className="hy-link hy-start">
-          {t('security:login.forgotPassword')}
-        </RouterLink>
-        <PlainButton
-          type="submit"
-          variant="contained"
-          size="large"
-          fullWidth
-          loading={login.isPending}
-          data-testid="login-submit"
-        >
-          {t('security:login.submit')}
-        </PlainButton>
+      <form noValidate onSubmit={voidHandler(onSubmit)} aria-labelledby="page-title">
+        {/* Drawn by the server first (app/server-render.tsx): usable once the page's code runs, so
+            nothing typed before is lost and the browser never submits the form by itself. */}
+        <fieldset disabled={!hydrated} className="hy-fieldset hy-stack">
+          <PlainTextField
+            id="login-username"
+            label={t('security:login.username')}
+            helperText={
+              validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
+            }
+            error={!!errors.username}
+            required
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={180}
+            {...registeredField(username)}
+          />
+          <PlainPasswordField
+            id="login-password"
+            label={t('security:login.password')}
+            helperText={validationMessage(i18n, errors.password?.message)}
+            error={!!errors.password}
+            required
+            autoComplete="current-password"
+            {...registeredField(password)}
+          />
+          <RouterLink to="/security/forgot-password" className="hy-link hy-start">
+            {t('security:login.forgotPassword')}
+          </RouterLink>
+          <PlainButton
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            loading={login.isPending}
+            data-testid="login-submit"
+          >
+            {t('security:login.submit')}
+          </PlainButton>
+        </fieldset>
       </form>
       <BiometricSignIn getUsername={() => getValues('username')} />
       <IdentityProviderSignIn />

@@ -1,0 +1,103 @@
+import { expect, test, type Browser } from '@playwright/test';
+import {
+  ADMIN,
+  BRANDS,
+  expectAccessible,
+  LANGUAGES,
+  LOGIN_LABELS,
+  PRIMARY,
+  submitLogin,
+} from './support';
+
+// The login page is drawn by the server for a visitor without a session (docs/web.md, "Pages
+// drawn by the server"): it shows before any script has run, in the browser's language, and the
+// client takes it over without drawing it again.
+
+const TITLES = { fr: 'Connexion', en: 'Sign in', ar: 'تسجيل الدخول' } as const;
+
+/** A page whose client never runs: its scripts are not delivered (the page as first painted). */
+async function withoutClient(browser: Browser, locale: string) {
+  const context = await browser.newContext({ locale });
+  await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  return { context, page: await context.newPage() };
+}
+
+test.describe('before any script has run', () => {
+  for (const language of LANGUAGES) {
+    test(`the login page is there in ${language}, readable and accessible, its form waiting`, async ({
+      browser,
+    }) => {
+      const { context, page } = await withoutClient(browser, language);
+      await page.goto('/security/login');
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('html')).toHaveAttribute('dir', language === 'ar' ? 'rtl' : 'ltr');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(TITLES[language]);
+      await expect(page).toHaveTitle(`${TITLES[language]} · Hygie`);
+      await expect(page.locator('#login-password')).toHaveAccessibleName(
+        new RegExp(`^${LOGIN_LABELS[language].password}`),
+      );
+      // Nothing can be typed or sent before the client runs: a password never goes out in an address.
+      await expect(page.locator('#login-username')).toBeDisabled();
+      await expect(page.getByTestId('login-submit')).toBeDisabled();
+      await expectAccessible(page, `login page drawn by the server (${language})`);
+      await context.close();
+    });
+  }
+
+  for (const brand of BRANDS) {
+    test(`the login page is drawn in the ${brand} brand the address names`, async ({ browser }) => {
+      const { context, page } = await withoutClient(browser, 'fr');
+      await page.goto(`/security/login?branding=${brand}`);
+      await expect(page.getByTestId('app-root')).toHaveAttribute('data-brand', brand);
+      await expect(page.getByRole('link', { name: 'Créer un compte' })).toHaveCSS(
+        'color',
+        PRIMARY[brand],
+      );
+      await expect(page.locator('img[data-brand-logo]')).toHaveAttribute('data-brand-logo', brand);
+      await context.close();
+    });
+  }
+});
+
+test('the client takes the drawn page over: same elements, nothing reported, and one signs in', async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // The sign-in's stages answer 401 (docs/api.md): the browser logs those responses itself.
+    if (message.text().startsWith('Failed to load resource')) return;
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  // Notes whether the server's heading is ever taken out of the page (drawn again).
+  await page.addInitScript(() => {
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.removedNodes) {
+          if (
+            node instanceof Element &&
+            (node.id === 'page-title' || node.querySelector('#page-title'))
+          ) {
+            document.documentElement.dataset.redrawn = 'yes';
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/security/login');
+  await expect(page.locator('#login-username')).toBeEnabled();
+  await expect(page.locator('html')).not.toHaveAttribute('data-redrawn', 'yes');
+
+  await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/security\/mfa/);
+  expect(problems).toEqual([]);
+});
+
+test('a browser that chose another language gets the page drawn again in it', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('lang', 'en'));
+  await page.goto('/security/login');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(TITLES.en);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('#login-username')).toBeEnabled();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+});
