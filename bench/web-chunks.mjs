@@ -98,7 +98,11 @@ const chunks = [];
 for (const file of files) {
   if (!file.endsWith('.js')) continue;
   const code = fs.readFileSync(path.join(out, file), 'utf8');
-  const map = JSON.parse(fs.readFileSync(path.join(out, `${file}.map`), 'utf8'));
+  // The bundler's own runtime chunk has no source map: all of it is the bundler's.
+  const mapFile = path.join(out, `${file}.map`);
+  const map = fs.existsSync(mapFile)
+    ? JSON.parse(fs.readFileSync(mapFile, 'utf8'))
+    : { sources: ['(bundler)'], mappings: 'AAAA' };
   const lines = code.split('\n');
   const bytes = new Map();
   let index = 0;

@@ -51,7 +51,8 @@ export function routePreload(): Plugin {
         }
         const wanted = new Set<string>();
         for (const pattern of PRELOADED_ENTRIES) {
-          const chunk = chunks.find((output) => pattern.test(output.facadeModuleId ?? ''));
+          // The module's own chunk, or the group's that holds it (vite.config.ts).
+          const chunk = chunks.find((output) => output.moduleIds.some((id) => pattern.test(id)));
           if (!chunk) throw new Error(`route-preload: no chunk for ${pattern.source}`);
           staticGraph(bundle, chunk.fileName, wanted);
         }

@@ -147,18 +147,22 @@ export async function registerWebClient(
     return page;
   }
 
+  // With a renderer, whether a page path is drawn depends on the language and the cookies: a
+  // shared cache must tell those requests apart, whichever answer they got.
+  const vary = renderPage ? 'accept-encoding, accept-language, cookie' : 'accept-encoding';
+
   async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     void reply.header('cache-control', 'no-cache');
     const page = await drawnPage(request).catch((error: unknown) => {
       request.log.error({ err: error }, 'the page could not be drawn: the browser draws it');
       return null;
     });
-    if (page === null) return reply.sendFile('index.html');
+    if (page === null) return reply.header('vary', vary).sendFile('index.html');
     const encoding = pageEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
     // Drawn for this language, for a visitor without a session, in this encoding.
     return reply
-      .header('vary', 'accept-encoding, accept-language, cookie')
+      .header('vary', vary)
       .type('text/html; charset=utf-8')
       .send(page.in(encoding));
   }
