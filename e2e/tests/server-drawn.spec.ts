@@ -73,7 +73,7 @@ test('the client takes the drawn page over: same elements, nothing reported, and
   await page.addInitScript(() => {
     new MutationObserver((records) => {
       for (const record of records) {
-        for (const node of record.removedNodes) {
+        for (const node of Array.from(record.removedNodes)) {
           if (
             node instanceof Element &&
             (node.id === 'page-title' || node.querySelector('#page-title'))

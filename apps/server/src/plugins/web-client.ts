@@ -161,10 +161,7 @@ export async function registerWebClient(
     const encoding = pageEncoding(request.headers['accept-encoding']);
     if (encoding !== 'identity') void reply.header('content-encoding', encoding);
     // Drawn for this language, for a visitor without a session, in this encoding.
-    return reply
-      .header('vary', vary)
-      .type('text/html; charset=utf-8')
-      .send(page.in(encoding));
+    return reply.header('vary', vary).type('text/html; charset=utf-8').send(page.in(encoding));
   }
 
   // Discovery lives under the issuer (/oidc); clients that look at the host's root are sent there.
