@@ -1,9 +1,9 @@
 // What the login page's first load is made of: builds the web client with source maps and a
 // manifest (into a temporary directory, dist/ is left alone), follows the static imports of the
-// entry, of the login page's layout and page, and the first screens' translations in one language,
-// and attributes each chunk's bytes to the modules its source map names — by package for
-// dependencies, by folder for the portal's own code. Complements web.mjs (what the browser
-// fetched, and when) with why.
+// entry, of the client's start (app/boot.tsx) and of the login page's layout and page, adds the
+// first screens' translations in one language, and attributes each chunk's bytes to the modules
+// its source map names — by package for dependencies, by folder for the portal's own code.
+// Complements web.mjs (what the browser fetched, and when) with why.
 //
 //   npm run bench:web-chunks -w @hygie/bench
 //   BENCH_WEB_LANGUAGE=ar …
@@ -15,7 +15,13 @@ import zlib from 'node:zlib';
 import { root } from './portal.mjs';
 
 const LANGUAGE = process.env.BENCH_WEB_LANGUAGE ?? 'fr';
-const ROUTES = ['src/app/layouts/security-layout.tsx', 'src/features/auth/login-page.tsx'];
+// What index.html preloads beside the entry (apps/web/route-preload.ts): the client's start, which
+// the entry imports once a page the server drew is painted, and the login page's layout and page.
+const ROUTES = [
+  'src/app/boot.tsx',
+  'src/app/layouts/security-layout.tsx',
+  'src/features/auth/login-page.tsx',
+];
 const web = path.join(root, 'apps', 'web');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-web-chunks-'));
 

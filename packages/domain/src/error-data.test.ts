@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ERROR_DATA, errorEnvelopeSchema, parseErrorData, type ErrorData } from './error-data.js';
+import { ERROR_DATA, parseErrorData, type ErrorData } from './error-data.js';
+import { errorEnvelopeSchema } from './error-envelope.js';
 import { ERRORS } from './errors.js';
 
 describe('the error data contract', () => {

@@ -1,5 +1,5 @@
 import type { Language } from './constants.js';
-import type { PublicConfig } from './schemas/api.js';
+import type { PublicConfig } from './schemas/session.js';
 
 /**
  * One page request the server asks the web client's renderer to draw (docs/web.md, "Pages drawn

@@ -2,9 +2,9 @@ import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type Language } from '@hygie/domain';
 import { applyDocumentLanguage } from '../lib/language';
-import { NAMESPACES } from './namespaces';
+import { NAMESPACES, type Namespace } from './namespaces';
 
-export { FIRST_NAMESPACES, NAMESPACES } from './namespaces';
+export { FIRST_NAMESPACES, NAMESPACES, type Namespace } from './namespaces';
 
 /**
  * Translation files, loaded on demand: one chunk per language and namespace, but one per language
@@ -12,11 +12,11 @@ export { FIRST_NAMESPACES, NAMESPACES } from './namespaces';
  */
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json');
 
-let loadAll: () => Promise<void> = () => Promise.resolve();
+let loadMore: (namespaces: readonly Namespace[]) => Promise<void> = () => Promise.resolve();
 
-/** Loads every namespace in the current language (those loaded already are not fetched again). */
-export function loadAllNamespaces(): Promise<void> {
-  return loadAll();
+/** Loads `namespaces` in the current language (those loaded already are not fetched again). */
+export function loadNamespaces(namespaces: readonly Namespace[]): Promise<void> {
+  return loadMore(namespaces);
 }
 
 const bundledBackend: BackendModule = {
@@ -47,9 +47,9 @@ export function createI18nInstance(): I18n {
 export async function initI18n(
   instance: I18n,
   language: Language,
-  namespaces: readonly string[] = NAMESPACES,
+  namespaces: readonly Namespace[] = NAMESPACES,
 ): Promise<I18n> {
-  loadAll = () => instance.loadNamespaces([...NAMESPACES]);
+  loadMore = (more) => instance.loadNamespaces([...more]);
   await instance
     .use(bundledBackend)
     .use(initReactI18next)

@@ -16,20 +16,21 @@ export const NAMESPACES = [
   'wait',
 ] as const;
 
+export type Namespace = (typeof NAMESPACES)[number];
+
 /**
- * What the first screens need (sign-in and the other security screens, the footer and the legal
- * pages): `main.tsx` loads these before the first render. The others (the signed-in area's, the
- * administration's, the OAuth error page's) come with the pages that use them: their routes wait
- * for `loadAllNamespaces()` (routes.tsx). The build puts a language's first namespaces in one
- * chunk (vite.config.ts): one request instead of one per namespace.
+ * What the login page shows, with its layout (header, footer, language menu, identity providers'
+ * and biometric buttons, the sign-in's error messages): `main.tsx` loads these before the first
+ * render. The other screens' routes name the namespaces they need beyond these, which load beside
+ * their chunk (`lazyComponent(…, { namespaces })`, routes.tsx); `first-load.test.ts` checks both
+ * against the keys the code uses. The build puts a language's first namespaces in one chunk
+ * (vite.config.ts): one request instead of one per namespace.
  */
 export const FIRST_NAMESPACES = [
   'common',
   'errors',
   'validation',
   'security',
-  'account',
   'biometrics',
-  'legal',
   'wait',
-] as const;
+] as const satisfies readonly Namespace[];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BRANDS, LANGUAGES, publicConfigSchema } from '@hygie/domain';
 import { seedConfig } from '../lib/config';
 import { ME_QUERY_KEY } from '../lib/current-user';
@@ -10,7 +10,8 @@ export const PAGE_STATE_ID = 'hy-page-state';
 /**
  * What the server drew its page with (server-render.tsx): the browser takes the page over
  * (hydrates it) only when it would have drawn the same (boot.tsx), starting from the same data.
- * The server draws pages for visitors without a session only.
+ * The server draws pages for visitors without a session only. zod/mini, like everything the login
+ * page loads first (docs/web.md).
  */
 export const pageStateSchema = z.object({
   language: z.enum(LANGUAGES),

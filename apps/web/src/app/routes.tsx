@@ -2,37 +2,47 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen';
 import { ChunkLoadError } from './chunk-reload';
-import { loadAllNamespaces } from './i18n';
+import { loadNamespaces, NAMESPACES, type Namespace } from './i18n';
 import type { RouteMeta } from './guard';
 import { isRouteHandle, RootLayout, type RouteHandle } from './root-layout';
 import { RouteError } from './route-error';
 
 type ComponentModule = { default: ComponentType };
 
+/** The translation namespaces each lazy loader loads beside its chunk (`namespacesOf`). */
+const loaderNamespaces = new WeakMap<object, readonly Namespace[]>();
+
 /**
  * Lazily loaded component; a failed chunk load becomes a ChunkLoadError (reloads the target).
- * `allNamespaces`: the page (or a child of the layout) uses translations beyond the first screens'
- * (i18n.ts FIRST_NAMESPACES); they load beside the chunk.
+ * `namespaces`: the translations the component (and, for a layout, every page inside it) uses
+ * beyond the login page's (FIRST_NAMESPACES of namespaces.ts); they load beside the chunk.
  * `plain`: the component uses no MUI (the security layout and the login page, drawn with
  * app/base.css); every other one is rendered inside MuiRoot, which loads beside it, so MUI and its
  * styling engine stay off the login page's first load.
  */
 export function lazyComponent(
   load: () => Promise<ComponentModule>,
-  { allNamespaces = false, plain = false }: { allNamespaces?: boolean; plain?: boolean } = {},
+  { namespaces = [], plain = false }: { namespaces?: readonly Namespace[]; plain?: boolean } = {},
 ) {
-  return async () => {
+  const lazy = async () => {
     try {
       const [module, mui] = await Promise.all([
         load(),
         plain ? undefined : import('../lib/mui-root'),
-        allNamespaces ? loadAllNamespaces() : undefined,
+        namespaces.length > 0 ? loadNamespaces(namespaces) : undefined,
       ]);
       return { Component: mui ? mui.withMui(module.default) : module.default };
     } catch (error) {
       throw new ChunkLoadError(error);
     }
   };
+  loaderNamespaces.set(lazy, namespaces);
+  return lazy;
+}
+
+/** The namespaces a route's lazy loader loads beside its chunk (none for a route without one). */
+export function namespacesOf(route: RouteObject): readonly Namespace[] {
+  return (typeof route.lazy === 'function' && loaderNamespaces.get(route.lazy)) || [];
 }
 
 const ANONYMOUS_ONLY: RouteMeta = { anonymousOnly: true };
@@ -54,7 +64,8 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/',
-        lazy: lazyComponent(() => import('./layouts/main-layout'), { allNamespaces: true }),
+        // Every namespace: the signed-in area's pages use most of them.
+        lazy: lazyComponent(() => import('./layouts/main-layout'), { namespaces: NAMESPACES }),
         children: [
           {
             index: true,
@@ -107,7 +118,7 @@ export const routes: RouteObject[] = [
         // The profile editor has its own layout; its empty child is the route named "update".
         path: '/profile/update',
         lazy: lazyComponent(() => import('./layouts/profile-edit-layout'), {
-          allNamespaces: true,
+          namespaces: ['account'],
         }),
         children: [
           {
@@ -157,7 +168,7 @@ export const routes: RouteObject[] = [
             path: 'goodbye',
             handle: handle('goodbye', OPEN_TO_ALL),
             lazy: lazyComponent(() => import('../features/my-data/goodbye-page'), {
-              allNamespaces: true,
+              namespaces: ['my-data'],
             }),
           },
           {
@@ -210,7 +221,9 @@ export const routes: RouteObject[] = [
           {
             path: 'biometrics',
             handle: handle('biometrics', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/biometrics/biometrics-page')),
+            lazy: lazyComponent(() => import('../features/biometrics/biometrics-page'), {
+              namespaces: ['account'],
+            }),
           },
           {
             // A platform or the account area needs a higher level than the session's.
@@ -232,7 +245,7 @@ export const routes: RouteObject[] = [
       },
       {
         // The legal pages: open to everyone in every state, linked from every page's footer.
-        lazy: lazyComponent(() => import('./layouts/public-layout')),
+        lazy: lazyComponent(() => import('./layouts/public-layout'), { namespaces: ['legal'] }),
         children: [
           {
             path: '/legal-notice',
@@ -260,7 +273,7 @@ export const routes: RouteObject[] = [
         path: '/oauth-error',
         handle: handle('oauth-error', OPEN_TO_ALL),
         lazy: lazyComponent(() => import('../features/oauth-error/oauth-error-page'), {
-          allNamespaces: true,
+          namespaces: ['oauth'],
         }),
       },
       {

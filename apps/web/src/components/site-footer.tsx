@@ -4,10 +4,10 @@ import { Link as RouterLink } from 'react-router';
 
 /** The legal pages every page links to from its footer, in this order. */
 export const LEGAL_LINKS = [
-  { to: '/legal-notice', labelKey: 'legal:footer.legalNotice' },
-  { to: '/privacy', labelKey: 'legal:footer.privacy' },
-  { to: '/accessibility', labelKey: 'legal:footer.accessibility' },
-  { to: '/contact', labelKey: 'legal:footer.contact' },
+  { to: '/legal-notice', labelKey: 'common:footer.legalNotice' },
+  { to: '/privacy', labelKey: 'common:footer.privacy' },
+  { to: '/accessibility', labelKey: 'common:footer.accessibility' },
+  { to: '/contact', labelKey: 'common:footer.contact' },
 ] as const;
 
 /**
@@ -20,7 +20,7 @@ export function SiteFooter({ children }: { children?: ReactNode }) {
   return (
     <footer data-testid="site-footer" className="hy-footer">
       {children}
-      <nav aria-label={t('legal:footer.label')}>
+      <nav aria-label={t('common:footer.label')}>
         <ul className="hy-footer-links">
           {LEGAL_LINKS.map((link) => (
             <li key={link.to}>

@@ -13,7 +13,7 @@ import {
   type Language,
   type RequiredLevel,
 } from '@hygie/domain';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { readCookie } from './cookies';
 
 /**
@@ -87,12 +87,12 @@ export interface ApiClient {
   request<T>(
     method: string,
     path: string,
-    options: RequestOptions & { schema: z.ZodType<T> },
+    options: RequestOptions & { schema: z.core.$ZodType<T> },
   ): Promise<T>;
   request(method: string, path: string, options?: RequestOptions): Promise<unknown>;
-  get<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+  get<T>(path: string, schema: z.core.$ZodType<T>, signal?: AbortSignal): Promise<T>;
   get(path: string): Promise<unknown>;
-  post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T>;
+  post<T>(path: string, body: unknown, schema: z.core.$ZodType<T>): Promise<T>;
   post(path: string, body?: unknown): Promise<unknown>;
   /** The anti-forgery cookie name comes from GET /api/config. */
   setXsrfCookieName(name: string): void;
@@ -132,13 +132,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function request<T>(
     method: string,
     path: string,
-    init: RequestOptions & { schema: z.ZodType<T> },
+    init: RequestOptions & { schema: z.core.$ZodType<T> },
   ): Promise<T>;
   function request(method: string, path: string, init?: RequestOptions): Promise<unknown>;
   async function request<T>(
     method: string,
     path: string,
-    init: RequestOptions & { schema?: z.ZodType<T> } = {},
+    init: RequestOptions & { schema?: z.core.$ZodType<T> } = {},
   ): Promise<unknown> {
     const verb = method.toUpperCase();
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -181,21 +181,25 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw new ApiError({ status: response.status, code, message, data });
     }
     if (!init.schema) return payload;
-    const parsed = init.schema.safeParse(payload);
+    const parsed = z.safeParse(init.schema, payload);
     if (!parsed.success) throw new ApiError({ status: response.status, code: 'unknown_error' });
     return parsed.data;
   }
 
-  function get<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+  function get<T>(path: string, schema: z.core.$ZodType<T>, signal?: AbortSignal): Promise<T>;
   function get(path: string): Promise<unknown>;
-  function get<T>(path: string, schema?: z.ZodType<T>, signal?: AbortSignal): Promise<unknown> {
+  function get<T>(
+    path: string,
+    schema?: z.core.$ZodType<T>,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const init = signal ? { signal } : {};
     return schema ? request('GET', path, { ...init, schema }) : request('GET', path, init);
   }
 
-  function post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T>;
+  function post<T>(path: string, body: unknown, schema: z.core.$ZodType<T>): Promise<T>;
   function post(path: string, body?: unknown): Promise<unknown>;
-  function post<T>(path: string, body?: unknown, schema?: z.ZodType<T>): Promise<unknown> {
+  function post<T>(path: string, body?: unknown, schema?: z.core.$ZodType<T>): Promise<unknown> {
     return schema
       ? request('POST', path, { body: body ?? {}, schema })
       : request('POST', path, { body: body ?? {} });

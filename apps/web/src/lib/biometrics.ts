@@ -5,10 +5,10 @@ import type {
 import {
   assuranceLevelResultSchema,
   biometricChallengeSchema,
-  currentUserSchema,
+  currentUserMiniSchema,
   type CurrentUser,
 } from '@hygie/domain';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, type ApiClient } from './api-client';
 import {
   createBiometricKey,
@@ -96,10 +96,13 @@ export function guessDevice(userAgent: string): { browser: string | null; os: st
   return { browser, os };
 }
 
-// Not the domain's okSchema: schemas/security pulls every validator into the login page.
+// Not the domain's okSchema: schemas/security pulls every validator (and classic zod) into the
+// login page, which loads this module.
 const okSchema = z.object({ ok: z.literal(true) });
 /** A passkey stored, and the first recovery codes when the server made them. */
-const passkeyEnrolledSchema = okSchema.extend({ recoveryCodes: z.array(z.string()).optional() });
+const passkeyEnrolledSchema = z.extend(okSchema, {
+  recoveryCodes: z.optional(z.array(z.string())),
+});
 
 const optionsSchema = z.object({
   challengeId: z.string(),
@@ -135,7 +138,7 @@ export async function signInWithPasskey(
   return api.post(
     '/biometrics/webauthn/authentication/verify',
     { challengeId, response },
-    currentUserSchema,
+    currentUserMiniSchema,
   );
 }
 
@@ -268,7 +271,7 @@ export async function signInWithNativeKey(
     return await api.post(
       '/biometrics/native/login',
       { challengeId, keyId, signature },
-      currentUserSchema,
+      currentUserMiniSchema,
     );
   } catch (error) {
     if (isKeyInvalidated(error)) {

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   AccountState,
   accountStateOf,
-  currentUserSchema,
+  currentUserMiniSchema,
   isAdmin,
   type CurrentUser,
 } from '@hygie/domain';
@@ -19,7 +19,7 @@ export function meQueryOptions(api: ApiClient, accountState: AccountStateStore) 
     queryKey: ME_QUERY_KEY,
     queryFn: async ({ signal }): Promise<CurrentUser | null> => {
       try {
-        const user = await api.get('/me', currentUserSchema, signal);
+        const user = await api.get('/me', currentUserMiniSchema, signal);
         accountState.set({ state: AccountState.LOGGED_IN });
         return user;
       } catch (error) {

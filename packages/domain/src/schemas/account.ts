@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.js';
-import { accountStatusSchema } from './api.js';
+import { accountStatusSchema } from './session.js';
 import {
   birthDateSchema,
   checkPasswordsMatch,

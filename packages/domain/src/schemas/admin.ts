@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { profileSchema } from './account.js';
-import { accountStatusSchema } from './api.js';
+import { accountStatusSchema } from './session.js';
 import { biometricCredentialSchema } from './biometrics.js';
 import { emailSchema, firstNameSchema, lastNameSchema } from './fields.js';
 
@@ -70,7 +70,7 @@ export function splitDuration(seconds: number): { amount: number; unit: Duration
  */
 export const userSearchQuerySchema = z.object({
   q: z.string().trim().max(180).default(''),
-  status: accountStatusSchema.optional(),
+  status: z.optional(accountStatusSchema),
   /** Only admins (`admin`) or only other users (`user`). */
   role: z.enum(['admin', 'user']).optional(),
   /** Patients, professionals, or accounts with no profile yet (`none`). */

@@ -1,25 +1,11 @@
 import { z } from 'zod';
 import { codeSchema } from './codes.js';
+import { ASSURANCE_LEVELS, REQUIRED_LEVELS } from './levels.js';
 
-/**
- * The levels of assurance of a sign-in, lowest first (docs/oidc.md, "Levels of assurance"):
- * one factor; password + a code by e-mail or SMS (`low`); a passkey or native key that verified
- * its user, password + authenticator app, Pro Santé Connect e-CPS, FranceConnect+ eidas2
- * (`substantial`); Pro Santé Connect with a CPS card, FranceConnect+ eidas3 (`high`).
- */
-export const ASSURANCE_LEVELS = ['one_factor', 'low', 'substantial', 'high'] as const;
+// Classic zod: the server composes these (`.nullable()`, `.optional()`); the levels themselves,
+// and what the login page reads of them, are levels.ts's (zod/mini).
 export const assuranceLevelSchema = z.enum(ASSURANCE_LEVELS);
-export type AssuranceLevel = z.infer<typeof assuranceLevelSchema>;
-
-/** The levels a platform, a request or the account area may require (one factor is no requirement). */
-export const REQUIRED_LEVELS = ['low', 'substantial', 'high'] as const;
 export const requiredLevelSchema = z.enum(REQUIRED_LEVELS);
-export type RequiredLevel = z.infer<typeof requiredLevelSchema>;
-
-/** Whether `level` is at least `required`. */
-export function meetsLevel(level: AssuranceLevel, required: AssuranceLevel): boolean {
-  return ASSURANCE_LEVELS.indexOf(level) >= ASSURANCE_LEVELS.indexOf(required);
-}
 
 /** A means that reaches a level: the authenticator app, a passkey, or an upstream provider. */
 export const assuranceMeansSchema = z.discriminatedUnion('kind', [
@@ -57,9 +43,6 @@ export const assurancePasskeyInputSchema = z.object({
   challengeId: z.string().min(1).max(64),
   response: z.record(z.string(), z.unknown()),
 });
-
-/** The answer to a step-up: the session's level now. */
-export const assuranceLevelResultSchema = z.object({ level: assuranceLevelSchema });
 
 /**
  * The operator's mapping from recorded methods to levels: for each level, the sets of methods

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Messages of the schema parts that name none (a plain z.boolean(), z.enum, z.number, a strict

@@ -25,9 +25,7 @@ export function IdentityProviderLinkNotice() {
   const [params] = useSearchParams();
   const provider = params.get('idp_link');
   if (!provider) return null;
-  const name = isOneOf(KNOWN, provider)
-    ? t(`account:identityLinks.providers.${provider}`)
-    : provider;
+  const name = isOneOf(KNOWN, provider) ? t(`common:identityProviders.${provider}`) : provider;
   return (
     <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="idp-link">
       {t('security:login.idp.link', { name })}

@@ -24,7 +24,7 @@ const KNOWN = ['psc', 'franceconnect'] as const;
 function useProviderName(): (provider: string) => string {
   const { t } = useTranslation();
   return (provider) =>
-    isOneOf(KNOWN, provider) ? t(`account:identityLinks.providers.${provider}`) : provider;
+    isOneOf(KNOWN, provider) ? t(`common:identityProviders.${provider}`) : provider;
 }
 
 /**

@@ -70,7 +70,7 @@ export default function AccessibilityPage() {
         <LegalLoading pending={legal.isPending} failed={legal.isError} />
         <Paragraph>
           <Link component={RouterLink} to="/contact">
-            {t('legal:footer.contact')}
+            {t('common:footer.contact')}
           </Link>
         </Paragraph>
       </LegalSection>

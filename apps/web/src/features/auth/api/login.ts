@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { currentUserSchema, type CurrentUser, type LoginInput } from '@hygie/domain';
+import { currentUserMiniSchema, type CurrentUser, type LoginInput } from '@hygie/domain';
 import { useServices } from '../../../lib/services';
 import { useCompleteSignIn } from '../../../lib/sign-in';
 
@@ -12,7 +12,7 @@ export function useLogin() {
   const { api } = useServices();
   const complete = useCompleteSignIn();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post('/login', input, currentUserSchema),
+    mutationFn: (input: LoginInput) => api.post('/login', input, currentUserMiniSchema),
     onSuccess: (user: CurrentUser) => complete(user),
   });
 }
