@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { currentUserSchema, errorEnvelopeSchema } from '@hygie/domain';
-import { responseSerializer } from './serializer.js';
+import { currentUserSchema, errorEnvelopeSchema, publicConfigSchema } from '@hygie/domain';
+import { fastSerializerOf, responseSerializer } from './serializer.js';
 
 const route = (schema: z.ZodType) => ({ schema, method: 'GET', url: '/t', httpStatus: '200' });
 
@@ -52,5 +52,30 @@ describe('the cross-check', () => {
   it('still refuses a response its schema does not allow (zod’s validation)', () => {
     const write = responseSerializer({ crossCheck: true })(route(currentUserSchema));
     expect(() => write({ ...user, status: 'unknown' })).toThrow();
+  });
+});
+
+describe('the schemas written in zod/mini (the first screens’)', () => {
+  it('are written by the fast serialiser too, as zod writes them', () => {
+    const config = {
+      release: '1.4.2',
+      sentryDsn: null,
+      sentryEnvironment: 'production',
+      xsrfCookieName: 'XSRF-TOKEN',
+      contactEmail: 'contact@hygie.test',
+      sessionWarningSeconds: 300,
+      identityProviders: ['psc'],
+      secret: 'never written',
+    };
+    const fast = fastSerializerOf(publicConfigSchema);
+    expect(fast).not.toBeNull();
+    const { secret: _secret, ...declared } = config;
+    expect(fast?.(config)).toBe(JSON.stringify(declared));
+    expect(
+      responseSerializer({ crossCheck: true })({
+        ...route(currentUserSchema),
+        schema: publicConfigSchema,
+      })(config),
+    ).toBe(JSON.stringify(declared));
   });
 });

@@ -41,8 +41,10 @@ export function responseSerializer(options: {
 type Serialize = (data: unknown) => string;
 const compiled = new WeakMap<object, Serialize | null>();
 
-function fastSerializerOf(schema: ZodRouteSchema): Serialize | null {
-  if (!(schema instanceof z.ZodType)) return null;
+/** The fast serialiser of a response schema, or null where zod writes the response. */
+export function fastSerializerOf(schema: ZodRouteSchema): Serialize | null {
+  // Any zod schema, classic or mini (the domain writes the first screens' schemas in zod/mini).
+  if (!(schema instanceof z.core.$ZodType)) return null;
   const known = compiled.get(schema);
   if (known !== undefined) return known;
   const serialize = compile(schema);
@@ -50,7 +52,7 @@ function fastSerializerOf(schema: ZodRouteSchema): Serialize | null {
   return serialize;
 }
 
-function compile(schema: z.ZodType): Serialize | null {
+function compile(schema: z.core.$ZodType): Serialize | null {
   let json: JsonSchema;
   try {
     json = z.toJSONSchema(schema, {
