@@ -9,6 +9,9 @@ export default defineConfig({
     // Every core (vitest's default leaves one to its main process, which is idle meanwhile).
     maxWorkers: availableParallelism(),
     environment: 'jsdom',
+    // Files share their worker's modules and document instead of loading MUI, the screens and
+    // jsdom again each (docs/decisions.md). The setup file puts back what a test leaves behind.
+    isolate: false,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     // The one place for slow-machine margins (with asyncUtilTimeout in the setup file): a test

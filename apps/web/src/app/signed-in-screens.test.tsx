@@ -1,70 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { userSearchQuerySchema } from '@hygie/domain';
-import {
-  ASSURANCE_SETTINGS,
-  CGU,
-  makeAdminUser,
-  makeAdminUserDetail,
-  makeDevice,
-  makeProfile,
-  SERVICES,
-  SETTINGS,
-  SUPPORT,
-  userPage,
-} from '../test/account-data';
-import { A11Y_VARIANTS } from '../test/a11y';
-import { makeUser } from '../test/factories';
-import { json, type FakeHandler } from '../test/fake-api';
-import { expectWellFormedScreen, type ScreenScenario } from '../test/screen-check';
+import { expect } from 'vitest';
+import { makeProfile } from '../test/account-data';
+import { json } from '../test/fake-api';
+import { describeScreens, type SignedInScenario } from '../test/signed-in-screens';
 
-// The signed-in area and the admin screens in their states, in every language and brand.
-
-const HANDLERS: Record<string, FakeHandler> = {
-  'GET /api/dashboard': () =>
-    json(200, {
-      attention: [
-        { kind: 'phone_unverified' },
-        { kind: 'password_expiring', at: '2025-04-10T12:00:00.000Z' },
-      ],
-      trustedDevices: 2,
-      passwordExpiresAt: '2025-04-10T12:00:00.000Z',
-    }),
-  'GET /api/profile': () => json(200, makeProfile({ ins: '285047512345678' })),
-  'POST /api/profile/email': () =>
-    json(200, { destination: 'n•••@example.fr', retryAfterSeconds: 60 }),
-  'GET /api/devices': () =>
-    json(200, [makeDevice({ id: 'd-1', current: true }), makeDevice({ id: 'd-2' })]),
-  'GET /api/services': () => json(200, SERVICES),
-  'GET /api/support': () => json(200, SUPPORT),
-  'GET /api/cgu': () => json(200, CGU),
-  'GET /api/admin/settings': () => json(200, SETTINGS),
-  'GET /api/admin/settings/assurance': () => json(200, ASSURANCE_SETTINGS),
-  'GET /api/admin/messages': () =>
-    json(200, {
-      items: [
-        {
-          id: 'm-1',
-          channel: 'email',
-          recipient: 'j***@example.fr',
-          template: 'password_changed',
-          status: 'failed',
-          attempts: 8,
-          lastError: '421 4.7.0 Try again later',
-          createdAt: '2025-03-01T13:05:00.000Z',
-          sentAt: null,
-          nextAttemptAt: null,
-          expiresAt: null,
-          retryable: true,
-        },
-      ],
-      nextCursor: '1740834300000.m-1',
-    }),
-  'GET /api/admin/users': (request) => {
-    const { status } = userSearchQuerySchema.parse(Object.fromEntries(request.url.searchParams));
-    return json(200, userPage([makeAdminUser(status ? { status } : {})], status ? null : '1.u-2'));
-  },
-};
+// The signed-in area (and the OAuth error page) in its states, in every language and brand; the
+// admin screens are in admin-screens.test.tsx.
 
 const professional = () =>
   json(
@@ -77,10 +18,7 @@ const professional = () =>
     }),
   );
 
-/** A scenario of this file: signed in as a patient unless `admin` or `anonymous` says otherwise. */
-type Scenario = ScreenScenario & { admin?: boolean; anonymous?: boolean };
-
-const SCENARIOS: Scenario[] = [
+const SCENARIOS: SignedInScenario[] = [
   {
     name: 'dashboard with attention',
     path: '/',
@@ -151,122 +89,6 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'settings tab',
-    path: '/app-settings',
-    admin: true,
-    act: () => screen.findAllByTestId('setting-row'),
-  },
-  {
-    name: 'access tab with results',
-    path: '/app-settings?tab=access',
-    admin: true,
-    act: () => screen.findByTestId('user-row'),
-  },
-  {
-    name: 'access tab, no user found',
-    path: '/app-settings?tab=access',
-    admin: true,
-    handlers: { 'GET /api/admin/users': () => json(200, userPage([])) },
-    act: () => screen.findByTestId('no-user-found'),
-  },
-  {
-    name: 'accounts tab',
-    path: '/app-settings?tab=accounts',
-    admin: true,
-    act: async () => {
-      await screen.findByTestId('pending-row');
-      return screen.findByTestId('locked-row');
-    },
-  },
-  {
-    name: 'accounts tab, reject confirmation',
-    path: '/app-settings?tab=accounts',
-    admin: true,
-    act: async (user) => {
-      await user.click(await screen.findByTestId('account-reject'));
-      return screen.findByTestId('confirm-dialog');
-    },
-  },
-  {
-    name: 'audit tab',
-    path: '/app-settings?tab=audit',
-    admin: true,
-    handlers: {
-      'GET /api/admin/audit': () =>
-        json(200, {
-          items: [
-            {
-              id: 'e-1',
-              at: '2025-03-01T13:05:00.000Z',
-              action: 'login_failed',
-              actorId: null,
-              targetId: 'u-2',
-              ip: '203.0.113.9',
-              userAgent: 'curl/8',
-              requestId: 'req-1',
-              details: null,
-            },
-          ],
-          nextCursor: null,
-        }),
-    },
-    act: () => screen.findByTestId('audit-row'),
-  },
-  {
-    name: 'messages tab',
-    path: '/app-settings?tab=messages',
-    admin: true,
-    act: () => screen.findByTestId('message-retry'),
-  },
-  {
-    name: 'user detail',
-    path: '/app-settings/users/u-2',
-    at: '/app-settings/users/:userId',
-    admin: true,
-    handlers: { 'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()) },
-    act: () => screen.findByTestId('user-facts'),
-  },
-  {
-    name: 'user detail, delete confirmation',
-    path: '/app-settings/users/u-2',
-    at: '/app-settings/users/:userId',
-    admin: true,
-    handlers: { 'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()) },
-    act: async (user) => {
-      await user.click(await screen.findByTestId('user-action-delete'));
-      return screen.findByTestId('confirm-dialog');
-    },
-  },
-  {
-    name: 'user detail, second factor asked before a deletion',
-    path: '/app-settings/users/u-2',
-    at: '/app-settings/users/:userId',
-    admin: true,
-    handlers: {
-      'GET /api/admin/users/u-2': () => json(200, makeAdminUserDetail()),
-      'DELETE /api/admin/users/u-2': () =>
-        json(403, {
-          code: 'second_factor_required',
-          message: 'server',
-          data: {
-            user_identifier: 'admin-1',
-            two_factor_providers: ['email', 'sms'],
-            email_hint: 'a***@example.fr',
-            sms_hint: '+33 6 ** ** ** 78',
-            sms_enabled: true,
-          },
-        }),
-      'POST /api/session/second-factor/send': () =>
-        json(200, { destination: 'a***@example.fr', retryAfterSeconds: 60 }),
-    },
-    act: async (user) => {
-      await user.click(await screen.findByTestId('user-action-delete'));
-      await user.click(await screen.findByTestId('confirm-yes'));
-      await user.click(await screen.findByTestId('step-up-send'));
-      return screen.findByTestId('code-input');
-    },
-  },
-  {
     name: 'oauth error naming the platform',
     path: '/oauth-error?error=access_denied&client_id=imagerie',
     anonymous: true,
@@ -278,17 +100,4 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-describe.each(A11Y_VARIANTS)('signed-in screens in $language with the $brand brand', (variant) => {
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))(
-    `%s: one h1 in a <main>, its title${variant.axe ? ', and passes axe' : ''}`,
-    (_name, { admin, anonymous, ...scenario }) =>
-      expectWellFormedScreen(
-        {
-          ...scenario,
-          user: anonymous ? null : makeUser(admin ? { roles: ['admin'] } : {}),
-          handlers: { ...HANDLERS, ...scenario.handlers },
-        },
-        variant,
-      ),
-  );
-});
+describeScreens('signed-in screens', SCENARIOS);

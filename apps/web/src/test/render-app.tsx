@@ -9,7 +9,6 @@ import { currentLanguage } from '../lib/language';
 import { PUBLIC_CONFIG } from './factories';
 import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
-import './emotion-styles';
 // The modules behind the lazy routes are imported with the test file (as a browser with the chunks
 // cached would have them): a route then loads in a few ticks, not in a findBy's time-out.
 import './screens';

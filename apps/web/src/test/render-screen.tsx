@@ -18,7 +18,6 @@ import { MuiRoot } from '../lib/mui-root';
 import { makeCguStatus, PUBLIC_CONFIG } from './factories';
 import { LEGAL_INFORMATION, SUPPORT } from './legal-data';
 import { apiError, fakeFetch, json, type FakeHandler } from './fake-api';
-import './emotion-styles';
 
 export interface RenderScreenOptions {
   /** The address to open (path and query); its path is the screen's route unless `at` says. */
