@@ -57,6 +57,34 @@ describe('mobile phone verification', () => {
     await screen.findByDisplayValue('06 12 34 56 78');
   });
 
+  it('shows the number form only once the number on file is known, so an early send is not lost', async () => {
+    const onFile = () =>
+      json(200, {
+        email: 'marie.dupont@example.fr',
+        emailVerified: true,
+        mobile_phone: '+33612345678',
+        mobilePhoneVerified: false,
+      });
+    // The first answer waits until the test lets it through; the reads after the send do not.
+    const gate: { open?: () => void } = {};
+    const { user, calls } = await openPhone({
+      'GET /api/verification': () =>
+        gate.open
+          ? onFile()
+          : new Promise<Response>((resolve) => (gate.open = () => resolve(onFile()))),
+    });
+    expect(await screen.findByRole('progressbar', { name: 'Chargement…' })).toBeTruthy();
+    expect(screen.queryByTestId('verify-phone-send')).toBeNull();
+    gate.open?.();
+    await screen.findByDisplayValue('06 12 34 56 78');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    await user.click(screen.getByTestId('verify-phone-send'));
+    await screen.findByRole('status');
+    expect(bodies(calls, '/api/verification/mobile-phone/change')).toEqual([
+      { phone: '+33612345678' },
+    ]);
+  });
+
   it('changes the number (sent as E.164), then verifies the SMS code', async () => {
     const { user, calls, router } = await openPhone({}, null);
     await user.type(await screen.findByLabelText(NUMBER), '06 98 76 54 99');

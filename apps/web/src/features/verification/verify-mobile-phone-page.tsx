@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
@@ -124,6 +125,16 @@ function PhoneSteps() {
     notChanged === null
       ? null
       : t('wait:notChanged.phone', { wait: waitInWords(i18n, notChanged) });
+
+  // The number on file fills the form when it arrives, and that resets the form: a send made
+  // before it would be lost (its validation error wiped with it). The form waits for the number.
+  if (step === 'number' && status.isPending) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
+        <CircularProgress aria-label={t('common:loading')} />
+      </Box>
+    );
+  }
 
   if (step === 'number') {
     const phoneError = phoneMessage(phoneForm.formState.errors.phone?.message);
