@@ -1,7 +1,11 @@
 // `npm test`: every suite — unit (domain, web), server (SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set), browser (Playwright in Chromium against the built server) —
 // then one closing line "Tests: N passed, N failed".
-import { spawn, spawnSync } from 'node:child_process';
+//
+// The browser suite waits on its pages far more than it computes (its runner, Chromium and the
+// server use about a third of a core together): it runs beside the unit and server suites, which
+// keep the cores busy, its lines prefixed with "[browser]". BROWSER_ALONGSIDE=0 runs it after them.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -12,13 +16,17 @@ fs.mkdirSync(out, { recursive: true });
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** Runs a command with the terminal's output; resolves to its exit status. */
 function run(command, args, env = {}) {
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
   });
-  return result.status ?? 1;
 }
 
 function readJson(file) {
@@ -30,11 +38,11 @@ function readJson(file) {
 }
 
 const suites = [];
-function vitest(name, projects) {
+async function vitest(name, projects) {
   const file = path.join(out, `${name}.json`);
   fs.rmSync(file, { force: true });
   const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])];
-  const status = run(npx, [
+  const status = await run(npx, [
     ...args,
     '--reporter=default',
     '--reporter=json',
@@ -59,26 +67,32 @@ function vitest(name, projects) {
 
 // TEST_SUITES=browser (or unit,server…) runs some of them; unset, all.
 const wanted = new Set((process.env.TEST_SUITES ?? 'unit,server,browser').split(','));
-if (wanted.has('unit')) vitest('unit', ['domain', 'web']);
-if (wanted.has('server')) vitest('server', ['server']);
-if (wanted.has('browser')) {
-  const buildStatus = run(npm, ['run', 'build']);
-  if (buildStatus !== 0) {
-    suites.push({ name: 'build', status: buildStatus, passed: 0, failed: 1, skipped: 0 });
-  } else {
-    suites.push(await browserSuite());
-  }
+const alongside = process.env.BROWSER_ALONGSIDE !== '0';
+let browser = Promise.resolve(undefined);
+if (wanted.has('browser') && alongside) browser = buildAndBrowse('[browser] ');
+if (wanted.has('unit')) await vitest('unit', ['domain', 'web']);
+if (wanted.has('server')) await vitest('server', ['server']);
+if (wanted.has('browser') && !alongside) browser = buildAndBrowse('');
+const browserResult = await browser;
+if (browserResult) suites.push(browserResult);
+
+/** The build the browser suite runs against, then the suite; a failed build counts as a failure. */
+async function buildAndBrowse(prefix) {
+  const buildStatus = await runPrefixed(npm, ['run', 'build'], root, prefix, {});
+  if (buildStatus !== 0)
+    return { name: 'build', status: buildStatus, passed: 0, failed: 1, skipped: 0 };
+  return browserSuite(prefix);
 }
 
 /**
  * The browser suite in E2E_SHARDS Playwright processes side by side: each starts its own server,
  * data directory and mock providers (playwright.config.ts picks free ports per process), so the
- * journeys of one cannot see the other's clock or accounts. A shard (Chromium, the server, the
- * runner) keeps about two cores busy: one shard per two cores by default — one on a 2-core
- * runner, where two shards made journeys miss their time-outs.
+ * journeys of one cannot see the other's clock or accounts. One shard per two cores by default —
+ * one on a 2-core runner, where two shards made journeys miss their time-outs (a shard's own
+ * processes use about a third of a core, but its journeys' bursts come together).
  */
-async function browserSuite() {
-  const ensure = run(process.execPath, ['e2e/ensure-chromium.mjs']);
+async function browserSuite(prefix) {
+  const ensure = await runPrefixed(process.execPath, ['e2e/ensure-chromium.mjs'], root, prefix, {});
   if (ensure !== 0) return { name: 'browser', status: ensure, passed: 0, failed: 1, skipped: 0 };
   const count = Math.max(
     1,
@@ -94,7 +108,7 @@ async function browserSuite() {
         npx,
         args,
         path.join(root, 'e2e'),
-        count === 1 ? '' : `[${shard}/${count}] `,
+        count === 1 ? prefix : `${prefix}[${shard}/${count}] `,
         {
           PLAYWRIGHT_JSON_OUTPUT_NAME: file,
           E2E_SHARD: count === 1 ? '' : String(shard),
