@@ -10,6 +10,10 @@
 //
 //   npm run build && npm run bench:web -w @hygie/bench
 //   BENCH_WEB_RUNS=7 BENCH_WEB_THROTTLE=4 …
+//
+// BENCH_WEB_COMPARE=<another build's apps/web/dist> (its dist-ssr beside it) also serves that build
+// from a second server (the same server code) and loads its login page in the same rounds,
+// alternating with this build's: a before/after comparison under the same load.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,6 +23,7 @@ import { chromium } from '@playwright/test';
 import { freePort, root, startServer } from './portal.mjs';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const COMPARE_DIST = process.env.BENCH_WEB_COMPARE;
 const THROTTLE = Number(process.env.BENCH_WEB_THROTTLE ?? 4);
 const JS_GOAL_BYTES = 100_000;
 const LCP_GOAL_MS = 700;
@@ -106,6 +111,9 @@ const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const baselinePort = freePort();
 const server = await startServer('sqlite');
+const compareServer = COMPARE_DIST
+  ? await startServer('sqlite', { WEB_DIST_DIR: path.resolve(COMPARE_DIST) })
+  : null;
 const baselineServer = await startBaselineServer(baselinePort);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
@@ -126,11 +134,16 @@ try {
   // One warm-up each (the server's and the browser's first requests), then alternate.
   await load(browser, `${base}${LOGIN_PATH}`, loginReady);
   await load(browser, baselineUrl, baselineReady);
+  if (compareServer) await load(browser, `${compareServer.base}${LOGIN_PATH}`, loginReady);
   const login = [];
   const baseline = [];
+  const compared = [];
   for (let run = 0; run < RUNS; run++) {
     baseline.push(await load(browser, baselineUrl, baselineReady));
     login.push(await load(browser, `${base}${LOGIN_PATH}`, loginReady));
+    if (compareServer) {
+      compared.push(await load(browser, `${compareServer.base}${LOGIN_PATH}`, loginReady));
+    }
   }
 
   const first = login[0];
@@ -169,6 +182,11 @@ try {
       loginUsable: Math.round(loginUsable),
       loginRuns: login.map((r) => Math.round(r.lcp)),
       baselineRuns: baseline.map((r) => Math.round(r.lcp)),
+      ...(compareServer && {
+        compared: Math.round(median(compared.map((r) => r.lcp))),
+        comparedUsable: Math.round(median(compared.map((r) => r.usable))),
+        comparedRuns: compared.map((r) => Math.round(r.lcp)),
+      }),
     },
     ratios: {
       lcpLoginOverBaseline: Number((loginLcp / baselineLcp).toFixed(2)),
@@ -207,11 +225,22 @@ try {
       `${report.ratios.usableLoginOverBaseline}× baseline LCP`,
     ],
   ];
+  if (compareServer) {
+    rows.push([
+      `compared build LCP ×${THROTTLE}`,
+      `${report.lcpMs.compared} ms`,
+      `${LCP_GOAL_MS} ms`,
+      `${(report.lcpMs.compared / baselineLcp).toFixed(2)}× baseline`,
+    ]);
+  }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
   console.log(
     `medians of ${RUNS} cold loads each; runs: login ${report.lcpMs.loginRuns.join(', ')} ms, baseline ${report.lcpMs.baselineRuns.join(', ')} ms`,
   );
+  if (compareServer) {
+    console.log(`compared build (${COMPARE_DIST}): ${report.lcpMs.comparedRuns.join(', ')} ms`);
+  }
 
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   const file = path.join(
@@ -225,4 +254,5 @@ try {
   await browser.close();
   baselineServer.close();
   await server.stop();
+  await compareServer?.stop();
 }

@@ -1,12 +1,14 @@
 import type { Plugin } from 'vite';
+import { PRELOADED_FACES } from './src/app/fonts';
 
 /**
- * The faces every screen starts with (Roboto, Latin, regular and medium: body text, headings,
- * buttons) are preloaded from index.html: the browser fetches them with the first scripts instead
- * of after the styles are applied, so the first render mostly has them and no text is redrawn.
- * The other faces (bold, other scripts, Arabic) come on use, by their `unicode-range`.
+ * The faces every screen starts with in the default language (Roboto, Latin, regular and medium:
+ * body text, headings, buttons) are preloaded from index.html: the browser fetches them with the
+ * first scripts instead of after the styles are applied, so the first render mostly has them and
+ * no text is redrawn. The other faces (bold, other scripts, Arabic) come on use, by their
+ * `unicode-range`. A page the server draws preloads its own language's (server-render.tsx).
  */
-const PRELOADED = /\/roboto-latin-(?:400|500)-normal-[\w-]+\.woff2$/;
+const PRELOADED = PRELOADED_FACES.fr;
 
 export function fontPreload(): Plugin {
   return {

@@ -44,6 +44,33 @@ test.describe('before any script has run', () => {
     });
   }
 
+  for (const language of LANGUAGES) {
+    test(`the login page in ${language} carries its styles and its language's fonts only`, async ({
+      browser,
+    }) => {
+      const { context, page } = await withoutClient(browser, language);
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      await page.goto('/security/login');
+      // Styled without a style sheet to wait for: the rules are in the page.
+      await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCSS('font-size', '34px');
+      await expect(page.getByTestId('login-submit')).toHaveCSS('border-radius', '4px');
+      const families = await page.evaluate(() => {
+        const names = new Set<string>();
+        document.fonts.forEach((face) => names.add(face.family.replace(/"/g, '')));
+        return [...names].sort();
+      });
+      expect(families).toEqual([language === 'ar' ? 'Noto Sans Arabic' : 'Roboto']);
+      const fonts = requested.filter((file) => file.endsWith('.woff2'));
+      expect(fonts.length).toBeGreaterThan(0);
+      const script = language === 'ar' ? /^\/assets\/noto-sans-arabic-/ : /^\/assets\/roboto-/;
+      for (const font of fonts) expect(font).toMatch(script);
+      expect(requested.filter((file) => file.endsWith('.css'))).toEqual([]);
+      await context.close();
+    });
+  }
+
   for (const brand of BRANDS) {
     test(`the login page is drawn in the ${brand} brand the address names`, async ({ browser }) => {
       const { context, page } = await withoutClient(browser, 'fr');
@@ -84,13 +111,43 @@ test('the client takes the drawn page over: same elements, nothing reported, and
       }
     }).observe(document, { childList: true, subtree: true });
   });
+  const styleSheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') styleSheets.push(request.url());
+  });
   await page.goto('/security/login');
   await expect(page.locator('#login-username')).toBeEnabled();
   await expect(page.locator('html')).not.toHaveAttribute('data-redrawn', 'yes');
+  // The built style sheet (every language's fonts) is linked once, before the page's own rules,
+  // which stay: the page looks the same.
+  await expect(page.locator('head > link[rel="stylesheet"] + style')).toHaveCount(1);
+  expect(styleSheets).toHaveLength(1);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCSS('font-size', '34px');
 
   await submitLogin(page, 'fr', ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/security\/mfa/);
   expect(problems).toEqual([]);
+});
+
+test('the drawn page switched to Arabic has the Arabic fonts, from the client’s style sheet', async ({
+  page,
+}) => {
+  await page.goto('/security/login');
+  await expect(page.locator('#login-username')).toBeEnabled();
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'العربية' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(TITLES.ar);
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        let arabic = false;
+        document.fonts.forEach((face) => {
+          if (face.family.includes('Noto Sans Arabic') && face.status === 'loaded') arabic = true;
+        });
+        return arabic;
+      }),
+    )
+    .toBe(true);
 });
 
 test('a browser that chose another language gets the page drawn again in it', async ({ page }) => {

@@ -161,6 +161,7 @@ describe('the pages the server draws', () => {
   const lines: string[] = [];
   const template =
     '<!DOCTYPE html><html lang="fr"><title>Hygie</title><div id="root"></div></html>';
+  const stylesheet = 'body{margin:0}';
 
   const renderPage: RenderPage = (request) => {
     asked.push(request);
@@ -176,6 +177,9 @@ describe('the pages the server draws', () => {
   beforeAll(async () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-spa-'));
     fs.writeFileSync(path.join(dist, 'index.html'), template);
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'index-C5zpFfZR.css'), stylesheet);
+    fs.writeFileSync(path.join(dist, 'assets', 'index-C5zpFfZR.js'), 'export {};');
     t = await createTestApp('sqlite', {
       env: { WEB_DIST_DIR: dist, LOG_LEVEL: 'error' },
       deps: { renderPage, logger: { stream: { write: (line) => lines.push(line) } } },
@@ -208,6 +212,8 @@ describe('the pages the server draws', () => {
         language: 'ar',
         config: config.json(),
         template,
+        // The built style sheets, for the page to carry: read once, at start.
+        stylesheets: { '/assets/index-C5zpFfZR.css': stylesheet },
       },
     ]);
     // `?l=` (a platform's ui_locales passed through) wins over the browser's languages.

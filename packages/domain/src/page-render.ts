@@ -16,6 +16,11 @@ export interface PageRenderRequest {
   config: PublicConfig;
   /** The built index.html, which the page's HTML fills. */
   template: string;
+  /**
+   * The built style sheets, by address (`/assets/index-….css`): their text. The page carries the
+   * ones the template links in a `<style>`, rather than waiting for them before its first paint.
+   */
+  stylesheets: Readonly<Record<string, string>>;
 }
 
 /** The page's HTML; null for a page the server does not draw (the browser draws it). */

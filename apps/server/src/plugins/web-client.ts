@@ -43,6 +43,22 @@ function isRenderPage(value: unknown): value is RenderPage {
   return typeof value === 'function';
 }
 
+/**
+ * The built style sheets (`assets/*.css`), by address: a drawn page carries the ones it links in
+ * its HTML (server-render.tsx). Read once: a build's hashed files do not change.
+ */
+function builtStylesheets(distDir: string): Record<string, string> {
+  const assetsDir = path.join(distDir, 'assets');
+  if (!fs.existsSync(assetsDir)) return {};
+  const sheets: Record<string, string> = {};
+  for (const name of fs.readdirSync(assetsDir)) {
+    if (name.endsWith('.css')) {
+      sheets[`/assets/${name}`] = fs.readFileSync(path.join(assetsDir, name), 'utf8');
+    }
+  }
+  return sheets;
+}
+
 /** Drawn pages kept, by language, host and address; only addresses without a query are kept. */
 const KEPT_PAGES = 64;
 
@@ -100,6 +116,7 @@ export async function registerWebClient(
   const { distDir } = options;
   const hasSpa = fs.existsSync(path.join(distDir, 'index.html'));
   const template = hasSpa ? fs.readFileSync(path.join(distDir, 'index.html'), 'utf8') : '';
+  const stylesheets = hasSpa ? builtStylesheets(distDir) : {};
   const renderPage =
     options.renderPage === undefined
       ? hasSpa
@@ -138,6 +155,7 @@ export async function registerWebClient(
       language: request.language,
       config: options.publicConfig,
       template,
+      stylesheets,
     });
     const page = html === null ? null : new DrawnPage(html);
     if (key !== null) {

@@ -3,7 +3,8 @@ import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Language, PageRenderRequest } from '@hygie/domain';
 import { boot } from './boot';
-import { CONFIG, TEMPLATE } from '../test/server-page';
+import { linkDrawnStylesheets } from './drawn-styles';
+import { CONFIG, STYLESHEETS, TEMPLATE } from '../test/server-page';
 import { renderPage } from './server-render';
 
 // The browser's side of the pages the server draws: it takes over the server's HTML (hydrates it)
@@ -23,9 +24,14 @@ async function receive(request: Partial<PageRenderRequest> = {}): Promise<void> 
     language: 'fr',
     config: CONFIG,
     template: TEMPLATE,
+    stylesheets: STYLESHEETS,
     ...request,
   });
   if (html === null) throw new Error('the page was not drawn');
+  document.head.innerHTML = html.slice(
+    html.indexOf('<head>') + '<head>'.length,
+    html.indexOf('</head>'),
+  );
   document.body.innerHTML = html.slice(
     html.indexOf('<body>') + '<body>'.length,
     html.indexOf('</body>'),
@@ -63,6 +69,7 @@ beforeEach(() => {
 afterEach(() => {
   act(() => root?.unmount());
   root = undefined;
+  document.head.innerHTML = '';
   document.body.innerHTML = '';
   vi.restoreAllMocks();
   Reflect.deleteProperty(window, 'PublicKeyCredential');
@@ -88,6 +95,28 @@ describe('taking over the page the server drew', () => {
       expect(logged).toEqual([]);
     },
   );
+
+  it('takes it over with the styles it carries: the built sheet linked once, its rules kept', async () => {
+    await receive();
+    browserLanguage('fr');
+    const style = document.head.querySelector('style');
+    const rules = style?.textContent;
+    expect(rules).toContain('.hy-page-title');
+    expect(document.head.querySelector('link[rel="stylesheet"]')).toBeNull();
+
+    // As app/main.tsx: the sheet once the page is painted, then the client.
+    linkDrawnStylesheets(document);
+    expect(await start()).toBe(true);
+    linkDrawnStylesheets(document);
+
+    await waitFor(() => expect(container.querySelector('fieldset')?.disabled).toBe(false));
+    const sheets = [...document.head.querySelectorAll('style, link[rel="stylesheet"]')];
+    expect(sheets.map((sheet) => sheet.tagName)).toEqual(['LINK', 'STYLE']);
+    expect(sheets[0]?.getAttribute('href')).toBe('/assets/index.css');
+    expect(sheets[1]).toBe(style);
+    expect(style?.textContent).toBe(rules);
+    expect(logged).toEqual([]);
+  });
 
   it('offers a passkey once taken over, where the browser has WebAuthn (the server cannot know)', async () => {
     await receive();

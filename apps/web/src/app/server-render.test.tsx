@@ -6,7 +6,7 @@ import { BRAND_COLORS, LANGUAGES, type Language, type PageRenderRequest } from '
 import { initI18n } from './i18n';
 import { pageStateSchema, PAGE_STATE_ID } from './page-state';
 import { renderPage } from './server-render';
-import { CONFIG, TEMPLATE } from '../test/server-page';
+import { CONFIG, STYLESHEETS, TEMPLATE } from '../test/server-page';
 
 function draw(request: Partial<PageRenderRequest> = {}): Promise<string | null> {
   return renderPage({
@@ -15,6 +15,7 @@ function draw(request: Partial<PageRenderRequest> = {}): Promise<string | null> 
     language: 'fr',
     config: CONFIG,
     template: TEMPLATE,
+    stylesheets: STYLESHEETS,
     ...request,
   });
 }
@@ -112,6 +113,82 @@ describe('the pages the server draws', () => {
     const html = await drawn({ config: { ...CONFIG, contactEmail } });
     expect(html).not.toContain('<script>alert(1)');
     expect(stateOf(html).config.contactEmail).toBe(contactEmail);
+  });
+
+  /** The drawn page's `<head>`. */
+  function headOf(html: string): string {
+    return html.slice(0, html.indexOf('</head>'));
+  }
+  /** The files of the font faces in the page's `<style>`. */
+  function facesOf(html: string): string[] {
+    return [...html.matchAll(/@font-face\{[^}]*?url\(\/assets\/([\w-]+)\.woff2\)/g)].map(
+      ([, file = '']) => file,
+    );
+  }
+  /** The fonts the page preloads. */
+  function preloadsOf(html: string): string[] {
+    return [
+      ...html.matchAll(/<link rel="preload" as="font"[^>]*href="\/assets\/([\w-]+)\.woff2"/g),
+    ].map(([, file = '']) => file);
+  }
+
+  it('carries its style sheet in a <style>, not a link that holds back its first paint', async () => {
+    const head = headOf(await drawn());
+    expect(head).not.toContain('rel="stylesheet"');
+    expect(head).toContain('<style data-stylesheet="/assets/index.css">');
+    // The first screens' rules are all there.
+    expect(head).toContain('body{margin:0;font-family:Roboto,"Noto Sans Arabic",sans-serif}');
+    expect(head).toContain('.hy-page-title{font-size:2.125rem}');
+    expect(head.match(/<style/g)).toHaveLength(1);
+  });
+
+  it.each(['fr', 'en'] as const)(
+    'carries and preloads the Latin fonts only in %s',
+    async (language) => {
+      const html = await drawn({ language });
+      expect(facesOf(html)).toEqual([
+        'roboto-latin-400-normal-a1',
+        'roboto-latin-500-normal-b2',
+        'roboto-latin-700-normal-d4',
+        'roboto-latin-ext-400-normal-e5',
+      ]);
+      expect(html).not.toContain('noto-sans-arabic');
+      expect(preloadsOf(html)).toEqual([
+        'roboto-latin-400-normal-a1',
+        'roboto-latin-500-normal-b2',
+      ]);
+    },
+  );
+
+  it('carries and preloads the Arabic fonts only in Arabic', async () => {
+    const html = await drawn({ language: 'ar' });
+    expect(facesOf(html)).toEqual([
+      'noto-sans-arabic-arabic-400-normal-f6',
+      'noto-sans-arabic-arabic-500-normal-g7',
+      'noto-sans-arabic-arabic-700-normal-h8',
+      'noto-sans-arabic-latin-400-normal-i9',
+    ]);
+    expect(html).not.toContain('roboto-');
+    expect(preloadsOf(html)).toEqual([
+      'noto-sans-arabic-arabic-400-normal-f6',
+      'noto-sans-arabic-arabic-500-normal-g7',
+    ]);
+  });
+
+  it('keeps the style sheet’s text from closing its <style>', async () => {
+    const head = headOf(await drawn());
+    // In CSS, `\/` is `/`: the rule is the same, and its text is not the end of the element.
+    expect(head).toContain(
+      ".hy-quote::before{content:'<\\/style><img src=x onerror=alert(2)>'}</style>",
+    );
+    expect(head.match(/<\/style/gi)).toHaveLength(1);
+  });
+
+  it('links a style sheet the server does not have, and keeps the template’s preloads', async () => {
+    const head = headOf(await drawn({ stylesheets: {} }));
+    expect(head).toContain('<link rel="stylesheet" crossorigin href="/assets/index.css">');
+    expect(head).not.toContain('<style');
+    expect(preloadsOf(head)).toEqual(['roboto-latin-400-normal-a1', 'roboto-latin-500-normal-b2']);
   });
 
   it('draws nothing into a template without its root', async () => {

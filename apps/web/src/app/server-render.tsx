@@ -18,6 +18,8 @@ import { resolveBrand } from '../lib/brand';
 import { documentTitle } from '../lib/document-title';
 import { directionOf } from '../lib/language';
 import { App } from './app';
+import { STYLESHEET_ATTRIBUTE } from './drawn-styles';
+import { PAGE_FACES, PRELOADED_FACES } from './fonts';
 import { FIRST_NAMESPACES, initI18n } from './i18n';
 import { PAGE_STATE_ID, seedPageData, serialisePageState, type PageState } from './page-state';
 import { isRouteHandle } from './root-layout';
@@ -61,6 +63,56 @@ function escapeHtml(text: string): string {
 }
 
 const ROOT = '<div id="root"></div>';
+
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/g;
+const FONT_PRELOAD = /<link rel="preload" as="font"[^>]*>\s*/g;
+const FONT_FACE = /@font-face\s*\{[^}]*\}/g;
+const FONT_FILE = /url\(\s*["']?([^"')\s]+)/g;
+
+/**
+ * What a page in `language` needs of a style sheet (`css`) before its first paint, as HTML: the
+ * preloads of its first fonts, then the sheet in a `<style>` without the font faces of the other
+ * languages. Every rule but those is kept: the sheet is the first screens' (base.css) and the
+ * fonts'. Nothing in it can close the element (`</style` is escaped: in CSS, `\/` is `/`).
+ */
+function inlineStylesheet(href: string, css: string, language: Language): string {
+  const faces = PAGE_FACES[language];
+  const preloaded = new Set<string>();
+  const kept = css.replace(FONT_FACE, (face) => {
+    const files = [...face.matchAll(FONT_FILE)].map((match) => match[1] ?? '');
+    if (!files.some((file) => faces.test(file))) return '';
+    for (const file of files) if (PRELOADED_FACES[language].test(file)) preloaded.add(file);
+    return face;
+  });
+  const preloads = [...preloaded]
+    .sort()
+    .map(
+      (file) =>
+        `<link rel="preload" as="font" type="font/woff2" href="${escapeHtml(file)}" crossorigin="">`,
+    );
+  const style = `<style ${STYLESHEET_ATTRIBUTE}="${escapeHtml(href)}">${kept.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+  return [...preloads, style].join('');
+}
+
+/**
+ * The template's `<head>` for a page in `language`: each style sheet it links that the server has
+ * (`stylesheets`) in a `<style>` (inlineStylesheet), with the preloads of the language's fonts
+ * instead of the template's (which are the default language's).
+ */
+function drawnHead(
+  template: string,
+  stylesheets: Readonly<Record<string, string>>,
+  language: Language,
+): string {
+  const known = [...template.matchAll(STYLESHEET_LINK)].some(
+    ([, href = '']) => stylesheets[href] !== undefined,
+  );
+  if (!known) return template;
+  return template.replace(FONT_PRELOAD, '').replace(STYLESHEET_LINK, (link, href: string) => {
+    const css = stylesheets[href];
+    return css === undefined ? link : inlineStylesheet(href, css, language);
+  });
+}
 
 /**
  * Draws the page asked for into the built index.html, for a visitor without a session: the
@@ -110,7 +162,7 @@ export const renderPage: RenderPage = async (request: PageRenderRequest) => {
 
   const title = documentTitle(i18n.t(titleKey, { lng: language }), BRAND_NAMES[brand]);
   // Replaced by functions: a `$` in the text inserted is not a replacement pattern.
-  return request.template
+  return drawnHead(request.template, request.stylesheets, language)
     .replace(/<html[^>]*>/, () => `<html lang="${language}" dir="${directionOf(language)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     .replace(
