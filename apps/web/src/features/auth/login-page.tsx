@@ -1,5 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
@@ -9,7 +7,7 @@ import { PlainPasswordField, PlainTextField } from '../../components/plain/text-
 import { usePublicConfig } from '../../lib/config';
 import { IdentityProviderError } from '../../components/identity-provider-error';
 import { errorMessage } from '../../lib/error-message';
-import { registeredField, voidHandler } from '../../lib/handlers';
+import { useFormState } from '../../lib/form-state';
 import { useHydrated } from '../../lib/hydration';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
@@ -28,25 +26,19 @@ export default function LoginPage() {
   const config = usePublicConfig();
   const login = useLogin();
   const hydrated = useHydrated();
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    formState: { errors },
-  } = useForm<LoginForm>({
-    resolver: zodResolver(loginFormSchema),
+  // Not react-hook-form: the first load's own small form state (lib/form-state, docs/web.md).
+  const { field, handleSubmit, getValues, errors } = useFormState(loginFormSchema, {
     // A platform's login_hint, passed through the sign-in as ?username=.
-    defaultValues: { username: (params.get('username') ?? '').trim().slice(0, 255), password: '' },
+    username: (params.get('username') ?? '').trim().slice(0, 255),
+    password: '',
   });
-  const username = register('username');
-  const password = register('password');
 
   const failure =
     login.isError && !isPendingStage(login.error)
       ? errorMessage(i18n, login.error, { contactEmail: config?.contactEmail ?? '' })
       : null;
 
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = handleSubmit((values: LoginForm) => {
     login.mutate(values);
   });
 
@@ -65,7 +57,7 @@ export default function LoginPage() {
           {failure}
         </PlainAlert>
       )}
-      <form noValidate onSubmit={voidHandler(onSubmit)} aria-labelledby="page-title">
+      <form noValidate onSubmit={onSubmit} aria-labelledby="page-title">
         {/* Drawn by the server first (app/server-render.tsx): usable once the page's code runs, so
             nothing typed before is lost and the browser never submits the form by itself. */}
         <fieldset disabled={!hydrated} className="hy-fieldset hy-stack">
@@ -81,7 +73,7 @@ export default function LoginPage() {
             autoCapitalize="none"
             spellCheck={false}
             maxLength={180}
-            {...registeredField(username)}
+            {...field('username')}
           />
           <PlainPasswordField
             id="login-password"
@@ -90,7 +82,7 @@ export default function LoginPage() {
             error={!!errors.password}
             required
             autoComplete="current-password"
-            {...registeredField(password)}
+            {...field('password')}
           />
           <RouterLink to="/security/forgot-password" className="hy-link hy-start">
             {t('security:login.forgotPassword')}
@@ -107,7 +99,7 @@ export default function LoginPage() {
           </PlainButton>
         </fieldset>
       </form>
-      <BiometricSignIn getUsername={() => getValues('username')} />
+      <BiometricSignIn getUsername={() => getValues().username} />
       <IdentityProviderSignIn />
       <PlainDivider />
       <p className="hy-text">
