@@ -43,8 +43,8 @@ export default function LoginPage() {
   });
 
   return (
-    <Page title={t('security:login.title')}>
-      <p className="hy-text-intro">{t('security:login.intro')}</p>
+    <Page title={t('login:title')}>
+      <p className="hy-text-intro">{t('login:intro')}</p>
       {params.get('expired') === '1' && !failure && (
         <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="session-expired">
           {t('errors:session_expired')}
@@ -63,9 +63,9 @@ export default function LoginPage() {
         <fieldset disabled={!hydrated} className="hy-fieldset hy-stack">
           <PlainTextField
             id="login-username"
-            label={t('security:login.username')}
+            label={t('login:username')}
             helperText={
-              validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
+              validationMessage(i18n, errors.username?.message) ?? t('login:usernameHelp')
             }
             error={!!errors.username}
             required
@@ -77,7 +77,7 @@ export default function LoginPage() {
           />
           <PlainPasswordField
             id="login-password"
-            label={t('security:login.password')}
+            label={t('login:password')}
             helperText={validationMessage(i18n, errors.password?.message)}
             error={!!errors.password}
             required
@@ -85,7 +85,7 @@ export default function LoginPage() {
             {...field('password')}
           />
           <RouterLink to="/security/forgot-password" className="hy-link hy-start">
-            {t('security:login.forgotPassword')}
+            {t('login:forgotPassword')}
           </RouterLink>
           <PlainButton
             type="submit"
@@ -95,7 +95,7 @@ export default function LoginPage() {
             loading={login.isPending}
             data-testid="login-submit"
           >
-            {t('security:login.submit')}
+            {t('login:submit')}
           </PlainButton>
         </fieldset>
       </form>
@@ -103,9 +103,9 @@ export default function LoginPage() {
       <IdentityProviderSignIn />
       <PlainDivider />
       <p className="hy-text">
-        {t('security:login.noAccount')}{' '}
+        {t('login:noAccount')}{' '}
         <RouterLink to="/security/register" className="hy-link">
-          {t('security:login.register')}
+          {t('login:register')}
         </RouterLink>
       </p>
     </Page>
