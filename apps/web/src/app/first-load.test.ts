@@ -176,6 +176,29 @@ function domainGraph(files: string[]): string[] {
   return [...seen];
 }
 
+/** A module that imports a value of a package (`import type` aside). */
+function importsValueOf(text: string, pkg: string): boolean {
+  return new RegExp(`(?:^|\\n)\\s*import\\s+(?!type\\s)[^;]*?\\sfrom\\s+['"]${pkg}['"]`).test(text);
+}
+
+describe('forms on the login page’s first load', () => {
+  it('keep their state without react-hook-form (lib/form-state), which loads with the screens after', () => {
+    expect(FIRST_LOAD).toContain('lib/form-state.ts');
+    expect(
+      importsValueOf(
+        sources['features/registration/registration-form.tsx'] ?? '',
+        'react-hook-form',
+      ),
+    ).toBe(true);
+    const users = FIRST_LOAD.filter((file) =>
+      ['react-hook-form', '@hookform/resolvers/zod'].some((pkg) =>
+        importsValueOf(sources[file] ?? '', pkg),
+      ),
+    );
+    expect(users).toEqual([]);
+  });
+});
+
 describe('zod on the login page’s first load', () => {
   it('finds the domain modules the first load uses', () => {
     expect(domainModuleOf('currentUserMiniSchema')).toBe('schemas/session.ts');
