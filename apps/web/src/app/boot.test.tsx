@@ -118,6 +118,21 @@ describe('taking over the page the server drew', () => {
     expect(logged).toEqual([]);
   });
 
+  it('takes over a login page drawn with a hinted username: shown before, kept after', async () => {
+    await receive({ url: '/security/login?username=jeanne.martin%40example.fr' });
+    browserLanguage('fr');
+    const username = container.querySelector<HTMLInputElement>('#login-username');
+    expect(username?.value).toBe('jeanne.martin@example.fr');
+
+    expect(await start()).toBe(true);
+
+    await waitFor(() => expect(container.querySelector('fieldset')?.disabled).toBe(false));
+    expect(container.querySelector('#login-username')).toBe(username);
+    expect(username?.value).toBe('jeanne.martin@example.fr');
+    expect(recovered).toEqual([]);
+    expect(logged).toEqual([]);
+  });
+
   it('offers a passkey once taken over, where the browser has WebAuthn (the server cannot know)', async () => {
     await receive();
     browserLanguage('fr');

@@ -84,8 +84,10 @@ function moduleGraph(
 }
 
 const NS = NAMESPACES.join('|');
-/** A whole key: 'security:login.title'. */
+/** A whole key: 'login:title'. */
 const KEY = new RegExp(`(['"\`])((?:${NS}):[\\w.]+)\\1`, 'g');
+/** A key built from a literal prefix: `login:idp.errors.${code}` gives 'login:idp.errors.'. */
+const KEY_PREFIX = new RegExp(`\`((?:${NS}):[\\w.]*)\\$\\{`, 'g');
 /** Any use of a namespace, whole keys and keys built from a prefix (`errors:${code}`) alike. */
 const NAMESPACE_USE = new RegExp(`['"\`](${NS}):`, 'g');
 
@@ -174,6 +176,29 @@ function domainGraph(files: string[]): string[] {
   return [...seen];
 }
 
+/** A module that imports a value of a package (`import type` aside). */
+function importsValueOf(text: string, pkg: string): boolean {
+  return new RegExp(`(?:^|\\n)\\s*import\\s+(?!type\\s)[^;]*?\\sfrom\\s+['"]${pkg}['"]`).test(text);
+}
+
+describe('forms on the login page’s first load', () => {
+  it('keep their state without react-hook-form (lib/form-state), which loads with the screens after', () => {
+    expect(FIRST_LOAD).toContain('lib/form-state.ts');
+    expect(
+      importsValueOf(
+        sources['features/registration/registration-form.tsx'] ?? '',
+        'react-hook-form',
+      ),
+    ).toBe(true);
+    const users = FIRST_LOAD.filter((file) =>
+      ['react-hook-form', '@hookform/resolvers/zod'].some((pkg) =>
+        importsValueOf(sources[file] ?? '', pkg),
+      ),
+    );
+    expect(users).toEqual([]);
+  });
+});
+
 describe('zod on the login page’s first load', () => {
   it('finds the domain modules the first load uses', () => {
     expect(domainModuleOf('currentUserMiniSchema')).toBe('schemas/session.ts');
@@ -214,7 +239,7 @@ describe('translations loaded for each screen', () => {
       ]),
     );
     expect(FIRST_LOAD).not.toContain('features/registration/register-page.tsx');
-    expect(keysUsed(FIRST_LOAD)).toContain('security:login.title');
+    expect(keysUsed(FIRST_LOAD)).toContain('login:title');
   });
 
   it('the login page and its layout use only the first namespaces', () => {
@@ -236,6 +261,28 @@ describe('translations loaded for each screen', () => {
         (namespace) => !i18n.hasLoadedNamespace(namespace),
       );
       expect(notLoaded).toEqual([]);
+    },
+  );
+
+  it.each(LANGUAGES)(
+    'the login page’s own namespace holds only what its first screen shows, in %s',
+    async (language) => {
+      // `login` is split from `security` so that the first load does not carry the other
+      // security screens' texts: a key no first-screen module uses belongs in `security`.
+      const i18n = await initI18n(createI18nInstance(), language, ['login']);
+      const keys = (prefix: string, value: unknown): string[] =>
+        typeof value === 'object' && value !== null
+          ? Object.entries(value).flatMap(([key, inner]) => keys(`${prefix}${key}.`, inner))
+          : [prefix.slice(0, -1).replace(/_(?:zero|one|two|few|many|other)$/, '')];
+      const used = keysUsed(FIRST_SCREEN);
+      const prefixes = [
+        ...FIRST_SCREEN.flatMap((file) => [...(sources[file] ?? '').matchAll(KEY_PREFIX)]),
+      ].map(([, prefix = '']) => prefix);
+      const unused = keys('login:', i18n.getResourceBundle(language, 'login')).filter(
+        (key) => !used.includes(key) && !prefixes.some((prefix) => key.startsWith(prefix)),
+      );
+      expect(unused).toEqual([]);
+      expect(used).toContain('login:title');
     },
   );
 

@@ -13,7 +13,15 @@ describe('i18n', () => {
   it('loads the first screens’ namespaces first, the others when a page asks for them', async () => {
     const i18n = await initI18n(createI18nInstance(), 'en', FIRST_NAMESPACES);
     const later = NAMESPACES.filter((ns) => !FIRST_NAMESPACES.some((first) => first === ns));
-    expect(later).toEqual(['account', 'oauth', 'admin', 'self-service', 'legal', 'my-data']);
+    expect(later).toEqual([
+      'security',
+      'account',
+      'oauth',
+      'admin',
+      'self-service',
+      'legal',
+      'my-data',
+    ]);
     for (const ns of FIRST_NAMESPACES) expect(i18n.hasLoadedNamespace(ns), ns).toBe(true);
     for (const ns of later) expect(i18n.hasLoadedNamespace(ns), ns).toBe(false);
     expect(i18n.t('common:footer.privacy')).toBe('Personal data');
@@ -67,6 +75,6 @@ describe('i18n', () => {
     expect(document.documentElement.lang).toBe('ar');
     expect(document.documentElement.dir).toBe('rtl');
     expect(localStorage.getItem('lang')).toBe('ar');
-    expect(i18n.t('security:login.title')).toBe('تسجيل الدخول');
+    expect(i18n.t('login:title')).toBe('تسجيل الدخول');
   });
 });

@@ -5,6 +5,7 @@ export const NAMESPACES = [
   'common',
   'errors',
   'validation',
+  'login',
   'security',
   'account',
   'oauth',
@@ -20,7 +21,8 @@ export type Namespace = (typeof NAMESPACES)[number];
 
 /**
  * What the login page shows, with its layout (header, footer, language menu, identity providers'
- * and biometric buttons, the sign-in's error messages): `main.tsx` loads these before the first
+ * and biometric buttons, the sign-in's error messages; `login` is the login page's own texts, the
+ * other security screens' are in `security`): `main.tsx` loads these before the first
  * render. The other screens' routes name the namespaces they need beyond these, which load beside
  * their chunk (`lazyComponent(…, { namespaces })`, routes.tsx); `first-load.test.ts` checks both
  * against the keys the code uses. The build puts a language's first namespaces in one chunk
@@ -30,7 +32,7 @@ export const FIRST_NAMESPACES = [
   'common',
   'errors',
   'validation',
-  'security',
+  'login',
   'biometrics',
   'wait',
 ] as const satisfies readonly Namespace[];

@@ -49,6 +49,8 @@ const ANONYMOUS_ONLY: RouteMeta = { anonymousOnly: true };
 const OPEN_TO_ALL: RouteMeta = { anonymous: true };
 const SIGNED_IN: RouteMeta = {};
 const LEGAL: RouteMeta = { anonymous: true, alwaysOpen: true };
+/** The security layout's screens but the login page: their texts are `security`'s, not first. */
+const SECURITY_SCREEN: { namespaces: readonly Namespace[] } = { namespaces: ['security'] };
 
 function handle(name: string, meta: RouteMeta): RouteHandle {
   return { name, meta };
@@ -118,7 +120,7 @@ export const routes: RouteObject[] = [
         // The profile editor has its own layout; its empty child is the route named "update".
         path: '/profile/update',
         lazy: lazyComponent(() => import('./layouts/profile-edit-layout'), {
-          namespaces: ['account'],
+          namespaces: ['account', 'security'],
         }),
         children: [
           {
@@ -145,24 +147,34 @@ export const routes: RouteObject[] = [
           {
             path: 'register',
             handle: handle('register', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/registration/register-page')),
+            lazy: lazyComponent(
+              () => import('../features/registration/register-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'register/professional',
             handle: handle('register-professional', ANONYMOUS_ONLY),
             lazy: lazyComponent(
               () => import('../features/registration/register-professional-page'),
+              SECURITY_SCREEN,
             ),
           },
           {
             path: 'register/patient',
             handle: handle('register-patient', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/registration/register-patient-page')),
+            lazy: lazyComponent(
+              () => import('../features/registration/register-patient-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'register/success',
             handle: handle('register-success', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/registration/register-success-page')),
+            lazy: lazyComponent(
+              () => import('../features/registration/register-success-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'goodbye',
@@ -174,72 +186,102 @@ export const routes: RouteObject[] = [
           {
             path: 'password-renewal',
             handle: handle('password-renewal', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/password/password-renewal-page')),
+            lazy: lazyComponent(
+              () => import('../features/password/password-renewal-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'password-renewal/success',
             // Shown once the renewal has signed the user in; without a session it sends to login.
             handle: handle('password-renewal-success', OPEN_TO_ALL),
-            lazy: lazyComponent(() => import('../features/password/password-renewal-success-page')),
+            lazy: lazyComponent(
+              () => import('../features/password/password-renewal-success-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'verify-email',
             handle: handle('verify-email', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/verification/verify-email-page')),
+            lazy: lazyComponent(
+              () => import('../features/verification/verify-email-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'verify-mobile-phone',
             handle: handle('verify-mobile-phone', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/verification/verify-mobile-phone-page')),
+            lazy: lazyComponent(
+              () => import('../features/verification/verify-mobile-phone-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'mfa',
             handle: handle('mfa', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/mfa/mfa-page')),
+            lazy: lazyComponent(() => import('../features/mfa/mfa-page'), SECURITY_SCREEN),
           },
           {
             path: 'forgot-password',
             handle: handle('forgot-password', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/password/forgot-password-page')),
+            lazy: lazyComponent(
+              () => import('../features/password/forgot-password-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'forgot-password/success',
             handle: handle('forgot-password-success', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/password/forgot-password-success-page')),
+            lazy: lazyComponent(
+              () => import('../features/password/forgot-password-success-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'accept-cgu',
             // Also read by a signed-in user: the terms in force, or the version they accepted.
             handle: handle('accept-cgu', { ...ANONYMOUS_ONLY, readableSignedIn: true }),
-            lazy: lazyComponent(() => import('../features/consent/accept-cgu-page')),
+            lazy: lazyComponent(
+              () => import('../features/consent/accept-cgu-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'first-login',
             handle: handle('first-login', ANONYMOUS_ONLY),
-            lazy: lazyComponent(() => import('../features/password/first-login-page')),
+            lazy: lazyComponent(
+              () => import('../features/password/first-login-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'biometrics',
             handle: handle('biometrics', ANONYMOUS_ONLY),
             lazy: lazyComponent(() => import('../features/biometrics/biometrics-page'), {
-              namespaces: ['account'],
+              namespaces: ['account', 'security'],
             }),
           },
           {
             // A platform or the account area needs a higher level than the session's.
             path: 'step-up',
             handle: handle('step-up', SIGNED_IN),
-            lazy: lazyComponent(() => import('../features/step-up/step-up-page')),
+            lazy: lazyComponent(() => import('../features/step-up/step-up-page'), SECURITY_SCREEN),
           },
           {
             path: 'lock-account',
             handle: handle('lock-account', OPEN_TO_ALL),
-            lazy: lazyComponent(() => import('../features/lock/lock-account-page')),
+            lazy: lazyComponent(
+              () => import('../features/lock/lock-account-page'),
+              SECURITY_SCREEN,
+            ),
           },
           {
             path: 'account-locked',
             handle: handle('account-locked', OPEN_TO_ALL),
-            lazy: lazyComponent(() => import('../features/lock/account-locked-page')),
+            lazy: lazyComponent(
+              () => import('../features/lock/account-locked-page'),
+              SECURITY_SCREEN,
+            ),
           },
         ],
       },

@@ -42,15 +42,11 @@ describe('the pages the server draws', () => {
       const html = await drawn({ language });
       const direction = language === 'ar' ? 'rtl' : 'ltr';
       expect(html).toContain(`<html lang="${language}" dir="${direction}">`);
-      expect(html).toContain(`<title>${i18n.t('security:login.title')} · Hygie</title>`);
+      expect(html).toContain(`<title>${i18n.t('login:title')} · Hygie</title>`);
       expect(html).toContain(
-        `<h1 id="page-title" class="hy-page-title">${i18n.t('security:login.title')}</h1>`,
+        `<h1 id="page-title" class="hy-page-title">${i18n.t('login:title')}</h1>`,
       );
-      for (const key of [
-        'security:login.password',
-        'security:login.submit',
-        'security:login.register',
-      ]) {
+      for (const key of ['login:password', 'login:submit', 'login:register']) {
         expect(html).toContain(i18n.t(key));
       }
       expect(html).toMatch(/<input[^>]*id="login-username"/);

@@ -31,7 +31,7 @@ import { createAppServices } from './services';
  * visits open first. Its HTML is shown before any script has run (docs/web.md); the browser then
  * takes it over (boot.tsx). Such a page uses only the first screens' translations and no MUI.
  */
-const DRAWN_PAGES: Readonly<Record<string, string>> = { login: 'security:login.title' };
+const DRAWN_PAGES: Readonly<Record<string, string>> = { login: 'login:title' };
 
 const handler = createStaticHandler(routes);
 

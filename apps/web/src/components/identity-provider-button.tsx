@@ -81,9 +81,7 @@ const ABOUT_FRANCECONNECT = {
 function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
   const { t, i18n } = useTranslation();
   const direction = directionOf(i18n.language);
-  const about = plus
-    ? t('security:login.idp.franceconnect.aboutPlus')
-    : t('security:login.idp.franceconnect.about');
+  const about = plus ? t('login:idp.franceconnect.aboutPlus') : t('login:idp.franceconnect.about');
   return (
     <div
       className="hy-connect-group"
@@ -91,7 +89,7 @@ function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
       data-testid="idp-group-franceconnect"
     >
       <p className="hy-text hy-body2 hy-connect-explanation">
-        {t('security:login.idp.franceconnect.explanation')}
+        {t('login:idp.franceconnect.explanation')}
       </p>
       <a
         href={href}
@@ -105,14 +103,14 @@ function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
           className="hy-connect-logo"
           style={logoSlot(direction)}
         />
-        <ConnectLabel login={t('security:login.idp.franceconnect.login')} brand="FranceConnect" />
+        <ConnectLabel login={t('login:idp.franceconnect.login')} brand="FranceConnect" />
         {plus && <span className="hy-connect-plus-sign">+</span>}
       </a>
       <a
         href={ABOUT_FRANCECONNECT[plus ? 'plus' : 'default']}
         target="_blank"
         rel="noopener noreferrer"
-        title={t('security:login.idp.newWindow', { name: about })}
+        title={t('login:idp.newWindow', { name: about })}
         className="hy-link hy-connect-about"
       >
         {about}
@@ -137,7 +135,7 @@ function ProSanteConnectButton({ href }: { href: string }) {
       >
         <PscMark />
       </span>
-      <ConnectLabel login={t('security:login.idp.psc.login')} brand="Pro Santé Connect" />
+      <ConnectLabel login={t('login:idp.psc.login')} brand="Pro Santé Connect" />
     </a>
   );
 }
@@ -196,7 +194,7 @@ export function IdentityProviderButton({
       className={buttonClasses({ variant: 'outlined', size: 'large', fullWidth: true })}
       data-testid={`idp-${provider}`}
     >
-      {t('security:login.idp.other', { name: provider })}
+      {t('login:idp.other', { name: provider })}
     </a>
   );
 }

@@ -13,9 +13,9 @@ function message(
     case 'cancelled':
     case 'refused':
     case 'not_linked':
-      return t(`security:login.idp.errors.${code}`);
+      return t(`login:idp.errors.${code}`);
     case 'identity_provider_unavailable':
-      return `${t('errors:identity_provider_unavailable')} ${t('security:login.idp.retry')}`;
+      return `${t('errors:identity_provider_unavailable')} ${t('login:idp.retry')}`;
     default:
       return t(`errors:${code}`, { contactEmail });
   }

@@ -28,7 +28,7 @@ export function IdentityProviderLinkNotice() {
   const name = isOneOf(KNOWN, provider) ? t(`common:identityProviders.${provider}`) : provider;
   return (
     <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="idp-link">
-      {t('security:login.idp.link', { name })}
+      {t('login:idp.link', { name })}
       {isOneOf(KNOWN, provider) && (
         <div className="hy-mt-1">
           <RouterLink
@@ -38,7 +38,7 @@ export function IdentityProviderLinkNotice() {
             className={`${buttonClasses({ variant: 'outlined', color: 'inherit' })} hy-button-small`}
             data-testid="idp-register"
           >
-            {t('security:login.idp.register')}
+            {t('login:idp.register')}
           </RouterLink>
         </div>
       )}
@@ -55,7 +55,7 @@ export function IdentityProviderSignIn() {
   const target = params.get('target_uri') ?? safeInternalPath(params.get('redirect'));
   return (
     <div className="hy-mt-3" data-testid="identity-providers">
-      <PlainDivider className="hy-mb-3">{t('security:login.idp.or')}</PlainDivider>
+      <PlainDivider className="hy-mb-3">{t('login:idp.or')}</PlainDivider>
       <div className="hy-stack">
         {providers.map((provider) => (
           <IdentityProviderButton key={provider} provider={provider} target={target} />

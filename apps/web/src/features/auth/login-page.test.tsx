@@ -83,6 +83,32 @@ describe('login page', () => {
     expect(calls.some((call) => call.url.pathname === '/api/login')).toBe(false);
   });
 
+  it('focuses the first invalid field, describes it by its error, and clears it as it is typed', async () => {
+    const { calls } = await renderScreen(LoginPage, {
+      also: NEXT_SCREENS,
+      path: '/security/login?username=%20%20',
+    });
+    const user = userEvent.setup();
+    const password = await screen.findByLabelText(PASSWORD);
+    await user.type(password, 'Secret123{Enter}');
+    const username = screen.getByLabelText(USERNAME);
+    expect(document.activeElement).toBe(username);
+    const helper = document.getElementById(username.getAttribute('aria-describedby') ?? '');
+    expect(helper?.textContent).toBe('Ce champ est obligatoire.');
+    expect(password.getAttribute('aria-invalid')).toBe('false');
+    await user.type(username, 'marie.dupont@example.fr');
+    expect(username.getAttribute('aria-invalid')).toBe('false');
+    expect(screen.queryByText('Ce champ est obligatoire.')).toBeNull();
+    expect(calls.some((call) => call.url.pathname === '/api/login')).toBe(false);
+    await user.keyboard('{Enter}');
+    await waitFor(() =>
+      expect(calls.find((call) => call.url.pathname === '/api/login')?.body).toEqual({
+        username: 'marie.dupont@example.fr',
+        password: 'Secret123',
+      }),
+    );
+  });
+
   it('posts the credentials with the anti-forgery header, the language and the brand', async () => {
     document.cookie = 'XSRF-TOKEN=xsrf-value';
     const { calls } = await signIn({ login: () => json(200, makeUser()) });

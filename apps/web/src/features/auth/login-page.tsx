@@ -1,5 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Page } from '../../components/page';
@@ -9,7 +7,7 @@ import { PlainPasswordField, PlainTextField } from '../../components/plain/text-
 import { usePublicConfig } from '../../lib/config';
 import { IdentityProviderError } from '../../components/identity-provider-error';
 import { errorMessage } from '../../lib/error-message';
-import { registeredField, voidHandler } from '../../lib/handlers';
+import { useFormState } from '../../lib/form-state';
 import { useHydrated } from '../../lib/hydration';
 import { isPendingStage } from '../../lib/sign-in';
 import { validationMessage } from '../../lib/validation-message';
@@ -28,31 +26,25 @@ export default function LoginPage() {
   const config = usePublicConfig();
   const login = useLogin();
   const hydrated = useHydrated();
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    formState: { errors },
-  } = useForm<LoginForm>({
-    resolver: zodResolver(loginFormSchema),
+  // Not react-hook-form: the first load's own small form state (lib/form-state, docs/web.md).
+  const { field, handleSubmit, getValues, errors } = useFormState(loginFormSchema, {
     // A platform's login_hint, passed through the sign-in as ?username=.
-    defaultValues: { username: (params.get('username') ?? '').trim().slice(0, 255), password: '' },
+    username: (params.get('username') ?? '').trim().slice(0, 255),
+    password: '',
   });
-  const username = register('username');
-  const password = register('password');
 
   const failure =
     login.isError && !isPendingStage(login.error)
       ? errorMessage(i18n, login.error, { contactEmail: config?.contactEmail ?? '' })
       : null;
 
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = handleSubmit((values: LoginForm) => {
     login.mutate(values);
   });
 
   return (
-    <Page title={t('security:login.title')}>
-      <p className="hy-text-intro">{t('security:login.intro')}</p>
+    <Page title={t('login:title')}>
+      <p className="hy-text-intro">{t('login:intro')}</p>
       {params.get('expired') === '1' && !failure && (
         <PlainAlert severity="info" role="status" className="hy-mb-3" data-testid="session-expired">
           {t('errors:session_expired')}
@@ -65,15 +57,15 @@ export default function LoginPage() {
           {failure}
         </PlainAlert>
       )}
-      <form noValidate onSubmit={voidHandler(onSubmit)} aria-labelledby="page-title">
+      <form noValidate onSubmit={onSubmit} aria-labelledby="page-title">
         {/* Drawn by the server first (app/server-render.tsx): usable once the page's code runs, so
             nothing typed before is lost and the browser never submits the form by itself. */}
         <fieldset disabled={!hydrated} className="hy-fieldset hy-stack">
           <PlainTextField
             id="login-username"
-            label={t('security:login.username')}
+            label={t('login:username')}
             helperText={
-              validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
+              validationMessage(i18n, errors.username?.message) ?? t('login:usernameHelp')
             }
             error={!!errors.username}
             required
@@ -81,19 +73,19 @@ export default function LoginPage() {
             autoCapitalize="none"
             spellCheck={false}
             maxLength={180}
-            {...registeredField(username)}
+            {...field('username')}
           />
           <PlainPasswordField
             id="login-password"
-            label={t('security:login.password')}
+            label={t('login:password')}
             helperText={validationMessage(i18n, errors.password?.message)}
             error={!!errors.password}
             required
             autoComplete="current-password"
-            {...registeredField(password)}
+            {...field('password')}
           />
           <RouterLink to="/security/forgot-password" className="hy-link hy-start">
-            {t('security:login.forgotPassword')}
+            {t('login:forgotPassword')}
           </RouterLink>
           <PlainButton
             type="submit"
@@ -103,17 +95,17 @@ export default function LoginPage() {
             loading={login.isPending}
             data-testid="login-submit"
           >
-            {t('security:login.submit')}
+            {t('login:submit')}
           </PlainButton>
         </fieldset>
       </form>
-      <BiometricSignIn getUsername={() => getValues('username')} />
+      <BiometricSignIn getUsername={() => getValues().username} />
       <IdentityProviderSignIn />
       <PlainDivider />
       <p className="hy-text">
-        {t('security:login.noAccount')}{' '}
+        {t('login:noAccount')}{' '}
         <RouterLink to="/security/register" className="hy-link">
-          {t('security:login.register')}
+          {t('login:register')}
         </RouterLink>
       </p>
     </Page>

@@ -46,7 +46,7 @@ function LinkUnusable() {
           {t('security:firstLogin.goToLogin')}
         </Button>
         <Button component={RouterLink} to="/security/forgot-password">
-          {t('security:login.forgotPassword')}
+          {t('login:forgotPassword')}
         </Button>
       </Box>
     </>

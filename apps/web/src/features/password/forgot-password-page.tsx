@@ -102,10 +102,8 @@ function RequestStep({
       >
         <TextField
           id="forgot-username"
-          label={t('security:login.username')}
-          helperText={
-            validationMessage(i18n, errors.username?.message) ?? t('security:login.usernameHelp')
-          }
+          label={t('login:username')}
+          helperText={validationMessage(i18n, errors.username?.message) ?? t('login:usernameHelp')}
           error={!!errors.username}
           required
           fullWidth

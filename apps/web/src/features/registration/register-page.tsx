@@ -50,7 +50,7 @@ export default function RegisterPage() {
                     {t(`security:register.choice.${type}.fromProvider`)}
                   </Typography>
                   <IdentityProviderButton provider={provider} intent="register" />
-                  <Divider sx={{ my: 2 }}>{t('security:login.idp.or')}</Divider>
+                  <Divider sx={{ my: 2 }}>{t('login:idp.or')}</Divider>
                 </Box>
               )}
               <Button
