@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PageRenderRequest, RenderPage } from '@hygie/domain';
-import { builtPageRenderer } from './plugins/web-client.js';
+import { builtPageRenderer, withTimeLimit } from './plugins/web-client.js';
 import type { TestApp } from './test/helpers.js';
 import { createTestApp } from './test/helpers.js';
 
@@ -245,7 +245,31 @@ describe('the pages the server draws', () => {
     expect(plain.body).toContain('drawn in fr');
   });
 
-  it('draws an address without a query once per language and host; one with a query each time', async () => {
+  it('draws a page once for its first requests together, and once for the hosts of one brand', async () => {
+    const drawn = await Promise.all(
+      ['a.example', 'b.example', 'a.example', 'telecare.example', 'TeleCare.example'].map((host) =>
+        t.app.inject({
+          url: '/security/login-together',
+          headers: { host, 'accept-language': 'en' },
+        }),
+      ),
+    );
+    expect(drawn.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    // One draw per brand the hosts name; a page is the same for every host of its brand.
+    expect(asked.map((request) => [request.url, request.hostname])).toEqual([
+      ['/security/login-together', 'a.example'],
+      ['/security/login-together', 'telecare.example'],
+    ]);
+    // Later requests are served what was drawn, whatever host of that brand they name (the
+    // stand-in draws every address under /security/login; this one is this test's alone).
+    await t.app.inject({
+      url: '/security/login-together',
+      headers: { host: 'c.example', 'accept-language': 'en' },
+    });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('draws an address without a query once per language and brand; one with a query each time', async () => {
     for (let round = 0; round < 3; round++) {
       await t.app.inject({ url: '/security/login', headers: { 'accept-language': 'en' } });
       await t.app.inject('/security/login?username=a');
@@ -282,6 +306,34 @@ describe('the pages the server draws', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(template);
     expect(lines.some((line) => line.includes('the page could not be drawn'))).toBe(true);
+  });
+});
+
+describe('the time limit of a draw', () => {
+  const request: PageRenderRequest = {
+    url: '/security/login',
+    hostname: 'localhost',
+    language: 'fr',
+    config: {
+      release: 'test',
+      sentryDsn: null,
+      sentryEnvironment: 'test',
+      xsrfCookieName: 'XSRF-TOKEN',
+      contactEmail: 'contact@hygie.test',
+      sessionWarningSeconds: 60,
+      identityProviders: [],
+    },
+    template: '',
+    stylesheets: {},
+  };
+
+  it('refuses a draw that does not answer in time, and passes on one that does', async () => {
+    const hanging = withTimeLimit(() => new Promise<string | null>(() => {}), 20);
+    await expect(hanging(request)).rejects.toThrow(/not drawn within 20 ms/);
+    const quick = withTimeLimit(() => Promise.resolve('<p>drawn</p>'), 1_000);
+    await expect(quick(request)).resolves.toBe('<p>drawn</p>');
+    const failing = withTimeLimit(() => Promise.reject(new Error('renderer down')), 1_000);
+    await expect(failing(request)).rejects.toThrow('renderer down');
   });
 });
 

@@ -83,3 +83,12 @@ export function asLanguage(value: unknown): Language | undefined {
 export function asBrand(value: unknown): Brand | undefined {
   return isOneOf(BRANDS, value) ? value : undefined;
 }
+
+/**
+ * The brand a page's address names (spec §1): one whose host name or path mentions "telecare",
+ * else the default brand. The address's part of the brand rule: a `?branding=` or a brand
+ * remembered by the browser comes first (the web client's `resolveBrand`).
+ */
+export function brandOfAddress(hostname: string, pathname: string): Brand {
+  return `${hostname} ${pathname}`.toLowerCase().includes('telecare') ? 'telecare' : DEFAULT_BRAND;
+}

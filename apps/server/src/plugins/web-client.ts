@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import type { PublicConfig, RenderPage } from '@hygie/domain';
+import { brandOfAddress, type PublicConfig, type RenderPage } from '@hygie/domain';
 import { OIDC_PREFIX } from '../modules/oidc/provider.js';
 import { sendError } from './error-handler.js';
 
@@ -59,8 +59,36 @@ function builtStylesheets(distDir: string): Record<string, string> {
   return sheets;
 }
 
-/** Drawn pages kept, by language, host and address; only addresses without a query are kept. */
+/**
+ * Drawn pages kept, by language, brand and address; only addresses without a query are kept. The
+ * key has the brand the host names, not the host: the `Host` header is the client's to choose,
+ * and a page depends on it through its brand alone (server-render.tsx).
+ */
 const KEPT_PAGES = 64;
+
+/** Past this, a page is left to the browser: a renderer that hangs must not hang the request. */
+export const DRAW_TIME_LIMIT_MS = 2_000;
+
+/** `renderPage`, refused when it has not answered within `ms` (it is not stopped: nothing is kept). */
+export function withTimeLimit(renderPage: RenderPage, ms: number): RenderPage {
+  return (request) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the page was not drawn within ${ms} ms`)),
+        ms,
+      );
+      renderPage(request).then(
+        (page) => {
+          clearTimeout(timer);
+          resolve(page);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+}
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -117,12 +145,13 @@ export async function registerWebClient(
   const hasSpa = fs.existsSync(path.join(distDir, 'index.html'));
   const template = hasSpa ? fs.readFileSync(path.join(distDir, 'index.html'), 'utf8') : '';
   const stylesheets = hasSpa ? builtStylesheets(distDir) : {};
-  const renderPage =
+  const renderer =
     options.renderPage === undefined
       ? hasSpa
         ? await builtPageRenderer(distDir)
         : null
       : options.renderPage;
+  const renderPage = renderer && withTimeLimit(renderer, DRAW_TIME_LIMIT_MS);
   if (hasSpa) {
     const assetsDir = `${path.join(distDir, 'assets')}${path.sep}`;
     await app.register(fastifyStatic, {
@@ -142,14 +171,11 @@ export async function registerWebClient(
   }
 
   const kept = new Map<string, DrawnPage | null>();
-  async function drawnPage(request: FastifyRequest): Promise<DrawnPage | null> {
-    if (!renderPage || request.cookies[options.sessionCookie]) return null;
-    const key = request.url.includes('?')
-      ? null
-      : `${request.language} ${request.hostname} ${request.url}`;
-    const known = key === null ? undefined : kept.get(key);
-    if (known !== undefined) return known;
-    const html = await renderPage({
+  // The draws under way, by the same key: the first requests for a page wait for one draw.
+  const drawing = new Map<string, Promise<DrawnPage | null>>();
+
+  async function draw(render: RenderPage, request: FastifyRequest): Promise<DrawnPage | null> {
+    const html = await render({
       url: request.url,
       hostname: request.hostname,
       language: request.language,
@@ -157,12 +183,28 @@ export async function registerWebClient(
       template,
       stylesheets,
     });
-    const page = html === null ? null : new DrawnPage(html);
-    if (key !== null) {
-      if (kept.size >= KEPT_PAGES) kept.delete(kept.keys().next().value ?? '');
-      kept.set(key, page);
+    return html === null ? null : new DrawnPage(html);
+  }
+
+  function drawnPage(request: FastifyRequest): Promise<DrawnPage | null> {
+    if (!renderPage || request.cookies[options.sessionCookie]) return Promise.resolve(null);
+    if (request.url.includes('?')) return draw(renderPage, request);
+    const brand = brandOfAddress(request.hostname, request.url);
+    const key = `${request.language} ${brand} ${request.url}`;
+    const known = kept.get(key);
+    if (known !== undefined) return Promise.resolve(known);
+    let pending = drawing.get(key);
+    if (!pending) {
+      pending = draw(renderPage, request)
+        .then((page) => {
+          if (kept.size >= KEPT_PAGES) kept.delete(kept.keys().next().value ?? '');
+          kept.set(key, page);
+          return page;
+        })
+        .finally(() => drawing.delete(key));
+      drawing.set(key, pending);
     }
-    return page;
+    return pending;
   }
 
   // With a renderer, whether a page path is drawn depends on the language and the cookies: a

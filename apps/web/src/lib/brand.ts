@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { asBrand, BRAND_NAMES, DEFAULT_BRAND, type Brand } from '@hygie/domain';
+import { asBrand, BRAND_NAMES, brandOfAddress, DEFAULT_BRAND, type Brand } from '@hygie/domain';
 import { readStorage, writeStorage } from './storage';
 
 export const BRANDING_QUERY_PARAM = 'branding';
@@ -26,9 +26,7 @@ export function resolveBrand(sources: BrandSources): Brand {
   }
   const remembered = asBrand(sources.readSession(BRANDING_STORAGE_KEY));
   if (remembered) return remembered;
-  const address = `${sources.hostname} ${sources.pathname}`.toLowerCase();
-  if (address.includes('telecare')) return 'telecare';
-  return DEFAULT_BRAND;
+  return brandOfAddress(sources.hostname, sources.pathname);
 }
 
 export function resolveBrandFromWindow(win: Window = window): Brand {
