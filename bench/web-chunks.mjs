@@ -1,7 +1,7 @@
 // What the login page's first load is made of: builds the web client with source maps and a
 // manifest (into a temporary directory, dist/ is left alone), follows the static imports of the
-// entry, of the client's start (app/boot.tsx) and of the login page's layout and page, adds the
-// first screens' translations in one language, and attributes each chunk's bytes to the modules
+// scripts the built index.html loads and preloads (the entry, the client's start, the login page's
+// layout and page), adds the first screens' translations in one language, and attributes each chunk's bytes to the modules
 // its source map names — by package for dependencies, by folder for the portal's own code.
 // Complements web.mjs (what the browser fetched, and when) with why.
 //
@@ -15,13 +15,6 @@ import zlib from 'node:zlib';
 import { root } from './portal.mjs';
 
 const LANGUAGE = process.env.BENCH_WEB_LANGUAGE ?? 'fr';
-// What index.html preloads beside the entry (apps/web/route-preload.ts): the client's start, which
-// the entry imports once a page the server drew is painted, and the login page's layout and page.
-const ROUTES = [
-  'src/app/boot.tsx',
-  'src/app/layouts/security-layout.tsx',
-  'src/features/auth/login-page.tsx',
-];
 const web = path.join(root, 'apps', 'web');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-web-chunks-'));
 
@@ -32,18 +25,24 @@ execFileSync(
 );
 
 const manifest = JSON.parse(fs.readFileSync(path.join(out, '.vite', 'manifest.json'), 'utf8'));
+const byFile = new Map(Object.values(manifest).map((entry) => [entry.file, entry]));
 const files = new Set();
-function follow(key) {
-  const entry = manifest[key];
-  if (!entry || files.has(entry.file)) return;
-  files.add(entry.file);
-  for (const imported of entry.imports ?? []) follow(imported);
+function follow(file) {
+  if (files.has(file)) return;
+  files.add(file);
+  for (const imported of byFile.get(file)?.imports ?? []) follow(manifest[imported].file);
 }
-follow('index.html');
-for (const route of ROUTES) follow(route);
+// What the built index.html loads: the entry's script and every module it preloads (the
+// client's start and the login page, apps/web/route-preload.ts), with their static imports.
+const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+for (const [, href] of html.matchAll(
+  /<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g,
+)) {
+  follow(href);
+}
 // The first screens' translations: one chunk per language (apps/web/vite.config.ts).
-for (const [key, entry] of Object.entries(manifest)) {
-  if (entry.name === `locales-${LANGUAGE}`) follow(key);
+for (const entry of Object.values(manifest)) {
+  if (entry.name === `locales-${LANGUAGE}`) follow(entry.file);
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
