@@ -7,5 +7,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // Every core (vitest's default leaves one to its main process, which is idle meanwhile).
     maxWorkers: availableParallelism(),
+    // The property tests run a hundred inputs or more through the validation rules (the password's
+    // dictionary among them): a second or two alone, past vitest's 5 s default on a loaded machine
+    // (the unit suite runs beside the browser suite, scripts/test.mjs). As the web project.
+    testTimeout: 30_000,
   },
 });

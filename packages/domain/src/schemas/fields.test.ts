@@ -67,9 +67,7 @@ describe('VALIDATION_MESSAGES', () => {
         }
       }),
     );
-    // A hundred inputs through ten schemas, the password's dictionary check included: about 1.5 s
-    // alone, past vitest's 5 s default when the machine is loaded (it runs beside other suites).
-  }, 20_000);
+  });
 });
 
 describe('emailSchema', () => {
