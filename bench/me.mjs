@@ -84,10 +84,13 @@ async function measure(kind, bare) {
     for (let i = 0; i < ROUNDS; i++) {
       const bareRun = await loadWithCpu(bare.pid, bare.url);
       const me = await loadWithCpu(portal.pid, url, { headers });
+      // The same hooks and headers without the session check: where /api/me's cost lies.
+      const health = await loadWithCpu(portal.pid, `${portal.base}/api/health`, { headers });
       if (me.non2xx > 0 || me.errors > 0) throw new Error(`/api/me had failures on ${kind}`);
       rounds.push({
         bare: bareRun,
         me,
+        health,
         ratio: Number((me.requestsPerSecond / bareRun.requestsPerSecond).toFixed(3)),
         // Bare CPU per request ÷ /api/me's: comparable to the throughput ratio, without the noise.
         cpuRatio:
@@ -106,6 +109,7 @@ async function measure(kind, bare) {
       cpuRatio: medianOf((r) => r.cpuRatio),
       bareCpuMicrosPerRequest: medianOf((r) => r.bare.cpuMicrosPerRequest),
       meCpuMicrosPerRequest: medianOf((r) => r.me.cpuMicrosPerRequest),
+      healthCpuMicrosPerRequest: medianOf((r) => r.health.cpuMicrosPerRequest),
     };
   } finally {
     await portal.stop();
@@ -132,12 +136,13 @@ try {
     for (const round of r.rounds) {
       console.log(row(`bare fastify (${kind} run)`, round.bare));
       console.log(row(`GET /api/me ${kind}`, round.me));
+      console.log(row(`GET /api/health ${kind}`, round.health));
     }
     console.log(
       `ratio /api/me ÷ bare, ${kind} (median): ${r.ratio} (goal ≥ ${GOALS[kind]}) ${r.ratio >= GOALS[kind] ? 'met' : 'NOT met'}`,
     );
     console.log(
-      `server CPU per request, ${kind} (median): bare ${r.bareCpuMicrosPerRequest} µs, /api/me ${r.meCpuMicrosPerRequest} µs, bare ÷ /api/me ${r.cpuRatio}`,
+      `server CPU per request, ${kind} (median): bare ${r.bareCpuMicrosPerRequest} µs, /api/health ${r.healthCpuMicrosPerRequest} µs, /api/me ${r.meCpuMicrosPerRequest} µs, bare ÷ /api/me ${r.cpuRatio}`,
     );
   }
   const report = {
