@@ -121,7 +121,10 @@ const bare = startProcess(['bench/bare-server.mjs'], { PORT: String(barePort) })
 const bareUrl = `http://127.0.0.1:${barePort}/bare`;
 try {
   await waitFor(bareUrl);
-  const kinds = ['sqlite', ...((await postgresAvailable()) ? ['postgres'] : [])];
+  const kinds = ['sqlite', ...((await postgresAvailable()) ? ['postgres'] : [])].filter(
+    // BENCH_KINDS=postgres (or sqlite) measures one database only.
+    (kind) => !process.env.BENCH_KINDS || process.env.BENCH_KINDS.split(',').includes(kind),
+  );
   if (kinds.length === 1) console.log('PostgreSQL not reachable: its row is left out');
   const results = {};
   for (const kind of kinds) {
