@@ -86,7 +86,7 @@ export async function createPostgresDatabase(prefix) {
 
 /**
  * The built server on `kind` ('sqlite' or 'postgres'), ready: `{ base, kind, dataDir,
- * query(sql, params), stop() }`. `env` adds to the server's environment.
+ * query(sql, params), stop(), pid }`. `env` adds to the server's environment.
  */
 export async function startServer(kind, env = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-'));
@@ -143,7 +143,7 @@ export async function startServer(kind, env = {}) {
     await stop();
     throw err;
   }
-  return { base, kind, dataDir, query, stop };
+  return { base, kind, dataDir, query, stop, pid: server.pid };
 }
 
 /** The built server on `kind`, its admin signed in: startServer's answer and the `cookie` header. */

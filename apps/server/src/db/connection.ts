@@ -125,6 +125,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     });
     const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
     keptStatements.set(db, prepared);
+    pooledReaders.set(db, openPooledReader(pool, prepared, onQuery));
     const openForMigrations = () => {
       const single = new pg.Pool({
         connectionString: database.url,
@@ -251,6 +252,57 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
       };
     },
   });
+}
+
+/** A prepared read run on the pool itself: the first row, or undefined. */
+export type PooledRead<R> = (parameters: readonly unknown[]) => Promise<R | undefined>;
+
+interface PooledReader {
+  prepare<R>(query: CompiledQuery<R>): PooledRead<R>;
+}
+
+const pooledReaders = new WeakMap<Db, PooledReader>();
+
+/**
+ * PostgreSQL: the hottest lookups (the session check) sent on the pool directly, as a statement
+ * kept prepared under its name, instead of through Kysely's executor (a connection provider, a
+ * result transformation and several promise hops around the same pool): 2 to 7 µs less CPU per
+ * lookup of about 50. The same pool, the same connections, the same type parsers and timeouts;
+ * logged like any other statement (tests count them and explain their plans).
+ */
+function openPooledReader(
+  pool: pg.Pool,
+  names: Map<string, string>,
+  onQuery: OpenOptions['onQuery'],
+): PooledReader {
+  return {
+    prepare: <R>(query: CompiledQuery<R>): PooledRead<R> => {
+      const text = query.sql;
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `hygie_kept_${names.size + 1}`;
+        names.set(text, name);
+      }
+      const statement = { name, text };
+      return async (parameters) => {
+        onQuery?.({ ...query, parameters });
+        const result = await pool.query<R & pg.QueryResultRow>({
+          ...statement,
+          values: [...parameters],
+        });
+        return result.rows[0];
+      };
+    },
+  };
+}
+
+/**
+ * The read `query` describes, run on `db`'s pool directly and kept prepared on each connection:
+ * PostgreSQL only, and only for the database itself (a transaction or a single connection goes
+ * through Kysely, on its own connection). Undefined where there is none.
+ */
+export function pooledRead<R>(db: Db, query: CompiledQuery<R>): PooledRead<R> | undefined {
+  return pooledReaders.get(db)?.prepare(query);
 }
 
 /** Per PostgreSQL database: the SQL texts kept prepared, and the name each is prepared under. */

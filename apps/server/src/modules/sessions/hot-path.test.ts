@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { committedRead, pooledRead } from '../../db/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
@@ -75,5 +76,40 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
         const session = prepared.rows.find((r) => r.statement.includes('"sessions"."token_hash"'));
         expect(session?.name).toMatch(/^hygie_kept_\d+$/);
       });
+    });
+
+  // The database's own reads go beside Kysely's queue: the read-only connection on SQLite, the pool
+  // itself on PostgreSQL; a transaction or a single connection reads through Kysely (its writes).
+  it('reads the database beside Kysely, a transaction through it', async () => {
+    const query: CompiledQuery<{ n: number }> = CompiledQuery.raw('select 1 as n', []);
+    const beside =
+      dialect === 'sqlite' ? committedRead(t.ctx.db, query) : pooledRead(t.ctx.db, query);
+    const other =
+      dialect === 'sqlite' ? pooledRead(t.ctx.db, query) : committedRead(t.ctx.db, query);
+    expect(beside).toBeDefined();
+    expect(other).toBeUndefined();
+    await t.ctx.db.transaction().execute(async (trx) => {
+      expect(committedRead(trx, query)).toBeUndefined();
+      expect(pooledRead(trx, query)).toBeUndefined();
+      // Kysely's path still reads inside the transaction.
+      expect((await trx.executeQuery(query)).rows).toEqual([{ n: 1 }]);
+    });
+    const logged = await t.queries.during(async () => {
+      expect(await beside?.([])).toEqual({ n: 1 });
+    });
+    expect(logged.map((q) => q.sql)).toEqual(['select 1 as n']);
+  });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL sends the pool reads prepared under a name, on every connection', async () => {
+      // A pooled read that lists the statements prepared on its own connection: itself among them.
+      const statements: CompiledQuery<{ name: string }> = CompiledQuery.raw(
+        "select name from pg_prepared_statements where statement like '%pg_prepared_statements%' and $1::int = 1",
+        [],
+      );
+      const read = pooledRead(t.ctx.db, statements);
+      if (!read) throw new Error('no pooled read on PostgreSQL');
+      const rows = await Promise.all(Array.from({ length: 4 }, () => read([1])));
+      for (const row of rows) expect(row?.name).toMatch(/^hygie_kept_\d+$/);
     });
 });

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
-import type { CommittedRead, Db } from '../../db/connection.js';
+import type { CommittedRead, Db, PooledRead } from '../../db/connection.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
-import { committedRead, isPostgres, keepPrepared } from '../../db/connection.js';
+import { committedRead, isPostgres, keepPrepared, pooledRead } from '../../db/connection.js';
 import {
   activeKeyId,
   DataKeyError,
@@ -96,6 +96,9 @@ interface Compiled {
   /** SQLite: the same two reads on the read-only connection, synchronous (db/connection.ts). */
   readSession: CommittedRead<SessionQueryRow> | undefined;
   readUser: CommittedRead<SessionUserRow> | undefined;
+  /** PostgreSQL: the same two reads on the pool directly, prepared (db/connection.ts). */
+  poolSession: PooledRead<SessionQueryRow> | undefined;
+  poolUser: PooledRead<SessionUserRow> | undefined;
 }
 // Compiled once per database: building the SQL costs more than the indexed lookup itself.
 const compiledQueries = new WeakMap<Db, Compiled>();
@@ -110,6 +113,8 @@ function compiledFor(db: Db): Compiled {
       user,
       readSession: committedRead(db, session),
       readUser: committedRead(db, user),
+      poolSession: pooledRead(db, session),
+      poolUser: pooledRead(db, user),
     };
     compiledQueries.set(db, compiled);
     keepPrepared(db, compiled.session.sql);
@@ -174,8 +179,10 @@ export async function findSessionByTokenHash(
   const compiled = compiledFor(db);
   const row = compiled.readSession
     ? compiled.readSession([tokenHash])
-    : (await db.executeQuery<SessionQueryRow>({ ...compiled.session, parameters: [tokenHash] }))
-        .rows[0];
+    : compiled.poolSession
+      ? await compiled.poolSession([tokenHash])
+      : (await db.executeQuery<SessionQueryRow>({ ...compiled.session, parameters: [tokenHash] }))
+          .rows[0];
   if (!row) return undefined;
   const { user_version, ...session } = row;
   // The user is gone (its sessions go with it, by the foreign key): no session.
@@ -185,8 +192,10 @@ export async function findSessionByTokenHash(
   if (!user) {
     const fresh = compiled.readUser
       ? compiled.readUser([row.user_id])
-      : (await db.executeQuery<SessionUserRow>({ ...compiled.user, parameters: [row.user_id] }))
-          .rows[0];
+      : compiled.poolUser
+        ? await compiled.poolUser([row.user_id])
+        : (await db.executeQuery<SessionUserRow>({ ...compiled.user, parameters: [row.user_id] }))
+            .rows[0];
     // Deleted between the two reads: as if the session had not been found (it goes with the user).
     if (!fresh) return undefined;
     const { version, ...fields } = fresh;
