@@ -92,7 +92,7 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  // axe.run in the page itself (what @axe-core/playwright's legacy mode runs, without its second
+  // axe.run in the page itself (what @axe-core/playwright's legacy mode ran, without its second
   // injection per audit and its blank page per audit for axe.finishRun): loaded once per document.
   await loadAxe(page);
   const results = await page.evaluate((tags) => {
