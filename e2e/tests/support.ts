@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import axe from 'axe-core';
 import Database from 'better-sqlite3';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { URI } from 'otpauth';
 
@@ -14,10 +14,72 @@ export const PRIMARY = { hygie: 'rgb(25, 118, 210)', telecare: 'rgb(19, 53, 77)'
 
 const ARTEFACTS = path.resolve(import.meta.dirname, '..', '..', 'artefacts', 'screenshots');
 
+declare global {
+  interface Window {
+    /** axe-core, once `expectAccessible` has loaded it into the document. */
+    axe?: typeof axe;
+  }
+}
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Waits until the page has no request of its own in flight and none starts while it draws the last
+ * answers (two frames and a task later: a mutation's answer invalidates a query, which fetches
+ * again). The browser's record of the page's recent requests (`page.requests()`) includes those begun
+ * before this call, so a request the test never watched is waited for too.
+ */
+async function settle(page: Page): Promise<void> {
+  const answered = new WeakSet<Request>();
+  for (;;) {
+    const requests = await page.requests();
+    const pending = requests.filter(
+      (r) => !answered.has(r) && r.failure() === null && r.existingResponse() === null,
+    );
+    if (pending.length > 0) {
+      // Settles with the answer's headers, or with null when the request fails or is cancelled.
+      await Promise.all(
+        pending.map(async (r) => {
+          await r.response().catch(() => null);
+          answered.add(r);
+        }),
+      );
+      continue;
+    }
+    try {
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)));
+            // A page in the background draws no frames: a tenth of a second stands for them.
+            setTimeout(resolve, 100);
+          }),
+      );
+    } catch {
+      // A navigation replaced the document meanwhile: wait for the new one, then look again.
+      await page.waitForLoadState('load');
+      continue;
+    }
+    const later = await page.requests();
+    if (later.length === requests.length && later.at(-1) === requests.at(-1)) return;
+  }
+}
+
+/** Loads axe-core into each of the page's documents that does not hold it yet (once per document). */
+async function loadAxe(page: Page): Promise<void> {
+  for (const frame of page.frames()) {
+    if (!(await frame.evaluate(() => typeof window.axe?.run === 'function'))) {
+      await frame.evaluate(axe.source);
+    }
+  }
+}
+
 /** Runs axe-core (WCAG 2.1 A/AA) and fails on any serious or critical violation. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
-  // Audit the settled page, not a control caught mid-request in its greyed "loading" state.
-  await page.waitForLoadState('networkidle');
+  // Audit the settled page, not a control caught mid-request in its greyed "loading" state: no
+  // request of the page in flight (waiting for `networkidle` instead cost 500 ms after each
+  // navigation, and nothing after a click: that state is reached once per document).
+  await settle(page);
   // …nor one caught mid-transition: the pointer, left on the last control clicked, tints it on
   // hover and its colours fade for a quarter of a second either way. Move it off every control and
   // let the finite animations end (a spinner's never does).
@@ -30,9 +92,13 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
+  // axe.run in the page itself (what @axe-core/playwright's legacy mode ran, without its second
+  // injection per audit and its blank page per audit for axe.finishRun): loaded once per document.
+  await loadAxe(page);
+  const results = await page.evaluate((tags) => {
+    if (!window.axe) throw new Error('axe-core did not load');
+    return window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+  }, AXE_TAGS);
   const blocking = results.violations.filter(
     (v) => v.impact === 'serious' || v.impact === 'critical',
   );
