@@ -1,7 +1,8 @@
 // What the login page's first load is made of: builds the web client with source maps and a
 // manifest (into a temporary directory, dist/ is left alone), follows the static imports of the
-// scripts the built index.html loads and preloads (the entry, the client's start, the login page's
-// layout and page), adds the first screens' translations in one language, and attributes each chunk's bytes to the modules
+// scripts the page the server draws loads and preloads (the built index.html's, but those marked
+// for the whole client, which the login page's island fetches at the first interaction: the entry
+// and the island), adds the first screens' translations in one language, and attributes each chunk's bytes to the modules
 // its source map names — by package for dependencies, by folder for the portal's own code.
 // Complements web.mjs (what the browser fetched, and when) with why.
 //
@@ -32,13 +33,14 @@ function follow(file) {
   files.add(file);
   for (const imported of byFile.get(file)?.imports ?? []) follow(manifest[imported].file);
 }
-// What the built index.html loads: the entry's script and every module it preloads (the
-// client's start and the login page, apps/web/route-preload.ts), with their static imports.
+// What the page the server draws loads: the entry's script and every module the built index.html
+// preloads but the whole client's (marked data-client="whole", apps/web/route-preload.ts; the
+// server drops them), with their static imports.
 const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
-for (const [, href] of html.matchAll(
-  /<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g,
+for (const [tag, href] of html.matchAll(
+  /<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"[^>]*>/g,
 )) {
-  follow(href);
+  if (!tag.includes('data-client="whole"')) follow(href);
 }
 // The first screens' translations: one chunk per language (apps/web/vite.config.ts).
 for (const entry of Object.values(manifest)) {

@@ -1,7 +1,16 @@
 import type { Plugin, Rolldown } from 'vite';
+import { WHOLE_CLIENT_PRELOAD } from './src/app/island/preloads';
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
+
+/**
+ * The login page's island (src/app/island/start.tsx): what a page the server drew runs first. The
+ * other preloads are marked (WHOLE_CLIENT_PRELOAD): the server drops them
+ * from the pages it draws (server-render.tsx), whose island fetches the whole client at the first
+ * interaction.
+ */
+const ISLAND_ENTRY = /\/src\/app\/island\/start\.tsx$/;
 
 /**
  * The client's start (app/boot.tsx, which the entry imports once a page the server drew is
@@ -49,19 +58,28 @@ export function routePreload(): Plugin {
         for (const chunk of chunks.filter((output) => output.isEntry)) {
           staticGraph(bundle, chunk.fileName, entryGraph);
         }
-        const wanted = new Set<string>();
-        for (const pattern of PRELOADED_ENTRIES) {
-          // The module's own chunk, or the group's that holds it (vite.config.ts).
+        // The module's own chunk, or the group's that holds it (vite.config.ts).
+        const chunkOf = (pattern: RegExp) => {
           const chunk = chunks.find((output) => output.moduleIds.some((id) => pattern.test(id)));
           if (!chunk) throw new Error(`route-preload: no chunk for ${pattern.source}`);
-          staticGraph(bundle, chunk.fileName, wanted);
-        }
+          return chunk.fileName;
+        };
+        const island = staticGraph(bundle, chunkOf(ISLAND_ENTRY));
+        const wanted = new Set<string>(island);
+        for (const pattern of PRELOADED_ENTRIES) staticGraph(bundle, chunkOf(pattern), wanted);
         return [...wanted]
           .filter((fileName) => !entryGraph.has(fileName))
           .sort()
           .map((fileName) => ({
             tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: '', href: `/${fileName}` },
+            attrs: {
+              rel: 'modulepreload',
+              crossorigin: '',
+              href: `/${fileName}`,
+              ...(!island.has(fileName) && {
+                [WHOLE_CLIENT_PRELOAD.name]: WHOLE_CLIENT_PRELOAD.value,
+              }),
+            },
             injectTo: 'head' as const,
           }));
       },

@@ -158,3 +158,31 @@ test('a browser that chose another language gets the page drawn again in it', as
   await expect(page.locator('#login-username')).toBeEnabled();
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
 });
+
+test('the island fetches the whole client at the first interaction, which a link then opens in place', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/security/login');
+  await expect(page.locator('#login-username')).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  // The island alone: React and the login page's views, not the whole client's first chunk.
+  expect(scripts.some((script) => /\/assets\/island-/.test(script))).toBe(true);
+  expect(scripts.filter((script) => /\/assets\/first-/.test(script))).toEqual([]);
+  await page.evaluate(() => {
+    document.documentElement.dataset.sameDocument = 'yes';
+  });
+
+  await page.locator('#login-username').hover();
+  await expect.poll(() => scripts.some((script) => /\/assets\/first-/.test(script))).toBe(true);
+
+  await page.getByRole('link', { name: 'Créer un compte' }).click();
+  await expect(page).toHaveURL(/\/security\/register$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Créer un compte');
+  // Opened by the whole client in the same document, not loaded again.
+  await expect(page.locator('html')).toHaveAttribute('data-same-document', 'yes');
+  await expectAccessible(page, 'registration choice opened from the island');
+});

@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
-import { BRAND_COLORS, type Brand } from '@hygie/domain';
-import { useBrand } from '../lib/brand';
+import { BRAND_COLORS } from '@hygie/domain';
+import { brandStyle, useBrand } from '../lib/brand';
 import { usePublicConfig } from '../lib/config';
 import { initErrorReporting } from '../lib/error-reporting';
 import { hideNativeLoadingScreen } from '../lib/native-bridge';
@@ -11,15 +11,6 @@ import { useStore } from '../lib/store';
 import { AppProviders } from './providers';
 
 const NotificationLayer = lazy(() => import('./notification-layer'));
-
-/**
- * The brand's colours as the custom properties of app/base.css, from the same BRAND_COLORS as the
- * MUI theme (lib/theme.ts): a brand colour is written once.
- */
-export function brandStyle(brand: Brand): CSSProperties & Record<`--hy-${string}`, string> {
-  const colors = BRAND_COLORS[brand];
-  return { '--hy-primary': colors.primary, '--hy-secondary': colors.secondary };
-}
 
 /** The snackbar and its MUI load with the first notification, not with the first screen. */
 function NotificationGate({ notifications }: { notifications: Notifications }) {

@@ -1,69 +1,108 @@
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router';
-import { asLanguage } from '@hygie/domain';
+import { asLanguage, type CurrentUser, type Language } from '@hygie/domain';
 import { resolveBrandFromWindow } from '../lib/brand';
-import { configQueryOptions } from '../lib/config';
+import { configQueryOptions, seedConfig } from '../lib/config';
 import { queueEarlyErrors } from '../lib/error-reporting';
-import { meQueryOptions } from '../lib/current-user';
+import { ME_QUERY_KEY, meQueryOptions } from '../lib/current-user';
 import { detectLanguageFromWindow } from '../lib/language';
+import type { AppServices } from '../lib/services';
+import { completeSignIn } from '../lib/sign-in';
 import { App } from './app';
 import { createI18nInstance, FIRST_NAMESPACES, initI18n } from './i18n';
-import { readPageState, seedPageData, type PageState } from './page-state';
+import { readPageState, type PageState } from './page-state';
 import { routes } from './routes';
 import { createAppServices } from './services';
 
-/**
- * Loads the lazy routes `pathname` matches into the table, as the server had them when it drew the
- * page: the router then renders them at once, as the HTML it takes over shows them.
- */
+/** Starts loading the lazy routes `pathname` matches (their chunks and translations). */
 async function loadMatchedRoutes(table: RouteObject[], pathname: string): Promise<void> {
   await Promise.all(
     (matchRoutes(table, pathname) ?? []).map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      Object.assign(route, await route.lazy(), { lazy: undefined });
+      if (typeof route.lazy === 'function') await route.lazy();
     }),
   );
 }
 
-export interface BootOptions {
-  /** Told of what React recovered from, a page it could not take over among them. */
-  onRecoverableError?: (error: unknown) => void;
+/** Once the router has its first location's routes (lazy ones loaded). */
+function initialized(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
 }
 
 /**
- * Starts the client in `container`: takes over the page the server drew there, if this browser
- * would have drawn the same (same language, same brand: a remembered choice of this browser may
- * differ), else draws it. Says whether it took the page over, and gives the root.
+ * The login page's island hands the page over (app/island/start.tsx): the visitor follows a link
+ * or has signed in.
+ */
+export interface Handover {
+  /** Takes the island away, right before the whole client draws in its place. */
+  unmount(this: void): void;
+  /**
+   * Who the visitor is: anonymous as the server drew the page, signed in as this user (the
+   * sign-in goes on as the whole client's would), or unknown (a next step: asked of the server).
+   */
+  session: 'anonymous' | 'unknown' | CurrentUser;
+  /** The page to go to. */
+  to?: string;
+  /** The island's language (the visitor may have chosen another than the address's). */
+  language: Language;
+}
+
+export interface BootOptions {
+  /** Told of what React recovered from. */
+  onRecoverableError?: (error: unknown) => void;
+  handover?: Handover;
+}
+
+/**
+ * Starts the whole client in `container`. A page the server drew there (the login page's island,
+ * which hands the page over, or one this browser would draw in another language or brand) stays
+ * on the screen until the whole client has what its first render needs — translations, the
+ * address's routes — and draws in its place in one task. What the server knew when it drew the
+ * page holds for the island and for this browser's same language and brand: no session, the
+ * server's configuration.
  */
 export async function boot(
   container: HTMLElement,
-  { onRecoverableError }: BootOptions = {},
-): Promise<{ hydrated: boolean; root: Root }> {
+  { onRecoverableError, handover }: BootOptions = {},
+): Promise<{ root: Root }> {
   // Sentry loads after the first paint (app.tsx): what fails before is kept for it.
   queueEarlyErrors();
   const brand = resolveBrandFromWindow();
-  const language = detectLanguageFromWindow();
+  const language = handover?.language ?? detectLanguageFromWindow();
   const i18n = createI18nInstance();
   const services = createAppServices({
     brand,
     getLanguage: () => asLanguage(i18n.language) ?? language,
   });
   const drawn: PageState | null = readPageState(document);
-  const hydrate = drawn?.language === language && drawn.brand === brand;
-  if (drawn && hydrate) {
-    seedPageData(services, drawn);
-  } else {
-    // Ask who the visitor is while the translations load.
-    void services.queryClient.prefetchQuery(meQueryOptions(services.api, services.accountState));
-    void services.queryClient.prefetchQuery(configQueryOptions(services));
-  }
-  // The translations are asked for, then the router is made, which starts loading the page's lazy
-  // chunks (layout, page): both load side by side before the first render.
-  const translations = initI18n(i18n, language, FIRST_NAMESPACES);
-  if (hydrate) await loadMatchedRoutes(routes, window.location.pathname);
+  const known =
+    drawn && (handover || (drawn.language === language && drawn.brand === brand)) ? drawn : null;
+  if (known) seedConfig(services, known.config);
+  else void services.queryClient.prefetchQuery(configQueryOptions(services));
+  const session = handover?.session ?? (known ? 'anonymous' : 'unknown');
+  if (session === 'anonymous') services.queryClient.setQueryData(ME_QUERY_KEY, null);
+  // Else ask who the visitor is while the translations load.
+  else if (session === 'unknown') prefetchMe(services);
+  else completeSignIn(services, session, targetUriOf(window.location.search));
+
+  // The translations and the page's lazy chunks (layout, page) load side by side.
+  const target = handover?.to;
+  const pathname = target ? new URL(target, window.location.href).pathname : undefined;
+  await Promise.all([
+    initI18n(i18n, language, FIRST_NAMESPACES),
+    loadMatchedRoutes(routes, pathname ?? window.location.pathname),
+  ]);
+  if (target) window.history.pushState(null, '', target);
   const router = createBrowserRouter(routes);
-  await translations;
+  await initialized(router);
 
   const app = (
     <StrictMode>
@@ -72,10 +111,20 @@ export async function boot(
       </App>
     </StrictMode>
   );
-  const rootOptions = onRecoverableError ? { onRecoverableError } : {};
-  if (hydrate) return { hydrated: true, root: hydrateRoot(container, app, rootOptions) };
+  const replacing = container.hasChildNodes();
+  handover?.unmount();
   container.replaceChildren();
-  const root = createRoot(container, rootOptions);
-  root.render(app);
-  return { hydrated: false, root };
+  const root = createRoot(container, onRecoverableError ? { onRecoverableError } : {});
+  // What was on the screen is replaced in the same task: no empty frame in between.
+  if (replacing) flushSync(() => root.render(app));
+  else root.render(app);
+  return { root };
+}
+
+function prefetchMe(services: AppServices): void {
+  void services.queryClient.prefetchQuery(meQueryOptions(services.api, services.accountState));
+}
+
+function targetUriOf(search: string): string | null {
+  return new URLSearchParams(search).get('target_uri');
 }

@@ -333,3 +333,51 @@ describe('translations loaded for each screen', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** What a page the server drew runs first: the entry and the login page's island. */
+const ISLAND_LOAD = moduleGraph(['app/main.tsx', 'app/island/start.tsx']);
+
+/** The libraries the whole client brings, which the island does without (docs/web.md). */
+const WHOLE_CLIENT_PACKAGES = [
+  'react-router',
+  'i18next',
+  'react-i18next',
+  '@tanstack/react-query',
+  'zod',
+  'zod/mini',
+  'react-hook-form',
+  '@mui/material',
+];
+
+describe('the login page’s island', () => {
+  it('is the login page’s views and React alone: no router, i18next, TanStack Query, zod or MUI', () => {
+    expect(ISLAND_LOAD).toEqual(
+      expect.arrayContaining([
+        'features/auth/login-view.tsx',
+        'components/security-frame.tsx',
+        'app/island/texts.ts',
+      ]),
+    );
+    const users = ISLAND_LOAD.flatMap((file) =>
+      WHOLE_CLIENT_PACKAGES.filter((pkg) => importsValueOf(sources[file] ?? '', pkg)).map(
+        (pkg) => `${file} imports ${pkg}`,
+      ),
+    );
+    expect(users).toEqual([]);
+    // Nor the whole client's modules, but by a dynamic import.
+    expect(ISLAND_LOAD).not.toContain('app/boot.tsx');
+    expect(ISLAND_LOAD).not.toContain('lib/api-client.ts');
+  });
+
+  it('reads only domain modules without zod', () => {
+    const modules = domainGraph(
+      domainImports(ISLAND_LOAD).flatMap((name) => domainModuleOf(name) ?? []),
+    );
+    expect(modules.length).toBeGreaterThan(0);
+    expect(
+      modules.filter((file) =>
+        ['zod', 'zod/mini'].some((pkg) => importsValueOf(domainSources[file] ?? '', pkg)),
+      ),
+    ).toEqual([]);
+  });
+});

@@ -1,17 +1,13 @@
 import * as z from 'zod/mini';
 import { BRANDS, LANGUAGES, publicConfigSchema } from '@hygie/domain';
-import { seedConfig } from '../lib/config';
-import { ME_QUERY_KEY } from '../lib/current-user';
-import type { AppServices } from '../lib/services';
+import { PAGE_STATE_ID } from './island/state';
 
-/** The element of a page drawn by the server that tells the browser what it was drawn with. */
-export const PAGE_STATE_ID = 'hy-page-state';
+export { PAGE_STATE_ID } from './island/state';
 
 /**
- * What the server drew its page with (server-render.tsx): the browser takes the page over
- * (hydrates it) only when it would have drawn the same (boot.tsx), starting from the same data.
- * The server draws pages for visitors without a session only. zod/mini, like everything the login
- * page loads first (docs/web.md).
+ * What the server drew its page with (server-render.tsx): the login page's island reads what it
+ * shows of it by hand (island/state.ts); the whole client reads it all with this schema and starts
+ * from the same data (boot.tsx). The server draws pages for visitors without a session only.
  */
 export const pageStateSchema = z.object({
   language: z.enum(LANGUAGES),
@@ -35,13 +31,4 @@ export function readPageState(doc: Document): PageState | null {
   } catch {
     return null;
   }
-}
-
-/** The client's data as the server had it: no session, and the server's configuration. */
-export function seedPageData(
-  services: Pick<AppServices, 'api' | 'config' | 'queryClient'>,
-  state: PageState,
-): void {
-  services.queryClient.setQueryData(ME_QUERY_KEY, null);
-  seedConfig(services, state.config);
 }

@@ -1,12 +1,5 @@
-import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import i18next, { type i18n as I18n } from 'i18next';
-import {
-  createStaticHandler,
-  createStaticRouter,
-  matchRoutes,
-  StaticRouterProvider,
-} from 'react-router';
+import { matchRoutes } from 'react-router';
 import {
   BRAND_COLORS,
   BRAND_NAMES,
@@ -17,30 +10,47 @@ import {
 import { resolveBrand } from '../lib/brand';
 import { documentTitle } from '../lib/document-title';
 import { directionOf } from '../lib/language';
-import { App } from './app';
+import type { Texts } from '../lib/environment';
 import { STYLESHEET_ATTRIBUTE } from './drawn-styles';
 import { PAGE_FACES, PRELOADED_FACES } from './fonts';
-import { FIRST_NAMESPACES, initI18n } from './i18n';
-import { PAGE_STATE_ID, seedPageData, serialisePageState, type PageState } from './page-state';
+import { IslandApp, type IslandActions } from './island/island-app';
+import { WHOLE_CLIENT_PRELOAD } from './island/preloads';
+import { shellConfigOf } from './island/state';
+import { createTexts, loadFirstTranslations } from './island/texts';
+import { PAGE_STATE_ID, serialisePageState, type PageState } from './page-state';
 import { isRouteHandle } from './root-layout';
 import { routes } from './routes';
-import { createAppServices } from './services';
 
 /**
  * The pages the server draws, by route name, with their title's key: the login page, which most
- * visits open first. Its HTML is shown before any script has run (docs/web.md); the browser then
- * takes it over (boot.tsx). Such a page uses only the first screens' translations and no MUI.
+ * visits open first, as its island (island/island-app.tsx). Its HTML is shown before any script
+ * has run (docs/web.md); the browser then hydrates the island (island/start.tsx).
  */
 const DRAWN_PAGES: Readonly<Record<string, string>> = { login: 'login:title' };
 
-const handler = createStaticHandler(routes);
+/** The island on the server: the page as drawn, nothing done. */
+const DRAWING: IslandActions = {
+  leave: () => {},
+  changeLanguage: () => {},
+  useSignIn: () => ({ pending: false, failure: null, submit: () => {} }),
+  useBiometricWays: () => ({
+    passkeys: false,
+    offerNative: false,
+    failure: null,
+    cancelledPasskey: false,
+    passkeyPending: false,
+    nativePending: false,
+    onPasskey: () => {},
+    onNative: () => {},
+  }),
+};
 
-/** One ready translation instance per language, with the first screens' namespaces. */
-const translations = new Map<Language, Promise<I18n>>();
-function translationsIn(language: Language): Promise<I18n> {
+/** The first screens' texts per language, loaded once. */
+const translations = new Map<Language, Promise<Texts>>();
+function textsIn(language: Language): Promise<Texts> {
   let ready = translations.get(language);
   if (!ready) {
-    ready = initI18n(i18next.createInstance(), language, FIRST_NAMESPACES);
+    ready = loadFirstTranslations(language).then((loaded) => createTexts(language, loaded));
     translations.set(language, ready);
   }
   return ready;
@@ -66,6 +76,10 @@ const ROOT = '<div id="root"></div>';
 
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*? href="([^"]+)"[^>]*>/g;
 const FONT_PRELOAD = /<link rel="preload" as="font"[^>]*>\s*/g;
+const WHOLE_CLIENT_LINK = new RegExp(
+  `<link\\b[^>]*\\b${WHOLE_CLIENT_PRELOAD.name}="${WHOLE_CLIENT_PRELOAD.value}"[^>]*>\\s*`,
+  'g',
+);
 const FONT_FACE = /@font-face\s*\{[^}]*\}/g;
 const FONT_FILE = /url\(\s*["']?([^"')\s]+)/g;
 
@@ -134,35 +148,21 @@ export const renderPage: RenderPage = async (request: PageRenderRequest) => {
     writeSession: () => {},
   });
   const state: PageState = { language, brand, config };
-  const [i18n, context] = await Promise.all([
-    translationsIn(language),
-    handler.query(new Request(url)),
-  ]);
-  if (context instanceof Response) return null;
+  const texts = await textsIn(language);
+  const html = renderToString(
+    <IslandApp
+      state={{ language, brand, config: shellConfigOf(config) }}
+      texts={texts}
+      search={url.search}
+      actions={DRAWING}
+    />,
+  );
 
-  const services = createAppServices({ brand, getLanguage: () => language });
-  seedPageData(services, state);
-  let html: string;
-  try {
-    html = renderToString(
-      <StrictMode>
-        <App services={services} i18n={i18n}>
-          <StaticRouterProvider
-            router={createStaticRouter(handler.dataRoutes, context)}
-            context={context}
-            hydrate={false}
-          />
-        </App>
-      </StrictMode>,
-    );
-  } finally {
-    // The cache's timers would keep each request's data alive for minutes.
-    services.queryClient.clear();
-  }
-
-  const title = documentTitle(i18n.t(titleKey, { lng: language }), BRAND_NAMES[brand]);
+  const title = documentTitle(texts.t(titleKey), BRAND_NAMES[brand]);
   // Replaced by functions: a `$` in the text inserted is not a replacement pattern.
+  // The island fetches the whole client at the page's first interaction, not with the page.
   return drawnHead(request.template, request.stylesheets, language)
+    .replace(WHOLE_CLIENT_LINK, '')
     .replace(/<html[^>]*>/, () => `<html lang="${language}" dir="${directionOf(language)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     .replace(

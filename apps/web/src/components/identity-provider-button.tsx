@@ -1,7 +1,6 @@
 import type { CSSProperties } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { IdpIntent, RequiredLevel } from '@hygie/domain';
-import { usePublicConfig } from '../lib/config';
+import { useEnvironment, useTexts } from '../lib/environment';
 import { directionOf } from '../lib/language';
 import { buttonClasses } from './plain/button';
 
@@ -79,8 +78,8 @@ const ABOUT_FRANCECONNECT = {
  * "+" after the name — in the text, not drawn by CSS, so the name says it too — and its own link.
  */
 function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
-  const { t, i18n } = useTranslation();
-  const direction = directionOf(i18n.language);
+  const { t, language } = useTexts();
+  const direction = directionOf(language);
   const about = plus ? t('login:idp.franceconnect.aboutPlus') : t('login:idp.franceconnect.about');
   return (
     <div
@@ -125,13 +124,13 @@ function FranceConnectButton({ href, plus }: { href: string; plus: boolean }) {
  * be vendored: the brand's colours and a neutral mark stand in (docs/identity-providers.md).
  */
 function ProSanteConnectButton({ href }: { href: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTexts();
   return (
     <a href={href} data-testid="idp-psc" className="hy-connect hy-connect-psc">
       <span
         aria-hidden="true"
         className="hy-connect-logo hy-connect-psc-mark"
-        style={logoSlot(directionOf(i18n.language))}
+        style={logoSlot(directionOf(language))}
       >
         <PscMark />
       </span>
@@ -173,7 +172,8 @@ export function IdentityProviderButton({
   intent,
   level,
 }: IdentityProviderButtonProps) {
-  const { t } = useTranslation();
+  const { texts, usePublicConfig } = useEnvironment();
+  const { t } = texts;
   const plus = usePublicConfig()?.franceConnectPlus ?? false;
   const href = identityProviderStartUrl(provider, {
     target,

@@ -1,14 +1,8 @@
-import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { IDP_ERRORS, isOneOf, type IdpError } from '@hygie/domain';
-import { usePublicConfig } from '../lib/config';
+import { useEnvironment, type Texts } from '../lib/environment';
 import { PlainAlert } from './plain/alert';
 
-function message(
-  t: ReturnType<typeof useTranslation>['t'],
-  code: IdpError,
-  contactEmail: string,
-): string {
+function message(t: Texts['t'], code: IdpError, contactEmail: string): string {
   switch (code) {
     case 'cancelled':
     case 'refused':
@@ -26,8 +20,9 @@ function message(
  * on the registration choice screen for a sign-in started there.
  */
 export function IdentityProviderError() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const { texts, useSearchParams, usePublicConfig } = useEnvironment();
+  const { t } = texts;
+  const params = useSearchParams();
   const config = usePublicConfig();
   const code = params.get('idp_error');
   if (!isOneOf(IDP_ERRORS, code)) return null;

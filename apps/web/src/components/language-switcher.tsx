@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@hygie/domain';
+import { useEnvironment } from '../lib/environment';
 import { currentLanguage, rememberLanguage } from '../lib/language';
 import { PlainButton } from './plain/button';
 
@@ -20,7 +20,8 @@ export interface LanguageSwitcherProps {
 }
 
 export function LanguageSwitcher({ menuAlign = 'end' }: LanguageSwitcherProps) {
-  const { t, i18n } = useTranslation();
+  const { texts, changeLanguage } = useEnvironment();
+  const { t } = texts;
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const buttonId = useId();
@@ -29,7 +30,7 @@ export function LanguageSwitcher({ menuAlign = 'end' }: LanguageSwitcherProps) {
   const items = useRef<(HTMLButtonElement | null)[]>([]);
   // The item focused when the menu opens: the current language.
   const focusOnOpen = useRef(0);
-  const language = currentLanguage(i18n.language);
+  const language = currentLanguage(texts.language);
   const languageName = t(`common:language.names.${language}`);
 
   useEffect(() => {
@@ -50,7 +51,7 @@ export function LanguageSwitcher({ menuAlign = 'end' }: LanguageSwitcherProps) {
   const choose = (next: Language) => {
     close();
     rememberLanguage(next);
-    void i18n.changeLanguage(next);
+    changeLanguage(next);
   };
 
   const move = (event: KeyboardEvent<HTMLUListElement>) => {

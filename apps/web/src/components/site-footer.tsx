@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { AppLink, useTexts } from '../lib/environment';
 
 /** The legal pages every page links to from its footer, in this order. */
 export const LEGAL_LINKS = [
@@ -16,7 +15,7 @@ export const LEGAL_LINKS = [
  * the layout puts there (`children`).
  */
 export function SiteFooter({ children }: { children?: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <footer data-testid="site-footer" className="hy-footer">
       {children}
@@ -24,9 +23,9 @@ export function SiteFooter({ children }: { children?: ReactNode }) {
         <ul className="hy-footer-links">
           {LEGAL_LINKS.map((link) => (
             <li key={link.to}>
-              <RouterLink to={link.to} className="hy-link hy-body2">
+              <AppLink to={link.to} className="hy-link hy-body2">
                 {t(link.labelKey)}
-              </RouterLink>
+              </AppLink>
             </li>
           ))}
         </ul>

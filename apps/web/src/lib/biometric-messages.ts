@@ -1,4 +1,5 @@
-import type { i18n as I18n, TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
+import type { TextSource } from './environment';
 import { ApiError } from './api-client';
 import { BiometricError, guessDevice, isPasskeyCancelled } from './biometrics';
 import { errorMessage } from './error-message';
@@ -8,7 +9,7 @@ import { NativeBridgeError } from './native-bridge';
  * The message for a failed biometric sign-in or enrolment (docs/native-bridge.md §5), or null
  * when there is nothing to say (the user cancelled the app's or the browser's prompt).
  */
-export function biometricErrorMessage(i18n: I18n, error: unknown): string | null {
+export function biometricErrorMessage(i18n: TextSource, error: unknown): string | null {
   if (error instanceof BiometricError) return i18n.t(`errors:${error.code}`);
   if (error instanceof NativeBridgeError) {
     if (error.code === 'cancelled') return null;

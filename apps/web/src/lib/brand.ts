@@ -1,5 +1,12 @@
-import { createContext, useContext } from 'react';
-import { asBrand, BRAND_NAMES, brandOfAddress, DEFAULT_BRAND, type Brand } from '@hygie/domain';
+import { createContext, useContext, type CSSProperties } from 'react';
+import {
+  asBrand,
+  BRAND_COLORS,
+  BRAND_NAMES,
+  brandOfAddress,
+  DEFAULT_BRAND,
+  type Brand,
+} from '@hygie/domain';
 import { readStorage, writeStorage } from './storage';
 
 export const BRANDING_QUERY_PARAM = 'branding';
@@ -44,4 +51,13 @@ export const BrandContext = createContext<Brand>(DEFAULT_BRAND);
 export function useBrand(): { brand: Brand; name: string; logoUrl: string } {
   const brand = useContext(BrandContext);
   return { brand, name: BRAND_NAMES[brand], logoUrl: `/brands/${brand}.svg` };
+}
+
+/**
+ * The brand's colours as the custom properties of app/base.css, from the same BRAND_COLORS as the
+ * MUI theme (lib/theme.ts): a brand colour is written once.
+ */
+export function brandStyle(brand: Brand): CSSProperties & Record<`--hy-${string}`, string> {
+  const colors = BRAND_COLORS[brand];
+  return { '--hy-primary': colors.primary, '--hy-secondary': colors.secondary };
 }

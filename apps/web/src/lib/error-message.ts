@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import type { TextSource } from './environment';
 import { ApiError } from './api-client';
 import { retryAfterOf } from './form-errors';
 import { waitInWords } from './wait';
@@ -25,7 +25,7 @@ function interpolationValues(
  * the server's message, else the generic "An error occurred.".
  */
 export function errorMessage(
-  i18n: I18n,
+  i18n: TextSource,
   error: unknown,
   defaults: Record<string, string> = {},
 ): string {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { useFormState } from './form-state';
+import { schemaCheck } from './schema-check';
 
 const schema = z.object({
   username: z.string().check(z.trim(), z.minLength(1, { error: 'field_required' })),
@@ -20,7 +21,7 @@ function Form({
   onRead?: (values: { username: string; password: string }) => void;
   username?: string;
 }) {
-  const form = useFormState(schema, { username, password: '' });
+  const form = useFormState(schemaCheck(schema), { username, password: '' });
   return (
     <form noValidate onSubmit={form.handleSubmit(onValid)}>
       {FIELDS.map((name) => {

@@ -1,17 +1,25 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import * as z from 'zod/mini';
 
 /** A form's values: one string per text field. */
-type TextValues = Record<string, string>;
+export type TextValues = Record<string, string>;
 
 /** A field's error: a `validation` key (components show it with lib/validation-message). */
 export interface FormFieldError {
-  /** 'schema' when the form's schema refused the value, 'server' when the server did. */
+  /** 'schema' when the form's own check refused the value, 'server' when the server did. */
   type: 'schema' | 'server';
   message: string;
 }
 
 export type FormErrors<T extends TextValues> = Partial<Record<keyof T & string, FormFieldError>>;
+
+/**
+ * A form's check of its values: the output to submit (trimmed…), or each refused field's first
+ * message (a `validation` key). A zod schema is one through lib/schema-check.ts; the login form's
+ * is a plain function, so the first load carries no zod (docs/web.md).
+ */
+export type FormCheck<T extends TextValues, Output> = (
+  values: T,
+) => { success: true; data: Output } | { success: false; errors: Partial<Record<string, string>> };
 
 /** The props binding a text field (components/plain's, or an `<input>`) to the form. */
 export interface FormFieldProps {
@@ -22,30 +30,26 @@ export interface FormFieldProps {
   inputRef: (element: HTMLInputElement | null) => void;
 }
 
-/** Each field's first issue, as react-hook-form's zod resolver gives it (`criteriaMode: firstError`). */
-function schemaErrors(
-  issues: readonly z.core.$ZodIssue[],
+function fieldErrors(
+  messages: Partial<Record<string, string>>,
 ): Partial<Record<string, FormFieldError>> {
   const errors: Partial<Record<string, FormFieldError>> = {};
-  for (const issue of issues) {
-    const [name] = issue.path;
-    if (typeof name === 'string' && !errors[name]) {
-      errors[name] = { type: 'schema', message: issue.message };
-    }
+  for (const [name, message] of Object.entries(messages)) {
+    if (message !== undefined) errors[name] = { type: 'schema', message };
   }
   return errors;
 }
 
 /**
- * The state of a small form of text fields, checked by a zod schema: what react-hook-form does for
+ * The state of a small form of text fields, checked by `check`: what react-hook-form does for
  * the first screens (its mode `onSubmit`, revalidation `onChange`), without its 40 kB on the login
  * page's first load (docs/web.md). Nothing is checked before the first submit; after it, a
  * field's error follows each change. A refused submit focuses the first invalid field (in
- * `defaultValues`' order); an accepted one hands the schema's output (trimmed…) to `onValid`.
+ * `defaultValues`' order); an accepted one hands the check's output (trimmed…) to `onValid`.
  * Controlled fields: the page the server draws shows the values it was given.
  */
 export function useFormState<T extends TextValues, Output>(
-  schema: z.core.$ZodType<Output, T>,
+  check: FormCheck<T, Output>,
   defaultValues: T,
 ) {
   const [values, setValues] = useState<T>(defaultValues);
@@ -69,8 +73,8 @@ export function useFormState<T extends TextValues, Output>(
       latest.current = next;
       setValues(next);
       if (!submitted) return;
-      const parsed = z.safeParse(schema, next);
-      const error = parsed.success ? undefined : schemaErrors(parsed.error.issues)[name];
+      const checked = check(next);
+      const error = checked.success ? undefined : fieldErrors(checked.errors)[name];
       setErrors((current) => ({ ...current, [name]: error }));
     },
     onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
@@ -86,16 +90,16 @@ export function useFormState<T extends TextValues, Output>(
     (event?: FormEvent): void => {
       event?.preventDefault();
       setSubmitted(true);
-      const parsed = z.safeParse(schema, latest.current);
-      if (!parsed.success) {
-        const found = schemaErrors(parsed.error.issues);
+      const checked = check(latest.current);
+      if (!checked.success) {
+        const found = fieldErrors(checked.errors);
         setErrors(found);
         const first = names.find((name) => found[name]);
         if (first) focus(first);
         return;
       }
       setErrors({});
-      const result = onValid(parsed.data);
+      const result = onValid(checked.data);
       if (result instanceof Promise) {
         setSubmitting(true);
         void result.finally(() => setSubmitting(false));

@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import type { TextSource } from './environment';
 
 /**
  * The text of a field error. The domain's field schemas use VALIDATION_MESSAGES as messages, each
@@ -6,7 +6,10 @@ import type { i18n as I18n } from 'i18next';
  * (Checked against the translations rather than the domain list: importing that list would pull
  * every validator, phone metadata included, into the login page.)
  */
-export function validationMessage(i18n: I18n, message: string | undefined): string | undefined {
+export function validationMessage(
+  i18n: TextSource,
+  message: string | undefined,
+): string | undefined {
   if (message === undefined) return undefined;
   const key = `validation:${message}`;
   if (/^[a-z_]+$/.test(message) && i18n.exists(key)) return i18n.t(key);

@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import type { TextSource } from './environment';
 import { waitParts } from '@hygie/domain';
 
 /**
@@ -7,7 +7,7 @@ import { waitParts } from '@hygie/domain';
  * rounded up ("50 minutes", never "2980 secondes"), then hours and minutes ("1 heure", "1 heure et
  * 5 minutes").
  */
-export function waitInWords(i18n: I18n, seconds: number): string {
+export function waitInWords(i18n: TextSource, seconds: number): string {
   const [first, second] = waitParts(seconds).map((part) =>
     i18n.t(`wait:${part.unit}`, { count: part.count }),
   );

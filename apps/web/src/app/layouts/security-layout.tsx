@@ -1,17 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { PENDING_STATES } from '@hygie/domain';
-import { BrandLogo } from '../../components/brand-logo';
-import { LanguageSwitcher } from '../../components/language-switcher';
 import { PlainButton } from '../../components/plain/button';
-import { SiteFooter } from '../../components/site-footer';
-import { SkipLink } from '../../components/skip-link';
+import { SecurityFrame } from '../../components/security-frame';
 import { useSession } from '../../lib/current-user';
 import { logout } from '../../lib/logout';
 import { LOGIN_PATH } from '../guard';
 
 /**
- * The security screens (login, registration, verifications…): a centred card. Plain elements
+ * The security screens (login, registration, verifications…) in their frame. Plain elements
  * (app/base.css), like the login page: MUI loads with the other screens (routes.tsx).
  */
 export default function SecurityLayout() {
@@ -21,33 +18,23 @@ export default function SecurityLayout() {
   const pending = PENDING_STATES.includes(state);
 
   return (
-    <div className="hy-security">
-      <SkipLink />
-      <div className="hy-container">
-        <header className="hy-security-header">
-          <BrandLogo />
-          <LanguageSwitcher />
-        </header>
-        <main id="main-content" tabIndex={-1} className="hy-card">
-          <Outlet />
-        </main>
-        <SiteFooter>
-          <div className="hy-mb-2">
-            {pending || user ? (
-              // A half-open session can only finish its step or be abandoned.
-              <PlainButton onClick={() => logout()}>
-                {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
-              </PlainButton>
-            ) : (
-              pathname !== LOGIN_PATH && (
-                <RouterLink to={LOGIN_PATH} className="hy-link">
-                  {t('common:actions.backToLogin')}
-                </RouterLink>
-              )
-            )}
-          </div>
-        </SiteFooter>
-      </div>
-    </div>
+    <SecurityFrame
+      footerAction={
+        pending || user ? (
+          // A half-open session can only finish its step or be abandoned.
+          <PlainButton onClick={() => logout()}>
+            {t(pending ? 'common:actions.cancelSignIn' : 'common:userMenu.signOut')}
+          </PlainButton>
+        ) : (
+          pathname !== LOGIN_PATH && (
+            <RouterLink to={LOGIN_PATH} className="hy-link">
+              {t('common:actions.backToLogin')}
+            </RouterLink>
+          )
+        )
+      }
+    >
+      <Outlet />
+    </SecurityFrame>
   );
 }

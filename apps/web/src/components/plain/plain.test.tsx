@@ -6,6 +6,7 @@ import { PlainAlert } from './alert';
 import { PlainButton } from './button';
 import { PlainPasswordField, PlainTextField } from './text-field';
 import { I18nextProvider } from 'react-i18next';
+import { AppEnvironment } from '../../app/app-environment';
 
 describe('plain components (the login page, without MUI)', () => {
   it('names a text field by its label, hides the required asterisk, describes it by its help', () => {
@@ -28,7 +29,9 @@ describe('plain components (the login page, without MUI)', () => {
     const i18n = await createI18n('en');
     render(
       <I18nextProvider i18n={i18n}>
-        <PlainPasswordField id="p" label="Password" />
+        <AppEnvironment>
+          <PlainPasswordField id="p" label="Password" />
+        </AppEnvironment>
       </I18nextProvider>,
     );
     const input = screen.getByLabelText('Password');

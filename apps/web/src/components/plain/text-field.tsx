@@ -1,6 +1,6 @@
 import { useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Icon } from './icons';
+import { useTexts } from '../../lib/environment';
 
 export interface PlainTextFieldProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
@@ -62,7 +62,7 @@ export function PlainTextField({
 
 /** A password field with a show/hide button (the plain twin of components/password-field). */
 export function PlainPasswordField(props: Omit<PlainTextFieldProps, 'type' | 'endAdornment'>) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [visible, setVisible] = useState(false);
   return (
     <PlainTextField

@@ -1,10 +1,8 @@
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
 import { isOneOf, safeInternalPath } from '@hygie/domain';
 import { PlainAlert, PlainDivider } from '../../components/plain/alert';
 import { IdentityProviderButton } from '../../components/identity-provider-button';
 import { buttonClasses } from '../../components/plain/button';
-import { usePublicConfig } from '../../lib/config';
+import { AppLink, useEnvironment } from '../../lib/environment';
 
 /** The providers whose identity pre-fills a registration; another is named by its id. */
 const KNOWN = ['psc', 'franceconnect'] as const;
@@ -21,8 +19,9 @@ const REGISTRATION: Readonly<Record<(typeof KNOWN)[number], string>> = {
  * account is created with it, pre-filled with what the provider asserted.
  */
 export function IdentityProviderLinkNotice() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const { texts, useSearchParams } = useEnvironment();
+  const { t } = texts;
+  const params = useSearchParams();
   const provider = params.get('idp_link');
   if (!provider) return null;
   const name = isOneOf(KNOWN, provider) ? t(`common:identityProviders.${provider}`) : provider;
@@ -31,7 +30,7 @@ export function IdentityProviderLinkNotice() {
       {t('login:idp.link', { name })}
       {isOneOf(KNOWN, provider) && (
         <div className="hy-mt-1">
-          <RouterLink
+          <AppLink
             to={`${REGISTRATION[provider]}?idp=${provider}`}
             // The alert's own text colour: the theme's primary on the alert's tinted background
             // falls short of the 4.5:1 contrast (axe, in the browser suite).
@@ -39,7 +38,7 @@ export function IdentityProviderLinkNotice() {
             data-testid="idp-register"
           >
             {t('login:idp.register')}
-          </RouterLink>
+          </AppLink>
         </div>
       )}
     </PlainAlert>
@@ -48,8 +47,9 @@ export function IdentityProviderLinkNotice() {
 
 /** The enabled providers' sign-in buttons (none configured: nothing is shown). */
 export function IdentityProviderSignIn() {
-  const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const { texts, useSearchParams, usePublicConfig } = useEnvironment();
+  const { t } = texts;
+  const params = useSearchParams();
   const providers = usePublicConfig()?.identityProviders ?? [];
   if (providers.length === 0) return null;
   const target = params.get('target_uri') ?? safeInternalPath(params.get('redirect'));

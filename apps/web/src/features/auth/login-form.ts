@@ -1,11 +1,23 @@
-import * as z from 'zod/mini';
 import type { ValidationMessage } from '@hygie/domain';
+import type { FormCheck } from '../../lib/form-state';
 
 const FIELD_REQUIRED: ValidationMessage = 'field_required';
 
-// Login only checks presence; the server says whether the credentials are right.
-export const loginFormSchema = z.object({
-  username: z.string().check(z.trim(), z.minLength(1, { error: FIELD_REQUIRED })),
-  password: z.string().check(z.minLength(1, { error: FIELD_REQUIRED })),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
+// A type, not an interface: a form's values are a record of strings (lib/form-state.ts).
+export type LoginForm = { username: string; password: string };
+
+/**
+ * The login form's check: both fields present (the username trimmed); the server says whether
+ * the credentials are right. A plain function: the login page's first load carries no zod.
+ */
+export const checkLoginForm: FormCheck<LoginForm, LoginForm> = ({ username, password }) => {
+  const trimmed = username.trim();
+  if (trimmed && password) return { success: true, data: { username: trimmed, password } };
+  return {
+    success: false,
+    errors: {
+      ...(!trimmed && { username: FIELD_REQUIRED }),
+      ...(!password && { password: FIELD_REQUIRED }),
+    },
+  };
+};
