@@ -70,7 +70,8 @@ export async function startIsland(
   const texts = await textsIn(language);
   const prefetch = () => {
     for (const type of INTERACTIONS) document.removeEventListener(type, prefetch, true);
-    void loadClient();
+    // A failure shows when the client is needed: the sign-in says the network failed.
+    loadClient().catch(() => {});
   };
   for (const type of INTERACTIONS) {
     document.addEventListener(type, prefetch, { capture: true, passive: true });
