@@ -6,7 +6,7 @@ import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
 import { explain } from '../../test/query-log.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { openSession } from './service.js';
-import { findSessionByTokenHash } from './repository.js';
+import { findSessionById, findSessionByTokenHash } from './repository.js';
 
 // architecture §10: the session check behind every authenticated call is one indexed lookup.
 describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
@@ -63,6 +63,36 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
     });
     expect(warm).toHaveLength(1);
     expect(await findSessionByTokenHash(t.ctx.db, hashToken(randomToken()))).toBeUndefined();
+  });
+
+  it('gives every column of the session row, and its user', async () => {
+    const { userId, token } = await liveSession('every-column@hygie.test');
+    const { id } = await t.ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // Every column set, so that one copied from the wrong field shows.
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({
+        ip: '192.0.2.7',
+        user_agent: 'Every-Column/1.0',
+        mfa_verified_at: 1_000_001,
+        reauthenticated_at: 1_000_002,
+        amr: 'pwd otp',
+        upstream_acr: 'idp:eidas2',
+      })
+      .where('id', '=', id)
+      .execute();
+    const row = await findSessionById(t.ctx.db, id);
+    for (const pass of ['cold', 'warm']) {
+      const found = await findSessionByTokenHash(t.ctx.db, hashToken(token));
+      const { user, ...session } = found ?? { user: null };
+      expect(session, pass).toStrictEqual({ ...row });
+      expect(user?.id, pass).toBe(userId);
+      expect(user?.email, pass).toBe('every-column@hygie.test');
+    }
   });
 
   // PostgreSQL only (SQLite keeps its statements in the process already): defined there alone.
