@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import { committedRead, pooledRead } from '../../db/connection.js';
+import { committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
@@ -141,5 +141,45 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       if (!read) throw new Error('no pooled read on PostgreSQL');
       const rows = await Promise.all(Array.from({ length: 4 }, () => read([1])));
       for (const row of rows) expect(row?.name).toMatch(/^hygie_kept_\d+$/);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL batches the checks of one turn of the event loop in one statement, each answered its own session', async () => {
+      const a = await liveSession('batch-a@hygie.test');
+      const b = await liveSession('batch-b@hygie.test');
+      // The users seen once, so that the batch is the session statement alone.
+      for (const { token } of [a, b]) await findSessionByTokenHash(t.ctx.db, hashToken(token));
+      const asked = [a.token, b.token, a.token, randomToken()].map((token) => hashToken(token));
+      let found: Awaited<ReturnType<typeof findSessionByTokenHash>>[] = [];
+      const queries = await t.queries.during(async () => {
+        found = await Promise.all(asked.map((hash) => findSessionByTokenHash(t.ctx.db, hash)));
+      });
+      expect(queries).toHaveLength(1);
+      expect(queries[0]?.parameters).toEqual([[asked[0], asked[1], asked[3]]]);
+      expect(found.map((s) => s?.user_id)).toEqual([a.userId, b.userId, a.userId, undefined]);
+      expect(found.map((s) => s?.token_hash)).toEqual([asked[0], asked[1], asked[2], undefined]);
+      // Each check its own session object: one may slide it without touching another's.
+      expect(found[0]).not.toBe(found[2]);
+      expect(found[0]).toStrictEqual(found[2]);
+      // By the unique index (probed for each key, or as a bitmap of them), never by a scan.
+      const plan = await explain(t.ctx.db, dialect, queries[0]!);
+      expect(plan).toMatch(
+        /Index Scan using sessions_token_hash_uq|Bitmap Index Scan on sessions_token_hash_uq/,
+      );
+      expect(plan).not.toMatch(/Seq Scan/);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL: a batched read that fails fails every check waiting on it', async () => {
+      const broken: CompiledQuery<{ k: string }> = CompiledQuery.raw(
+        'select k from no_such_table where k = any($1)',
+        [],
+      );
+      const read = pooledBatchRead(t.ctx.db, broken, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const outcomes = await Promise.allSettled(['x', 'y', 'x'].map((key) => read(key)));
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      // The next turn's reads go in a statement of their own, not left waiting on the failed one.
+      await expect(read('z')).rejects.toThrow(/no_such_table/);
     });
 });
