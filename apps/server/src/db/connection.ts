@@ -307,20 +307,25 @@ function openPooledReader(
       type Waiting = { resolve: (row: R | undefined) => void; reject: (err: unknown) => void };
       let pending: Map<string, Waiting[]> | null = null;
       const send = (batch: Map<string, Waiting[]>) => {
-        const keys = [...batch.keys()];
-        onQuery?.({ ...query, parameters: [keys] });
-        pool.query<R & pg.QueryResultRow>({ ...statement, values: [keys] }).then(
-          (result) => {
-            const rows = new Map<string, R>();
-            for (const row of result.rows) rows.set(keyOf(row), row);
-            for (const [key, waiting] of batch) {
-              for (const w of waiting) w.resolve(rows.get(key));
-            }
-          },
-          (err: unknown) => {
-            for (const waiting of batch.values()) for (const w of waiting) w.reject(err);
-          },
-        );
+        // Whatever goes wrong fails every check of the batch (a check already answered stays so).
+        const fail = (err: unknown) => {
+          for (const waiting of batch.values()) for (const w of waiting) w.reject(err);
+        };
+        const answer = (result: pg.QueryResult<R & pg.QueryResultRow>) => {
+          const rows = new Map<string, R>();
+          for (const row of result.rows) rows.set(keyOf(row), row);
+          for (const [key, waiting] of batch) for (const w of waiting) w.resolve(rows.get(key));
+        };
+        try {
+          const keys = [...batch.keys()];
+          onQuery?.({ ...query, parameters: [keys] });
+          pool
+            .query<R & pg.QueryResultRow>({ ...statement, values: [keys] })
+            .then(answer)
+            .catch(fail);
+        } catch (err) {
+          fail(err);
+        }
       };
       const flush = () => {
         const all = pending;

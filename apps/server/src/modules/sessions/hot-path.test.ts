@@ -182,4 +182,21 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       // The next turn's reads go in a statement of their own, not left waiting on the failed one.
       await expect(read('z')).rejects.toThrow(/no_such_table/);
     });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL: a batch carries 64 keys at most a statement', async () => {
+      const echo: CompiledQuery<{ k: string }> = CompiledQuery.raw(
+        'select k from unnest($1::text[]) as k',
+        [],
+      );
+      const read = pooledBatchRead(t.ctx.db, echo, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const keys = Array.from({ length: 70 }, (_, i) => `key-${i}`);
+      let rows: ({ k: string } | undefined)[] = [];
+      const queries = await t.queries.during(async () => {
+        rows = await Promise.all(keys.map((key) => read(key)));
+      });
+      expect(rows.map((row) => row?.k)).toEqual(keys);
+      expect(queries.map((q) => q.parameters.flat().length)).toEqual([64, 6]);
+    });
 });
