@@ -257,9 +257,16 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
 /** A prepared read run on the pool itself: the first row, or undefined. */
 export type PooledRead<R> = (parameters: readonly unknown[]) => Promise<R | undefined>;
 
+/** A read of the row with a key, batched with the other reads of the same turn of the event loop. */
+export type BatchedRead<R> = (key: string) => Promise<R | undefined>;
+
 interface PooledReader {
   prepare<R>(query: CompiledQuery<R>): PooledRead<R>;
+  batch<R>(query: CompiledQuery<R>, keyOf: (row: R) => string): BatchedRead<R>;
 }
+
+/** The most keys one batched statement carries; more go in further statements. */
+const MAX_BATCH = 64;
 
 const pooledReaders = new WeakMap<Db, PooledReader>();
 
@@ -275,15 +282,17 @@ function openPooledReader(
   names: Map<string, string>,
   onQuery: OpenOptions['onQuery'],
 ): PooledReader {
+  const statementOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `hygie_kept_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return { name, text };
+  };
   return {
     prepare: <R>(query: CompiledQuery<R>): PooledRead<R> => {
-      const text = query.sql;
-      let name = names.get(text);
-      if (name === undefined) {
-        name = `hygie_kept_${names.size + 1}`;
-        names.set(text, name);
-      }
-      const statement = { name, text };
+      const statement = statementOf(query.sql);
       return async (parameters) => {
         onQuery?.({ ...query, parameters });
         const result = await pool.query<R & pg.QueryResultRow>({
@@ -292,6 +301,58 @@ function openPooledReader(
         });
         return result.rows[0];
       };
+    },
+    batch: <R>(query: CompiledQuery<R>, keyOf: (row: R) => string): BatchedRead<R> => {
+      const statement = statementOf(query.sql);
+      type Waiting = { resolve: (row: R | undefined) => void; reject: (err: unknown) => void };
+      let pending: Map<string, Waiting[]> | null = null;
+      const send = (batch: Map<string, Waiting[]>) => {
+        // Whatever goes wrong fails every check of the batch (a check already answered stays so).
+        const fail = (err: unknown) => {
+          for (const waiting of batch.values()) for (const w of waiting) w.reject(err);
+        };
+        const answer = (result: pg.QueryResult<R & pg.QueryResultRow>) => {
+          const rows = new Map<string, R>();
+          for (const row of result.rows) rows.set(keyOf(row), row);
+          for (const [key, waiting] of batch) for (const w of waiting) w.resolve(rows.get(key));
+        };
+        try {
+          const keys = [...batch.keys()];
+          onQuery?.({ ...query, parameters: [keys] });
+          pool
+            .query<R & pg.QueryResultRow>({ ...statement, values: [keys] })
+            .then(answer)
+            .catch(fail);
+        } catch (err) {
+          fail(err);
+        }
+      };
+      const flush = () => {
+        const all = pending;
+        pending = null;
+        if (!all) return;
+        let batch = new Map<string, Waiting[]>();
+        for (const [key, waiting] of all) {
+          batch.set(key, waiting);
+          if (batch.size === MAX_BATCH) {
+            send(batch);
+            batch = new Map();
+          }
+        }
+        if (batch.size > 0) send(batch);
+      };
+      return (key) =>
+        new Promise<R | undefined>((resolve, reject) => {
+          if (!pending) {
+            pending = new Map();
+            // After the requests this turn of the event loop reads: each is in the statement sent
+            // then, which starts after it came in (no read older than the request).
+            setImmediate(flush);
+          }
+          const waiting = pending.get(key);
+          if (waiting) waiting.push({ resolve, reject });
+          else pending.set(key, [{ resolve, reject }]);
+        });
     },
   };
 }
@@ -303,6 +364,21 @@ function openPooledReader(
  */
 export function pooledRead<R>(db: Db, query: CompiledQuery<R>): PooledRead<R> | undefined {
   return pooledReaders.get(db)?.prepare(query);
+}
+
+/**
+ * The read of one row by key that `query` describes (its one parameter the array of keys, `= any`),
+ * on `db`'s pool directly, kept prepared like `pooledRead`: the keys asked for during one turn of
+ * the event loop go in one statement (`keyOf` tells each row's key), sent once that turn's
+ * requests are read. Under load, concurrent session checks share a round trip. PostgreSQL only,
+ * for the database itself; undefined elsewhere.
+ */
+export function pooledBatchRead<R>(
+  db: Db,
+  query: CompiledQuery<R>,
+  keyOf: (row: R) => string,
+): BatchedRead<R> | undefined {
+  return pooledReaders.get(db)?.batch(query, keyOf);
 }
 
 /** Per PostgreSQL database: the SQL texts kept prepared, and the name each is prepared under. */

@@ -12,19 +12,22 @@ export type RequireSession = (
   allowedStages?: readonly string[],
 ) => Promise<SessionWithUser>;
 
+/** What most routes allow: a complete session (one array for every call). */
+const ONLY_COMPLETE: readonly string[] = [COMPLETE];
+
 /**
  * Returns the guard every authenticated route calls: no session → 401 `not_logged_in`; a session
  * whose pending stage is not one the route finishes → that stage's code (a half-open session
  * reaches nothing else).
  */
 export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSession {
-  return async (request, allowedStages = [COMPLETE]) => {
+  return async (request, allowedStages = ONLY_COMPLETE) => {
+    // Fastify builds the route's options anew at each read: once here.
+    const route = request.routeOptions;
     // The document says which routes need no session (config.auth, plugins/openapi.ts): a route
     // declared public that requires one is a bug the suites must see, not a silent wrong contract.
-    if (request.routeOptions.config.auth === 'public') {
-      throw new Error(
-        `${request.routeOptions.url ?? '?'} is declared public but requires a session`,
-      );
+    if (route.config.auth === 'public') {
+      throw new Error(`${route.url ?? '?'} is declared public but requires a session`);
     }
     const session = await currentSession(ctx, request, request.cookies[cookies.sessionCookie]);
     if (!session) throw new AppError('not_logged_in');
@@ -36,7 +39,7 @@ export function sessionGuard(ctx: AppContext, cookies: CookiePolicy): RequireSes
     }
     // The account area's minimum level (a setting, off by default): one settings read, on its
     // routes only — never on the session lookup itself.
-    if (heldToAccountMinimum(request.method, request.routeOptions.url ?? '')) {
+    if (heldToAccountMinimum(request.method, route.url ?? '')) {
       await assertAccountLevel(ctx, session);
     }
     return session;

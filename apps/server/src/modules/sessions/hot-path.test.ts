@@ -1,12 +1,12 @@
 import { CompiledQuery, sql } from 'kysely';
-import { committedRead, pooledRead } from '../../db/connection.js';
+import { committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
 import { explain } from '../../test/query-log.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { openSession } from './service.js';
-import { findSessionByTokenHash } from './repository.js';
+import { findSessionById, findSessionByTokenHash } from './repository.js';
 
 // architecture §10: the session check behind every authenticated call is one indexed lookup.
 describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
@@ -65,6 +65,36 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
     expect(await findSessionByTokenHash(t.ctx.db, hashToken(randomToken()))).toBeUndefined();
   });
 
+  it('gives every column of the session row, and its user', async () => {
+    const { userId, token } = await liveSession('every-column@hygie.test');
+    const { id } = await t.ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    // Every column set, so that one copied from the wrong field shows.
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({
+        ip: '192.0.2.7',
+        user_agent: 'Every-Column/1.0',
+        mfa_verified_at: 1_000_001,
+        reauthenticated_at: 1_000_002,
+        amr: 'pwd otp',
+        upstream_acr: 'idp:eidas2',
+      })
+      .where('id', '=', id)
+      .execute();
+    const row = await findSessionById(t.ctx.db, id);
+    for (const pass of ['cold', 'warm']) {
+      const found = await findSessionByTokenHash(t.ctx.db, hashToken(token));
+      const { user, ...session } = found ?? { user: null };
+      expect(session, pass).toStrictEqual({ ...row });
+      expect(user?.id, pass).toBe(userId);
+      expect(user?.email, pass).toBe('every-column@hygie.test');
+    }
+  });
+
   // PostgreSQL only (SQLite keeps its statements in the process already): defined there alone.
   if (dialect === 'postgres')
     it('PostgreSQL keeps the lookups prepared on the connection, under a name', async () => {
@@ -111,5 +141,62 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       if (!read) throw new Error('no pooled read on PostgreSQL');
       const rows = await Promise.all(Array.from({ length: 4 }, () => read([1])));
       for (const row of rows) expect(row?.name).toMatch(/^hygie_kept_\d+$/);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL batches the checks of one turn of the event loop in one statement, each answered its own session', async () => {
+      const a = await liveSession('batch-a@hygie.test');
+      const b = await liveSession('batch-b@hygie.test');
+      // The users seen once, so that the batch is the session statement alone.
+      for (const { token } of [a, b]) await findSessionByTokenHash(t.ctx.db, hashToken(token));
+      const asked = [a.token, b.token, a.token, randomToken()].map((token) => hashToken(token));
+      let found: Awaited<ReturnType<typeof findSessionByTokenHash>>[] = [];
+      const queries = await t.queries.during(async () => {
+        found = await Promise.all(asked.map((hash) => findSessionByTokenHash(t.ctx.db, hash)));
+      });
+      expect(queries).toHaveLength(1);
+      expect(queries[0]?.parameters).toEqual([[asked[0], asked[1], asked[3]]]);
+      expect(found.map((s) => s?.user_id)).toEqual([a.userId, b.userId, a.userId, undefined]);
+      expect(found.map((s) => s?.token_hash)).toEqual([asked[0], asked[1], asked[2], undefined]);
+      // Each check its own session object: one may slide it without touching another's.
+      expect(found[0]).not.toBe(found[2]);
+      expect(found[0]).toStrictEqual(found[2]);
+      // By the unique index (probed for each key, or as a bitmap of them), never by a scan.
+      const plan = await explain(t.ctx.db, dialect, queries[0]!);
+      expect(plan).toMatch(
+        /Index Scan using sessions_token_hash_uq|Bitmap Index Scan on sessions_token_hash_uq/,
+      );
+      expect(plan).not.toMatch(/Seq Scan/);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL: a batched read that fails fails every check waiting on it', async () => {
+      const broken: CompiledQuery<{ k: string }> = CompiledQuery.raw(
+        'select k from no_such_table where k = any($1)',
+        [],
+      );
+      const read = pooledBatchRead(t.ctx.db, broken, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const outcomes = await Promise.allSettled(['x', 'y', 'x'].map((key) => read(key)));
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      // The next turn's reads go in a statement of their own, not left waiting on the failed one.
+      await expect(read('z')).rejects.toThrow(/no_such_table/);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL: a batch carries 64 keys at most a statement', async () => {
+      const echo: CompiledQuery<{ k: string }> = CompiledQuery.raw(
+        'select k from unnest($1::text[]) as k',
+        [],
+      );
+      const read = pooledBatchRead(t.ctx.db, echo, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const keys = Array.from({ length: 70 }, (_, i) => `key-${i}`);
+      let rows: ({ k: string } | undefined)[] = [];
+      const queries = await t.queries.during(async () => {
+        rows = await Promise.all(keys.map((key) => read(key)));
+      });
+      expect(rows.map((row) => row?.k)).toEqual(keys);
+      expect(queries.map((q) => q.parameters.flat().length)).toEqual([64, 6]);
     });
 });

@@ -1,0 +1,255 @@
+// The server's CPU per request of GET /api/me, /api/health (same cookie: the same hooks without the
+// session check) and a bare Fastify route, without the socket: every request goes through Fastify's
+// `inject` (light-my-request) in this one process, and the CPU is the process's own
+// (`process.cpuUsage()`, user + system) around each batch. What HTTP adds (the socket writes, the
+// client's share of the cores) is left out, so the figures attribute the portal's own work; a CPU
+// profile of this process (`--cpu-prof --cpu-prof-interval 100`, BENCH_ONLY=me) shows where it goes.
+//
+// The portal is bundled from the sources of BENCH_INJECT_ROOT (default this repository) as the
+// server's build does, and started as `npm start` would in production (no dev outbox, no test
+// clock), on a temporary SQLite file or a fresh PostgreSQL database; its admin signs in through the
+// real stages. Another checkout in BENCH_INJECT_ROOT (its own `npm ci` done) measures another build:
+// alternate runs of each to compare them.
+//
+// BENCH_KINDS=sqlite|postgres, BENCH_ROUNDS (default 5), BENCH_REQUESTS per route and round
+// (default 20,000), BENCH_CONCURRENCY requests in flight (default 10), BENCH_ONLY=me|health|bare
+// (comma-separated) to load only some routes (for a profile). BENCH_HEAP_PROFILE=FILE writes a
+// sampling heap profile of the measured rounds, the objects collected since included: what the
+// requests allocate, by function (`node bench/profile-summary.mjs FILE`).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import Fastify from 'fastify';
+import { ADMIN, createPostgresDatabase, postgresAvailable, root } from './portal.mjs';
+import { signInAdmin } from './sign-in.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['bare', 'health', 'me'];
+const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
+
+/** The portal's `buildApp` and `loadConfig`, bundled from `target`'s sources as build.mjs does. */
+async function bundlePortal() {
+  // Beside the server's own build, where its dependencies resolve (removed after the run).
+  const outfile = path.join(
+    target,
+    'apps',
+    'server',
+    'dist',
+    `bench-inject-${process.pid}`,
+    'app.mjs',
+  );
+  await build({
+    stdin: {
+      contents:
+        "export { buildApp } from './src/app.ts'; export { loadConfig } from './src/config.ts';",
+      resolveDir: path.join(target, 'apps', 'server'),
+      sourcefile: 'bench-inject-entry.ts',
+      loader: 'ts',
+    },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'esm',
+    sourcemap: true,
+    packages: 'external',
+    alias: { '@hygie/domain': path.join(target, 'packages', 'domain', 'src', 'index.ts') },
+    logLevel: 'warning',
+  });
+  const module = await import(outfile);
+  return { ...module, cleanup: () => fs.rmSync(path.dirname(outfile), { recursive: true }) };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** `REQUESTS` injections, CONCURRENCY at a time: CPU µs and wall µs per request, and non-200s. */
+async function batch(app, options) {
+  let sent = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (sent < REQUESTS) {
+      sent++;
+      const res = await app.inject(options);
+      if (res.statusCode !== 200) failures++;
+      // Back to the event loop, as a server between its sockets' reads: light-my-request's null
+      // socket finishes each write in an immediate, and a loop of promises alone would never run
+      // them (every response kept until the end, the heap growing by 10 kB a request).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const wall = Number(process.hrtime.bigint() - wallBefore) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    cpu: (cpu.user + cpu.system) / REQUESTS,
+    user: cpu.user / REQUESTS,
+    system: cpu.system / REQUESTS,
+    wall: wall / REQUESTS,
+    failures,
+  };
+}
+
+async function startPortal(kind, portal) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-inject-'));
+  const created = kind === 'postgres' ? await createPostgresDatabase('hygie_inject') : null;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_URL: 'http://127.0.0.1:3000',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
+    DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
+    DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+    ...(created ? { DATABASE_URL: created.url } : {}),
+  };
+  const config = portal.loadConfig(env);
+  const { app, ctx } = await portal.buildApp(config, { renderPage: null });
+  const stop = async () => {
+    await app.close();
+    await created?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // Signed in over a real socket (fetch), through the real stages; measured by injection after.
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    const codeFor = async (recipient) => {
+      const row = await ctx.db
+        .selectFrom('outbox')
+        .select('params')
+        .where('template', '=', 'mfa_code')
+        .where('recipient', '=', recipient)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
+      return JSON.parse(row.params).code;
+    };
+    const cookie = await signInAdmin(address, codeFor, ADMIN);
+    return { app, cookie, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+const portal = await bundlePortal();
+const bare = Fastify({ logger: false });
+bare.get('/bare', async () => ({ type: 'person', id: 'bench', email: 'bench@hygie.test' }));
+await bare.ready();
+
+const kinds = ['sqlite', ...((await postgresAvailable()) ? ['postgres'] : [])].filter(
+  (kind) => !process.env.BENCH_KINDS || process.env.BENCH_KINDS.split(',').includes(kind),
+);
+const report = {
+  date: new Date().toISOString(),
+  root: path.basename(target),
+  node: process.version,
+  rounds: ROUNDS,
+  requests: REQUESTS,
+  concurrency: CONCURRENCY,
+  results: {},
+};
+try {
+  for (const kind of kinds) {
+    const { app, cookie, stop } = await startPortal(kind, portal);
+    try {
+      const loads = {
+        bare: () => batch(bare, { method: 'GET', url: '/bare' }),
+        health: () => batch(app, { method: 'GET', url: '/api/health', headers: { cookie } }),
+        me: () => batch(app, { method: 'GET', url: '/api/me', headers: { cookie } }),
+      };
+      const names = Object.keys(loads).filter((name) => ONLY.includes(name));
+      // Warm up (JIT, the session user cache, the pool's connections).
+      for (const name of names) await loads[name]();
+      const runs = Object.fromEntries(names.map((name) => [name, []]));
+      const heap = process.env.BENCH_HEAP_PROFILE ? new Session() : null;
+      if (heap) {
+        heap.connect();
+        await heap.post('HeapProfiler.startSampling', {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        // Each round in another order, so that a slower moment of the machine falls on each route.
+        const order = round % 2 ? [...names].reverse() : names;
+        for (const name of order) {
+          const run = await loads[name]();
+          if (run.failures > 0) throw new Error(`${name} on ${kind}: ${run.failures} non-200`);
+          runs[name].push(run);
+        }
+      }
+      if (heap) {
+        const { profile } = await heap.post('HeapProfiler.stopSampling');
+        const file = `${process.env.BENCH_HEAP_PROFILE}.${kind}.heapprofile`;
+        fs.writeFileSync(
+          file,
+          JSON.stringify({ ...profile, requests: ROUNDS * REQUESTS * names.length }),
+        );
+        heap.disconnect();
+        console.log(`heap profile: ${file}`);
+      }
+      const figures = {};
+      for (const name of names) {
+        const cpu = runs[name].map((r) => r.cpu);
+        figures[name] = {
+          cpuMicros: Number(median(cpu).toFixed(1)),
+          cpuMin: Number(Math.min(...cpu).toFixed(1)),
+          cpuMax: Number(Math.max(...cpu).toFixed(1)),
+          userMicros: Number(median(runs[name].map((r) => r.user)).toFixed(1)),
+          systemMicros: Number(median(runs[name].map((r) => r.system)).toFixed(1)),
+          wallMicros: Number(median(runs[name].map((r) => r.wall)).toFixed(1)),
+        };
+      }
+      const ratio = (a, b) =>
+        figures[a] && figures[b]
+          ? Number(median(runs[a].map((r, i) => r.cpu / runs[b][i].cpu)).toFixed(3))
+          : null;
+      report.results[kind] = {
+        figures,
+        bareOverMe: ratio('bare', 'me'),
+        bareOverHealth: ratio('bare', 'health'),
+      };
+      console.log(
+        `${kind} (${report.root}), ${ROUNDS} rounds of ${REQUESTS} injections, ${CONCURRENCY} in flight — CPU µs per request, median (min–max):`,
+      );
+      for (const [name, f] of Object.entries(figures)) {
+        console.log(
+          `  ${name.padEnd(7)} ${String(f.cpuMicros).padStart(6)} (${f.cpuMin}–${f.cpuMax})   user ${f.userMicros}  system ${f.systemMicros}  wall ${f.wallMicros}`,
+        );
+      }
+      console.log(
+        `  bare ÷ /api/me ${report.results[kind].bareOverMe}, bare ÷ /api/health ${report.results[kind].bareOverHealth} (medians of the rounds' ratios)`,
+      );
+    } finally {
+      await stop();
+    }
+  }
+} finally {
+  portal.cleanup();
+  await bare.close();
+}
+const file = path.join(
+  import.meta.dirname,
+  'results',
+  `me-inject-${report.date.replace(/[:.]/g, '-')}.json`,
+);
+fs.mkdirSync(path.dirname(file), { recursive: true });
+fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`written ${path.relative(root, file)}`);
