@@ -8,6 +8,7 @@ import { CONFIG, STYLESHEETS, TEMPLATE } from '../../test/server-page';
 import { apiError, fakeFetch, json, type FakeHandler } from '../../test/fake-api';
 import { makeUser } from '../../test/factories';
 import { MFA_DATA, pendingMe } from '../../test/stages';
+import { installBridge, NEWER_APP_UA, removeBridge, useUserAgent } from '../../test/biometrics';
 import { startIsland, type StartedIsland } from './start';
 
 // The browser's side of the page the server draws, the login page's island: it takes over the
@@ -82,6 +83,7 @@ afterEach(() => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
   vi.restoreAllMocks();
+  removeBridge();
   Reflect.deleteProperty(window, 'PublicKeyCredential');
 });
 
@@ -163,6 +165,21 @@ describe('taking over the page the server drew', () => {
     expect(await start()).toBe(false);
 
     await screen.findByRole('heading', { level: 1, name: 'Connexion' });
+    expect(container.querySelectorAll('h1')).toHaveLength(1);
+    expect(recovered).toEqual([]);
+  });
+
+  it('leaves the page to the whole client inside the app, whose biometric sign-in it offers', async () => {
+    await receive();
+    browserLanguage('fr');
+    localStorage.setItem('biometrics.keyId', 'key-1');
+    useUserAgent(NEWER_APP_UA);
+    installBridge();
+    api({});
+
+    expect(await start()).toBe(false);
+
+    await screen.findByTestId('biometric-login');
     expect(container.querySelectorAll('h1')).toHaveLength(1);
     expect(recovered).toEqual([]);
   });
