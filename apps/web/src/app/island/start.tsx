@@ -6,6 +6,7 @@ import type { BiometricWaysProps } from '../../features/auth/biometric-ways';
 import type { SignInAttempt } from '../../features/auth/login-view';
 import type { LoginForm } from '../../features/auth/login-form';
 import { resolveBrandFromWindow } from '../../lib/brand';
+import { browser } from '../../lib/browser';
 import { useTexts, type Texts } from '../../lib/environment';
 import { queueEarlyErrors } from '../../lib/error-reporting';
 import { useBrowserValue } from '../../lib/hydration';
@@ -85,12 +86,17 @@ export async function startIsland(
     if (leaving || !root) return;
     leaving = true;
     const island = root;
-    const [{ boot }] = await loadClient();
-    const started = await boot(container, {
-      ...rootOptions,
-      handover: { ...options, language: current, unmount: () => island.unmount() },
-    });
-    root = started.root;
+    try {
+      const [{ boot }] = await loadClient();
+      const started = await boot(container, {
+        ...rootOptions,
+        handover: { ...options, language: current, unmount: () => island.unmount() },
+      });
+      root = started.root;
+    } catch (error) {
+      leaving = false;
+      throw error;
+    }
   };
   const switchLanguage = async (next: Language): Promise<Texts> => {
     const switched = await textsIn(next);
@@ -129,8 +135,10 @@ function LiveIsland({
   const [texts, setTexts] = useState(firstTexts);
   const actions = useMemo(
     (): IslandActions => ({
-      leave: (to) => void handOver({ session: 'anonymous', to }),
-      changeLanguage: (language) => void switchLanguage(language).then(setTexts),
+      // Without the whole client (the network, a new deployment), the browser opens the page.
+      leave: (to) => void handOver({ session: 'anonymous', to }).catch(() => browser.assign(to)),
+      // Without the other language's translations, the page stays in its language.
+      changeLanguage: (language) => void switchLanguage(language).then(setTexts, () => {}),
       useSignIn: () => useIslandSignIn(brand, handOver),
       useBiometricWays: (getUsername) => useIslandPasskey(brand, getUsername, handOver),
     }),
@@ -143,12 +151,14 @@ function LiveIsland({
 
 /** After a sign-in: the whole client goes on with the user, or asks for the next step. */
 function settle(outcome: IslandOutcome, handOver: HandOver): string | null {
+  // The whole client is there (the sign-in came from it); should its start fail, the page is
+  // loaded again, which the session now opens.
   if ('user' in outcome) {
-    void handOver({ session: outcome.user });
+    void handOver({ session: outcome.user }).catch(() => browser.reload());
     return null;
   }
   if ('nextStep' in outcome) {
-    void handOver({ session: 'unknown' });
+    void handOver({ session: 'unknown' }).catch(() => browser.reload());
     return null;
   }
   return outcome.failure;
