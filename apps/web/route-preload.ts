@@ -1,5 +1,5 @@
 import type { Plugin, Rolldown } from 'vite';
-import { WHOLE_CLIENT_PRELOAD } from './src/app/island/preloads';
+import { FIRST_TRANSLATIONS_ID, WHOLE_CLIENT_PRELOAD } from './src/app/island/preloads';
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
@@ -67,7 +67,23 @@ export function routePreload(): Plugin {
         const island = staticGraph(bundle, chunkOf(ISLAND_ENTRY));
         const wanted = new Set<string>(island);
         for (const pattern of PRELOADED_ENTRIES) staticGraph(bundle, chunkOf(pattern), wanted);
-        return [...wanted]
+        // Each language's first translations (a code-splitting group, vite.config.ts): listed for
+        // the pages the server draws, which preload their language's (FIRST_TRANSLATIONS_ID).
+        const firstTranslations = Object.fromEntries(
+          chunks
+            .flatMap((chunk) => {
+              const language = /^locales-(\w+)$/.exec(chunk.name)?.[1];
+              return language ? [[language, `/${chunk.fileName}`] as const] : [];
+            })
+            .sort(([a], [b]) => a.localeCompare(b)),
+        );
+        const list = {
+          tag: 'script',
+          attrs: { type: 'application/json', id: FIRST_TRANSLATIONS_ID },
+          children: JSON.stringify(firstTranslations),
+          injectTo: 'head' as const,
+        };
+        const preloads = [...wanted]
           .filter((fileName) => !entryGraph.has(fileName))
           .sort()
           .map((fileName) => ({
@@ -82,6 +98,7 @@ export function routePreload(): Plugin {
             },
             injectTo: 'head' as const,
           }));
+        return [...preloads, list];
       },
     },
   };

@@ -67,6 +67,10 @@ test.describe('before any script has run', () => {
       const script = language === 'ar' ? /^\/assets\/noto-sans-arabic-/ : /^\/assets\/roboto-/;
       for (const font of fonts) expect(font).toMatch(script);
       expect(requested.filter((file) => file.endsWith('.css'))).toEqual([]);
+      // The island's translations are asked for with the page, its language's alone.
+      const translations = requested.filter((file) => /\/assets\/locales-/.test(file));
+      expect(translations).toHaveLength(1);
+      expect(translations[0]).toMatch(new RegExp(`^/assets/locales-${language}-`));
       await context.close();
     });
   }

@@ -187,6 +187,20 @@ describe('the pages the server draws', () => {
     expect(preloadsOf(head)).toEqual(['roboto-latin-400-normal-a1', 'roboto-latin-500-normal-b2']);
   });
 
+  it.each(LANGUAGES)(
+    'preloads the island and its %s translations, not the whole client',
+    async (language) => {
+      const html = await drawn({ language });
+      const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map(
+        ([, href]) => href,
+      );
+      expect(preloads.sort()).toEqual(
+        [`/assets/locales-${language}.js`, '/assets/island.js'].sort(),
+      );
+      expect(html).not.toContain('hy-first-translations');
+    },
+  );
+
   it('draws nothing into a template without its root', async () => {
     expect(await draw({ template: '<!doctype html><html><body></body></html>' })).toBeNull();
   });

@@ -14,7 +14,7 @@ import type { Texts } from '../lib/environment';
 import { STYLESHEET_ATTRIBUTE } from './drawn-styles';
 import { PAGE_FACES, PRELOADED_FACES } from './fonts';
 import { IslandApp, type IslandActions } from './island/island-app';
-import { WHOLE_CLIENT_PRELOAD } from './island/preloads';
+import { FIRST_TRANSLATIONS_ID, WHOLE_CLIENT_PRELOAD } from './island/preloads';
 import { shellConfigOf } from './island/state';
 import { createTexts, loadFirstTranslations } from './island/texts';
 import { PAGE_STATE_ID, serialisePageState, type PageState } from './page-state';
@@ -81,6 +81,32 @@ const WHOLE_CLIENT_LINK = new RegExp(
   'g',
 );
 const FONT_FACE = /@font-face\s*\{[^}]*\}/g;
+const FIRST_TRANSLATIONS = new RegExp(
+  `<script type="application/json" id="${FIRST_TRANSLATIONS_ID}">([^<]*)</script>`,
+);
+
+/**
+ * The template's list of first-translations chunks (route-preload.ts) replaced by the preload of
+ * `language`'s: the island needs it before its first render, and would ask for it only once it
+ * runs. The list is the build's own; a list it cannot read is dropped.
+ */
+function preloadFirstTranslations(template: string, language: Language): string {
+  return template.replace(FIRST_TRANSLATIONS, (_list, json: string) => {
+    let href: unknown;
+    try {
+      const chunks: unknown = JSON.parse(json);
+      href =
+        typeof chunks === 'object' && chunks !== null
+          ? Object.getOwnPropertyDescriptor(chunks, language)?.value
+          : undefined;
+    } catch {
+      return '';
+    }
+    return typeof href === 'string' && /^\/assets\/[\w.-]+\.js$/.test(href)
+      ? `<link rel="modulepreload" crossorigin="" href="${href}">`
+      : '';
+  });
+}
 const FONT_FILE = /url\(\s*["']?([^"')\s]+)/g;
 
 /**
@@ -161,7 +187,11 @@ export const renderPage: RenderPage = async (request: PageRenderRequest) => {
   const title = documentTitle(texts.t(titleKey), BRAND_NAMES[brand]);
   // Replaced by functions: a `$` in the text inserted is not a replacement pattern.
   // The island fetches the whole client at the page's first interaction, not with the page.
-  return drawnHead(request.template, request.stylesheets, language)
+  return drawnHead(
+    preloadFirstTranslations(request.template, language),
+    request.stylesheets,
+    language,
+  )
     .replace(WHOLE_CLIENT_LINK, '')
     .replace(/<html[^>]*>/, () => `<html lang="${language}" dir="${directionOf(language)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)

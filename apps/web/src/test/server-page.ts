@@ -10,6 +10,9 @@ export const TEMPLATE = `<!doctype html>
     <link rel="stylesheet" crossorigin href="/assets/index.css">
     <link rel="preload" as="font" type="font/woff2" href="/assets/roboto-latin-400-normal-a1.woff2" crossorigin="">
     <link rel="preload" as="font" type="font/woff2" href="/assets/roboto-latin-500-normal-b2.woff2" crossorigin="">
+    <link rel="modulepreload" crossorigin="" href="/assets/island.js">
+    <link rel="modulepreload" crossorigin="" href="/assets/first.js" data-client="whole">
+    <script type="application/json" id="hy-first-translations">{"ar":"/assets/locales-ar.js","en":"/assets/locales-en.js","fr":"/assets/locales-fr.js"}</script>
   </head>
   <body>
     <div id="root"></div>
