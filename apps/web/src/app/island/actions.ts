@@ -4,6 +4,7 @@ import { biometricErrorMessage } from '../../lib/biometric-messages';
 import { isPasskeyCancelled, signInWithPasskey as passkeySignIn } from '../../lib/biometrics';
 import type { Texts } from '../../lib/environment';
 import { errorMessage } from '../../lib/error-message';
+import { initErrorReporting } from '../../lib/error-reporting';
 import { isPendingStage } from '../../lib/sign-in';
 import type { LoginForm } from '../../features/auth/login-form';
 import { readPageState } from '../page-state';
@@ -59,4 +60,16 @@ export async function signInWithPasskey(
       cancelled: isPasskeyCancelled(error),
     };
   }
+}
+
+/**
+ * Starts error reporting with the page's configuration, as the whole client does once it has the
+ * page (app.tsx): what failed on the island so far (queued since it started) is sent then. Once
+ * per page, whoever asks first.
+ */
+export function startErrorReporting(
+  start: typeof initErrorReporting = initErrorReporting,
+): Promise<boolean> {
+  const config = readPageState(document)?.config;
+  return config ? start(config) : Promise.resolve(false);
 }

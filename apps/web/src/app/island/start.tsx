@@ -72,7 +72,9 @@ export async function startIsland(
   const prefetch = () => {
     for (const type of INTERACTIONS) document.removeEventListener(type, prefetch, true);
     // A failure shows when the client is needed: the sign-in says the network failed.
-    loadClient().catch(() => {});
+    loadClient()
+      .then(([, actions]) => actions.startErrorReporting())
+      .catch(() => {});
   };
   for (const type of INTERACTIONS) {
     document.addEventListener(type, prefetch, { capture: true, passive: true });
