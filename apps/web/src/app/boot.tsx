@@ -25,6 +25,14 @@ async function loadMatchedRoutes(table: RouteObject[], pathname: string): Promis
   );
 }
 
+/**
+ * Fetches what the page at `to` needs (its routes' chunks), before it is asked for: the login
+ * page's island calls it when a link is pointed at or focused (island/start.tsx).
+ */
+export function prefetchRoute(to: string): Promise<void> {
+  return loadMatchedRoutes(routes, new URL(to, window.location.href).pathname);
+}
+
 /** Once the router has its first location's routes (lazy ones loaded). */
 function initialized(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
   if (router.state.initialized) return Promise.resolve();

@@ -31,6 +31,7 @@ const DRAWN_PAGES: Readonly<Record<string, string>> = { login: 'login:title' };
 /** The island on the server: the page as drawn, nothing done. */
 const DRAWING: IslandActions = {
   leave: () => {},
+  prefetch: () => {},
   changeLanguage: () => {},
   useSignIn: () => ({ pending: false, failure: null, submit: () => {} }),
   useBiometricWays: () => ({

@@ -27,6 +27,8 @@ import type { IslandState } from './state';
 export interface IslandActions {
   /** Goes to the page `to` in the whole client. */
   leave(this: void, to: string): void;
+  /** Fetches what the page `to` needs, a link to it being pointed at or focused. */
+  prefetch(this: void, to: string): void;
   /** Shows the page in another language. */
   changeLanguage(this: void, language: Language): void;
   /** A hook: the password sign-in. */
@@ -35,11 +37,17 @@ export interface IslandActions {
   useBiometricWays(this: void, getUsername: () => string): BiometricWaysProps;
 }
 
-const LeaveContext = createContext<IslandActions['leave']>(() => {});
+const LinkActionsContext = createContext<Pick<IslandActions, 'leave' | 'prefetch'>>({
+  leave: () => {},
+  prefetch: () => {},
+});
 
-/** A link of the island: a plain left click goes to the page in the whole client. */
-function IslandLink({ to, onClick, ...props }: AppLinkProps) {
-  const leave = useContext(LeaveContext);
+/**
+ * A link of the island: a plain left click goes to the page in the whole client; pointed at or
+ * focused, what that page needs is fetched.
+ */
+function IslandLink({ to, onClick, onPointerEnter, onFocus, ...props }: AppLinkProps) {
+  const { leave, prefetch } = useContext(LinkActionsContext);
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (
@@ -56,7 +64,21 @@ function IslandLink({ to, onClick, ...props }: AppLinkProps) {
     event.preventDefault();
     leave(to);
   };
-  return <a href={to} onClick={follow} {...props} />;
+  return (
+    <a
+      href={to}
+      onClick={follow}
+      onPointerEnter={(event) => {
+        onPointerEnter?.(event);
+        prefetch(to);
+      }}
+      onFocus={(event) => {
+        onFocus?.(event);
+        prefetch(to);
+      }}
+      {...props}
+    />
+  );
 }
 
 function IslandBiometricWays({
@@ -110,10 +132,14 @@ export function IslandApp({
       usePublicConfig: () => state.config,
     };
   }, [texts, search, actions, state.config]);
+  const linkActions = useMemo(
+    () => ({ leave: actions.leave, prefetch: actions.prefetch }),
+    [actions.leave, actions.prefetch],
+  );
   return (
     <StrictMode>
       <EnvironmentContext value={environment}>
-        <LeaveContext value={actions.leave}>
+        <LinkActionsContext value={linkActions}>
           <BrandContext value={state.brand}>
             <div
               className="hy-root"
@@ -126,7 +152,7 @@ export function IslandApp({
               </SecurityFrame>
             </div>
           </BrandContext>
-        </LeaveContext>
+        </LinkActionsContext>
       </EnvironmentContext>
     </StrictMode>
   );

@@ -9,6 +9,8 @@ import { apiError, fakeFetch, json, type FakeHandler } from '../../test/fake-api
 import { makeUser } from '../../test/factories';
 import { MFA_DATA, pendingMe } from '../../test/stages';
 import { installBridge, NEWER_APP_UA, removeBridge, useUserAgent } from '../../test/biometrics';
+import { matchRoutes } from 'react-router';
+import { routes } from '../routes';
 import { startIsland, type StartedIsland } from './start';
 
 // The browser's side of the page the server draws, the login page's island: it takes over the
@@ -225,6 +227,26 @@ describe('leaving the island for the whole client', () => {
     // The visitor is known to be anonymous, as the server drew the page: nothing asked again.
     expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual([]);
     expect(recovered).toEqual([]);
+  });
+
+  it('fetches what a linked page needs when its link is pointed at, before the click', async () => {
+    api({});
+    const register = matchRoutes(routes, '/security/register')?.at(-1)?.route;
+    const lazy = register?.lazy;
+    if (!register || typeof lazy !== 'function')
+      throw new Error('the registration route is not lazy');
+    const load = vi.fn(lazy);
+    register.lazy = load;
+    try {
+      await startedInFrench();
+
+      await userEvent.setup().hover(screen.getByRole('link', { name: 'Créer un compte' }));
+
+      await waitFor(() => expect(load).toHaveBeenCalled());
+      expect(window.location.pathname).toBe('/security/login');
+    } finally {
+      register.lazy = lazy;
+    }
   });
 
   it('switches the language on the island, keeping what was typed; the whole client follows it', async () => {

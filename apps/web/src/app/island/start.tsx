@@ -139,6 +139,11 @@ function LiveIsland({
     (): IslandActions => ({
       // Without the whole client (the network, a new deployment), the browser opens the page.
       leave: (to) => void handOver({ session: 'anonymous', to }).catch(() => browser.assign(to)),
+      // A failure shows, if at all, when the page is opened.
+      prefetch: (to) =>
+        void loadClient()
+          .then(([{ prefetchRoute }]) => prefetchRoute(to))
+          .catch(() => {}),
       // Without the other language's translations, the page stays in its language.
       changeLanguage: (language) => void switchLanguage(language).then(setTexts, () => {}),
       useSignIn: () => useIslandSignIn(brand, handOver),
