@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/helpers.js';
-import { createTestApp, DIALECTS, TestClient } from '../test/helpers.js';
+import { createTestApp, DIALECTS, signIn, TestClient } from '../test/helpers.js';
 
 describe.each(DIALECTS)('request handling on %s', (dialect) => {
   let t: TestApp;
@@ -99,31 +99,63 @@ describe.each(DIALECTS)('request handling on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('sets the security headers', async () => {
-    const res = await new TestClient(t.app).get('/api/health');
-    const csp = String(res.headers['content-security-policy']);
+  /** Every security header a response must carry, by name (security.md "Requests"). */
+  function expectSecurityHeaders(headers: Record<string, unknown>) {
+    const csp = String(headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("base-uri 'none'");
     expect(csp).toContain("form-action 'self'");
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('same-origin');
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-    expect(res.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('same-origin');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+    expect(headers['cache-control']).toBe('no-store');
+    // Over plain HTTP (this app's PUBLIC_URL): no HSTS; over HTTPS below.
+    expect(headers['strict-transport-security']).toBeUndefined();
+  }
+
+  it('sets the security headers', async () => {
+    const res = await new TestClient(t.app).get('/api/health');
+    expect(res.statusCode).toBe(200);
+    expectSecurityHeaders(res.headers);
   });
 
   it('sets them on refusals too', async () => {
     const res = await new TestClient(t.app).get('/api/me');
     expect(res.statusCode).toBe(401);
-    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-    expect(res.headers['cache-control']).toBe('no-store');
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('sets them on an unknown API route, and on a signed-in answer', async () => {
+    const unknown = await new TestClient(t.app).get('/api/nothing-here');
+    expect(unknown.statusCode).toBe(404);
+    expectSecurityHeaders(unknown.headers);
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client)).statusCode).toBe(200);
+    const me = await client.get('/api/me');
+    expect(me.statusCode).toBe(200);
+    expectSecurityHeaders(me.headers);
+    // The HEAD route Fastify adds beside each GET carries them as well.
+    const head = await new TestClient(t.app).request({ method: 'HEAD', url: '/api/health' });
+    expect(head.statusCode).toBe(200);
+    expectSecurityHeaders(head.headers);
+  });
+
+  it('keeps the cache policy a route chose, and no-store stays off pages outside the API', async () => {
+    const client = new TestClient(t.app);
+    const ui = await client.get('/api/docs/');
+    // The docs page keeps its own CSP (hashes of its bootstrap), which still forbids framing.
+    expect(String(ui.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(ui.headers['x-frame-options']).toBe('DENY');
+    const discovery = await client.get('/.well-known/openid-configuration');
+    expect(discovery.statusCode).toBe(308);
+    expect(discovery.headers['cache-control']).toBeUndefined();
+    expect(discovery.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('hands out an anti-forgery cookie readable by the SPA', async () => {
