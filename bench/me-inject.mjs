@@ -16,14 +16,19 @@
 // (comma-separated) to load only some routes (for a profile). BENCH_HEAP_PROFILE=FILE writes a
 // sampling heap profile of the measured rounds, the objects collected since included: what the
 // requests allocate, by function (`node bench/profile-summary.mjs FILE`).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import Fastify from 'fastify';
-import { ADMIN, createPostgresDatabase, postgresAvailable, root } from './portal.mjs';
+import {
+  ADMIN,
+  createPostgresDatabase,
+  postgresAvailable,
+  productionEnv,
+  root,
+} from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -105,18 +110,7 @@ async function startPortal(kind, portal) {
   const created = kind === 'postgres' ? await createPostgresDatabase('hygie_inject') : null;
   const env = {
     ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    PUBLIC_URL: 'http://127.0.0.1:3000',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
-    DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
-    DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+    ...productionEnv({ port: 0, dataDir }),
     ...(created ? { DATABASE_URL: created.url } : {}),
   };
   const config = portal.loadConfig(env);

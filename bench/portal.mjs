@@ -114,20 +114,7 @@ export async function startServer(kind, env = {}) {
   }
   const port = freePort();
   const server = startProcess(['apps/server/dist/server.js'], {
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    // production mode needs real transports configured; nothing is sent during the bench.
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
-    // Production brings its own data keys (docs/deployment.md): fresh ones for each run.
-    DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
-    DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+    ...productionEnv({ port, dataDir }),
     ...database,
     ...env,
   });
@@ -147,6 +134,29 @@ export async function startServer(kind, env = {}) {
 }
 
 /** The built server on `kind`, its admin signed in: startServer's answer and the `cookie` header. */
+/**
+ * A production server's environment for a benchmark: on `port` (0: any), its data in `dataDir`,
+ * the bootstrap admin, transports that send nothing, and fresh data keys.
+ */
+export function productionEnv({ port, dataDir }) {
+  return {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port || 3000}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // production mode needs real transports configured; nothing is sent during the bench.
+    SMTP_URL: 'smtp://127.0.0.1:1',
+    SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
+    // Production brings its own data keys (docs/deployment.md): fresh ones for each run.
+    DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
+    DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
 export async function startPortal(kind, env = {}) {
   const server = await startServer(kind, env);
   try {
