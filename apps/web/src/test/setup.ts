@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+import { resetNativeLoadingScreen } from '../lib/native-bridge';
 import { emotionCache } from '../lib/theme';
 
 // A findBy/waitFor time-out is a failure detector, not a wait: passing tests never reach it. A
@@ -15,6 +16,9 @@ afterEach(() => {
   // A file run in Node (`@vitest-environment node`: the server's renderer) has no page to clean.
   if (typeof document === 'undefined') return;
   cleanup();
+  // The whole client asks the app once per page to hide its loading screen (AppRoot): a test
+  // rendering it inside the app would leave that done for the next file's.
+  resetNativeLoadingScreen();
   localStorage.clear();
   sessionStorage.clear();
   document.documentElement.lang = 'fr';
