@@ -133,10 +133,9 @@ export async function startServer(kind, env = {}) {
   return { base, kind, dataDir, query, stop, pid: server.pid };
 }
 
-/** The built server on `kind`, its admin signed in: startServer's answer and the `cookie` header. */
 /**
- * A production server's environment for a benchmark: on `port` (0: any), its data in `dataDir`,
- * the bootstrap admin, transports that send nothing, and fresh data keys.
+ * A production server's environment for a benchmark: on `port` (0: one the system picks), its
+ * data in `dataDir`, the bootstrap admin, transports that send nothing, and fresh data keys.
  */
 export function productionEnv({ port, dataDir }) {
   return {
@@ -157,6 +156,7 @@ export function productionEnv({ port, dataDir }) {
   };
 }
 
+/** The built server on `kind`, its admin signed in: startServer's answer and the `cookie` header. */
 export async function startPortal(kind, env = {}) {
   const server = await startServer(kind, env);
   try {
