@@ -166,7 +166,8 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     log,
   });
   // An in-memory database is private to its connection: a second one would see another database.
-  const reader = database.file === ':memory:' ? null : openCommittedReader(database.file, onQuery);
+  const reader =
+    database.file === ':memory:' ? null : openCommittedReader(database.file, sqlite, onQuery);
   if (reader) committedReaders.set(db, reader);
   return {
     db,
@@ -197,22 +198,81 @@ const committedReaders = new WeakMap<Db, CommittedReader>();
  * session check). Kysely runs every statement of the process through one connection and a queue;
  * a lookup waited there behind promise hops and any transaction in progress, for a read that
  * takes a few microseconds. In WAL mode a reader sees exactly the transactions committed when its
- * statement starts, never one in progress: what another request would see through the queue
- * after that transaction ends. Statements are prepared once, by the caller, and logged like any
- * other (tests count them and explain their plans).
+ * read transaction starts, never one in progress: what another request would see through the
+ * queue after that transaction ends. Statements are prepared once, by the caller, and logged like
+ * any other (tests count them and explain their plans); the snapshot's own `begin` and `commit`
+ * are not logged.
  */
-function openCommittedReader(file: string, onQuery: OpenOptions['onQuery']): CommittedReader {
+function openCommittedReader(
+  file: string,
+  writer: SQLite.Database,
+  onQuery: OpenOptions['onQuery'],
+): CommittedReader {
   const reader = new SQLite(file, { readonly: true, fileMustExist: true });
   reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  const snapshot = turnSnapshot(reader, writer);
   return {
     prepare: <R>(query: CompiledQuery<R>): CommittedRead<R> => {
       const statement = reader.prepare<unknown[], R>(query.sql);
       return (parameters) => {
         onQuery?.({ ...query, parameters });
+        snapshot.enter();
         return statement.get(...parameters);
       };
     },
-    close: () => reader.close(),
+    close: () => {
+      snapshot.end();
+      reader.close();
+    },
+  };
+}
+
+/**
+ * SQLite: one read transaction for the committed reads of a turn of the event loop, ended when
+ * the turn ends (`setImmediate`). Starting and ending a read transaction in WAL mode (the shared
+ * memory's read lock, two `fcntl` calls, and the check of the WAL's header) costs several times
+ * the indexed lookup it surrounds: the session checks of the requests read in one turn share it.
+ *
+ * A read must still see every write this process committed before it, even one made earlier in
+ * the same turn (a sign-out, then a request that used the session): the snapshot is kept only
+ * while the writing connection has changed no row since it began (`total_changes()` counts every
+ * row inserted, updated or deleted on that connection, by triggers and cascades included), and
+ * never when it began while the writer was inside a transaction (whose commit would change no
+ * count). A commit by another process (a command such as `user:lock`) is seen from the next turn
+ * on: at most the turn's length later than without the snapshot.
+ */
+function turnSnapshot(reader: SQLite.Database, writer: SQLite.Database) {
+  const begin = reader.prepare('begin');
+  const commit = reader.prepare('commit');
+  const writerChanges = writer.prepare<[], number>('select total_changes()').pluck();
+  let open = false;
+  let reusable = false;
+  let changesAtStart = 0;
+  let endScheduled = false;
+  const end = () => {
+    if (open && reader.open && reader.inTransaction) commit.run();
+    open = false;
+  };
+  const endOfTurn = () => {
+    endScheduled = false;
+    end();
+  };
+  return {
+    /** Before a read: the turn's snapshot, or a new one if the writer changed rows since. */
+    enter(): void {
+      const changes = writerChanges.get() ?? 0;
+      if (open && reusable && changes === changesAtStart) return;
+      end();
+      begin.run();
+      open = true;
+      reusable = !writer.inTransaction;
+      changesAtStart = changes;
+      if (!endScheduled) {
+        endScheduled = true;
+        setImmediate(endOfTurn);
+      }
+    },
+    end,
   };
 }
 

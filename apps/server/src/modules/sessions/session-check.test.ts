@@ -39,6 +39,11 @@ describe.each(DIALECTS)('session check on %s', (dialect) => {
     await t.close();
   });
 
+  // On SQLite the checks of one turn of the event loop share one read snapshot, renewed as soon as
+  // this process writes (db/connection.ts `turnSnapshot`); another process's commit is seen from the
+  // next turn on. The other node's writes below are followed by the end of a turn.
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
   async function adminVersion(): Promise<number> {
     const row = await t.ctx.db
       .selectFrom('users')
@@ -76,6 +81,7 @@ describe.each(DIALECTS)('session check on %s', (dialect) => {
     await sql`update users set first_name = 'Renamed' where email = ${ADMIN.email}`.execute(
       secondDb.db,
     );
+    await nextTurn();
     const me = await client.get('/api/me');
     expect(me.json<{ firstName: string }>().firstName).toBe('Renamed');
 
@@ -86,6 +92,7 @@ describe.each(DIALECTS)('session check on %s', (dialect) => {
       payload: { language: 'ar' },
     });
     expect(changed.statusCode).toBe(200);
+    await nextTurn();
     expect((await client.get('/api/me')).json<{ language: string }>().language).toBe('ar');
   });
 
@@ -110,6 +117,7 @@ describe.each(DIALECTS)('session check on %s', (dialect) => {
   it("a status changed elsewhere is the one this node's next check sees", async () => {
     expect((await client.get('/api/me')).json<{ status: string }>().status).toBe('active');
     await sql`update users set status = 'locked' where email = ${ADMIN.email}`.execute(secondDb.db);
+    await nextTurn();
     expect((await client.get('/api/me')).json<{ status: string }>().status).toBe('locked');
     await sql`update users set status = 'active' where email = ${ADMIN.email}`.execute(secondDb.db);
   });
