@@ -27,7 +27,9 @@ import {
   findUserByEmail,
   findUserByIns,
   findUserByProfessionalId,
+  findUserById,
   findUsersByVerifiedPhone,
+  lockUserVersion,
   updatePasswordHash,
 } from '../users/service.js';
 import type { SessionMeta } from '../sessions/service.js';
@@ -256,9 +258,10 @@ async function checkPassword(
       user.password_hash && ctx.passwords.needsRehash(user.password_hash)
         ? await ctx.passwords.hash(password)
         : null;
-    const signedIn: UserRow = rehashed ? { ...user, password_hash: rehashed } : user;
     const settings = await loadSettings(ctx);
     return await ctx.db.transaction().execute(async (trx) => {
+      const account = await accountAfterHash(ctx, trx, user);
+      const signedIn: UserRow = rehashed ? { ...account, password_hash: rehashed } : account;
       await new Throttle(trx, ctx.clock).succeedLogin(subject, client, attempt);
       if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
       if (rehashed) await updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now());
@@ -266,8 +269,42 @@ async function checkPassword(
       return startSession(ctx, trx, read, meta, trustedDeviceId, previousToken);
     });
   } catch (err) {
+    if (err instanceof ClosedDuringSignIn) return refuse(err.refusal, err.account);
     return giveBack(err);
   }
+}
+
+/** The account was locked or disabled while its password was being checked. */
+class ClosedDuringSignIn extends Error {
+  constructor(
+    readonly refusal: AppError,
+    readonly account: UserRow,
+  ) {
+    super(refusal.code);
+  }
+}
+
+/**
+ * The account as it is once the password has been checked, first in the transaction that opens
+ * the session, its row held until that transaction ends (security.md: a lock, a reset or a
+ * password change ends every session). The hash takes tens of milliseconds, during which an admin
+ * may lock the account, or its owner reset the password and end every session: a sign-in that
+ * read the account before must not open a session after. Unchanged (the same `version`, which the
+ * database raises on every change of the row), the account read before serves. Changed: gone or
+ * with another password, the password checked is no longer the account's (`bad_credentials`, the
+ * attempt given back); locked or disabled, refused as such. On PostgreSQL a change that comes
+ * after this read waits for the transaction, and then ends the session it opened.
+ */
+async function accountAfterHash(ctx: AppContext, trx: Db, user: UserRow): Promise<UserRow> {
+  const version = await lockUserVersion(trx, user.id);
+  if (version === user.version) return user;
+  const current = version === undefined ? undefined : await findUserById(trx, user.id);
+  if (!current || current.password_hash !== user.password_hash) {
+    throw new AppError('bad_credentials');
+  }
+  const refusal = statusRefusal(ctx, current);
+  if (refusal) throw new ClosedDuringSignIn(refusal, current);
+  return current;
 }
 
 /** Why an account whose password was right may not sign in now (locked, disabled, pending), if so. */

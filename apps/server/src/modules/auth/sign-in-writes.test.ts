@@ -85,6 +85,7 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     ]);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]).toEqual([
+      'select users', // the account's version, held until the session is written
       'delete throttles', // the client's count cleared
       'insert throttles', // the client is the owner's for 30 days
       'insert sessions',

@@ -175,6 +175,21 @@ export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | u
   );
 }
 
+/**
+ * The version of a user's row (raised by the database on every change of it), held until the
+ * caller's transaction ends on PostgreSQL (`for update`; SQLite's transactions run one at a time):
+ * undefined when the user is gone.
+ */
+export async function lockUserVersion(db: Db, id: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select('version')
+    .where('id', '=', id)
+    .$if(isPostgres(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return row?.version;
+}
+
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
   if (user.ins) await assertInsFreeUnderFormerKeys(db, user.id, user.ins);
   await db

@@ -74,6 +74,7 @@ export {
   findUserByProfessionalId,
   findUsersByVerifiedPhone,
   lockUser,
+  lockUserVersion,
   markEmailVerified,
   markPhoneVerified,
   listUsersPage,
