@@ -56,14 +56,22 @@ describe.each(DIALECTS)('an account changed while its password is checked, on %s
   const sessionsOf = async (userId: string) =>
     t.ctx.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
 
-  it('locked during the hash: refused as locked, and no session', async () => {
-    const account = await newAccount();
+  /** A sign-in of `account` whose password check waits while `change` is made to the account. */
+  async function signInAround(
+    account: { email: string; password: string },
+    change: () => Promise<unknown>,
+  ) {
     const held = holdPasswordChecks();
     const answer = new TestClient(t.app).login(account.email, account.password);
     await held.checking;
-    await lock(account.id);
+    await change();
     held.release();
-    const res = await answer;
+    return answer;
+  }
+
+  it('locked during the hash: refused as locked, and no session', async () => {
+    const account = await newAccount();
+    const res = await signInAround(account, () => lock(account.id));
     expect(res.statusCode).toBe(423);
     expect(res.json<{ code: string }>().code).toBe('account_locked');
     expect(await sessionsOf(account.id)).toHaveLength(0);
@@ -71,16 +79,13 @@ describe.each(DIALECTS)('an account changed while its password is checked, on %s
 
   it('password reset during the hash: the old password opens no session', async () => {
     const account = await newAccount();
-    const held = holdPasswordChecks();
-    const answer = new TestClient(t.app).login(account.email, account.password);
-    await held.checking;
     const newHash = await t.ctx.passwords.hash(normalizePassword('Tout-Autre-Mot-9531'));
-    await t.ctx.db.transaction().execute(async (trx) => {
-      await updatePasswordHash(trx, account.id, newHash, t.clock.now());
-      await endAllAccess(t.ctx, trx, account.id);
-    });
-    held.release();
-    const res = await answer;
+    const res = await signInAround(account, () =>
+      t.ctx.db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, account.id, newHash, t.clock.now());
+        await endAllAccess(t.ctx, trx, account.id);
+      }),
+    );
     expect(res.statusCode).toBe(401);
     expect(res.json<{ code: string }>().code).toBe('bad_credentials');
     expect(await sessionsOf(account.id)).toHaveLength(0);
@@ -88,16 +93,13 @@ describe.each(DIALECTS)('an account changed while its password is checked, on %s
 
   it('a change that leaves the password and status alone does not stop the sign-in', async () => {
     const account = await newAccount();
-    const held = holdPasswordChecks();
-    const answer = new TestClient(t.app).login(account.email, account.password);
-    await held.checking;
-    await t.ctx.db
-      .updateTable('users')
-      .set({ first_name: 'Renommée' })
-      .where('id', '=', account.id)
-      .execute();
-    held.release();
-    const res = await answer;
+    const res = await signInAround(account, () =>
+      t.ctx.db
+        .updateTable('users')
+        .set({ first_name: 'Renommée' })
+        .where('id', '=', account.id)
+        .execute(),
+    );
     // The next stage of the sign-in: a session was opened.
     expect(res.json<{ code: string }>().code).toBe('two_factor_authentication_required');
     expect(await sessionsOf(account.id)).toHaveLength(1);
