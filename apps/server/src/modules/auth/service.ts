@@ -28,11 +28,12 @@ import {
   findUserByIns,
   findUserByProfessionalId,
   findUserById,
+  findUserForUpdate,
   findUsersByVerifiedPhone,
   lockUserVersion,
   updatePasswordHash,
 } from '../users/service.js';
-import type { SessionMeta } from '../sessions/service.js';
+import type { SessionMeta, SessionProof } from '../sessions/service.js';
 import { closeSession, openSession } from '../sessions/service.js';
 import type { Progress, ProgressContext } from './stages/finish.js';
 import { settleSession } from './stages/finish.js';
@@ -162,7 +163,7 @@ export function signInFailureReason(err: unknown): SignInFailureReason | null {
 }
 
 /** Records a refused sign-in with its reason (never the name or password typed). */
-export async function recordSignInFailure(
+async function recordSignInFailure(
   ctx: AppContext,
   err: unknown,
   targetId: string | null,
@@ -266,7 +267,11 @@ async function checkPassword(
       if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
       if (rehashed) await updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now());
       const read = { user: signedIn, settings };
-      return startSession(ctx, trx, read, meta, trustedDeviceId, previousToken);
+      const opening: Opening = {
+        proof: { amr: ['pwd'], trustedDeviceId },
+        event: { action: 'login' },
+      };
+      return startSession(ctx, trx, read, meta, opening, previousToken);
     });
   } catch (err) {
     if (err instanceof ClosedDuringSignIn) return refuse(err.refusal, err.account);
@@ -318,29 +323,33 @@ function statusRefusal(ctx: AppContext, user: UserRow): AppError | null {
   }
 }
 
+/** How a sign-in proved its account: the session's proof, and the event that records it. */
+interface Opening {
+  proof: SessionProof;
+  event: { action: 'login' | 'login_biometric' | 'login_identity_provider'; details?: object };
+}
+
 /** A session at the sign-in's first stage, and its stage moved on, in the caller's transaction. */
 async function startSession(
   ctx: AppContext,
   trx: Db,
   read: { user: UserRow; settings: AppSettings },
   meta: SessionMeta & ProgressContext,
-  trustedDeviceId: string | null,
+  opening: Opening,
   previousToken: string | undefined,
 ): Promise<LoginResult> {
   const { user, settings } = read;
-  const session = await openSession(
-    ctx,
-    user.id,
-    'two_factor_authentication_required',
-    meta,
-    { amr: ['pwd'], trustedDeviceId },
-    { db: trx, settings },
-  );
+  const stage = 'two_factor_authentication_required';
+  const session = await openSession(ctx, user.id, stage, meta, opening.proof, {
+    db: trx,
+    settings,
+  });
   await recordAudit(trx, ctx.clock, {
-    action: 'login',
+    action: opening.event.action,
     actorId: user.id,
     targetId: user.id,
     ip: meta.ip,
+    ...(opening.event.details ? { details: { ...opening.event.details } } : {}),
   });
   // The token was just issued: no second rotation if every stage is already passed.
   const progress = await settleSession(ctx, trx, { user, session: session.row, settings }, meta, {
@@ -349,4 +358,65 @@ async function startSession(
   // Rotation: the pre-login session (if any) ends, the new token replaces it.
   if (previousToken) await closeSession(ctx, previousToken, trx);
   return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
+}
+
+/** A sign-in proved otherwise than by a password: by a biometric key, or a linked provider. */
+export interface ProvenSignIn extends Opening {
+  userId: string;
+  method: 'biometric' | 'identity_provider';
+  /**
+   * Marks the key or link used, in the sign-in's transaction: false when it may no longer sign
+   * in (revoked or removed since it was checked).
+   */
+  use(trx: Db, now: number): Promise<boolean>;
+}
+
+/** The browser a sign-in comes from: its request, trusted-device cookie and current session. */
+export interface SignInAttempt {
+  meta: ProgressContext;
+  deviceToken: string | undefined;
+  /** The session this browser had: replaced by the new one. */
+  previousToken: string | undefined;
+}
+
+/**
+ * A sign-in proved by a key or a provider opens its session like the password's: in one
+ * transaction that first reads the account, held until it ends (PostgreSQL's row lock; SQLite's
+ * transactions run one at a time), so a lock, a reset or a deletion committed since the key or
+ * link was checked leaves no session; the key or link marked used (`use`), the trusted browser,
+ * the session, its event, its stage and the session it replaces — all or nothing. Refused for the
+ * account's state (locked, disabled, pending): audited as a failed sign-in and thrown. Null when
+ * the account, the key or the link is gone (the caller says so in its own terms).
+ */
+export async function signInProven(
+  ctx: AppContext,
+  proven: ProvenSignIn,
+  attempt: SignInAttempt,
+): Promise<LoginResult | null> {
+  const { meta } = attempt;
+  const [trustedDeviceId, settings] = await Promise.all([
+    trustedDeviceOf(ctx, proven.userId, attempt.deviceToken),
+    loadSettings(ctx),
+  ]);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const user = await findUserForUpdate(trx, proven.userId);
+      if (!user) return null;
+      const refusal = statusRefusal(ctx, user);
+      if (refusal) throw new ClosedDuringSignIn(refusal, user);
+      if (!(await proven.use(trx, ctx.clock.now()))) return null;
+      if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
+      const opening: Opening = {
+        proof: { ...proven.proof, trustedDeviceId },
+        event: proven.event,
+      };
+      return startSession(ctx, trx, { user, settings }, meta, opening, attempt.previousToken);
+    });
+  } catch (err) {
+    if (!(err instanceof ClosedDuringSignIn)) throw err;
+    await recordSignInFailure(ctx, err.refusal, err.account.id, meta.ip, {
+      method: proven.method,
+    });
+    throw err.refusal;
+  }
 }

@@ -1,43 +1,13 @@
-import type { CompiledQuery } from 'kysely';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import { injectInsertFault, removeInsertFault, shapeOf } from '../../test/statements.js';
 
 // docs/performance.md "Sign-in": before the hash a password sign-in reads the account, the
 // trusted browser and the throttle's counters, and reserves its attempt; after it, everything it
 // writes goes in one transaction. Counted through the statements the app sends.
 const OWNER = { email: 'ecrit@hygie.test', password: 'Kerguelen-Orque-1987' };
 const WRONG = 'Devinette-1';
-
-/** `select users`, `insert sessions`, `begin`, `commit`… : a statement's verb and table. */
-function verbOf(query: CompiledQuery): string {
-  const text = query.sql.trim().toLowerCase();
-  if (/^begin\b/.test(text)) return 'begin';
-  if (/^(commit|rollback)\b/.test(text)) return text.split(/\s/)[0] ?? text;
-  const table = (pattern: RegExp) => pattern.exec(text)?.[1] ?? '?';
-  if (text.startsWith('select')) return `select ${table(/ from "(\w+)"/)}`;
-  if (text.startsWith('insert')) return `insert ${table(/^insert into "(\w+)"/)}`;
-  if (text.startsWith('update')) return `update ${table(/^update "(\w+)"/)}`;
-  if (text.startsWith('delete')) return `delete ${table(/^delete from "(\w+)"/)}`;
-  return text;
-}
-
-/** The statements outside any transaction, and each transaction's statements, in order. */
-function shapeOf(queries: CompiledQuery[]) {
-  const outside: string[] = [];
-  const transactions: string[][] = [];
-  let current: string[] | null = null;
-  for (const verb of queries.map(verbOf)) {
-    if (verb === 'begin') current = [];
-    else if (verb === 'commit' || verb === 'rollback') {
-      if (current) transactions.push(current);
-      current = null;
-    } else if (current) current.push(verb);
-    else outside.push(verb);
-  }
-  return { outside, transactions };
-}
 
 const isWrite = (verb: string) => /^(insert|update|delete) /.test(verb);
 
@@ -226,27 +196,3 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     expect(await counts()).toEqual(before);
   });
 });
-
-/** Makes every insert into `table` fail, as a database refusing the write would. */
-async function injectInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
-  const name = sql.raw(`${table}_fault`);
-  if (t.dialect === 'sqlite') {
-    await sql`create trigger ${name} before insert on ${sql.table(table)}
-      begin select raise(abort, 'injected fault'); end`.execute(t.ctx.db);
-    return;
-  }
-  await sql`create function ${name}() returns trigger language plpgsql as
-    $$ begin raise exception 'injected fault'; end $$`.execute(t.ctx.db);
-  await sql`create trigger ${name} before insert on ${sql.table(table)}
-    for each row execute function ${name}()`.execute(t.ctx.db);
-}
-
-async function removeInsertFault(t: TestApp, table: 'sessions' | 'audit_events'): Promise<void> {
-  const name = sql.raw(`${table}_fault`);
-  if (t.dialect === 'sqlite') {
-    await sql`drop trigger ${name}`.execute(t.ctx.db);
-    return;
-  }
-  await sql`drop trigger ${name} on ${sql.table(table)}`.execute(t.ctx.db);
-  await sql`drop function ${name}()`.execute(t.ctx.db);
-}

@@ -41,8 +41,15 @@ export async function setCredentialCounter(db: Db, id: string, counter: number):
   await db.updateTable('credentials').set({ counter }).where('id', '=', id).execute();
 }
 
-export async function markCredentialUsed(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable('credentials').set({ last_used_at: now }).where('id', '=', id).execute();
+/** Records a key's use; false when it is revoked (or gone): then nothing is written. */
+export async function markCredentialUsed(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('credentials')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Revokes a user's native key still in use; returns its owner, or undefined when there was none. */

@@ -31,7 +31,7 @@ import {
   passkeyEnrolmentOptions,
   revokeMyKey,
 } from './service.js';
-import type { SignInAttempt } from './sign-in.js';
+import type { SignInAttempt } from '../auth/service.js';
 import {
   nativeSignInChallenge,
   passkeySignInOptions,

@@ -7,12 +7,8 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/app-error.js';
-import { recordAudit } from '../audit/service.js';
-import type { LoginResult, ProgressContext } from '../auth/service.js';
-import { advanceSession, recordSignInFailure } from '../auth/service.js';
-import { recognisedDevice } from '../devices/service.js';
-import { closeSession, openSession } from '../sessions/service.js';
-import { assertMaySignIn, findUserById } from '../users/service.js';
+import type { LoginResult, SignInAttempt } from '../auth/service.js';
+import { signInProven } from '../auth/service.js';
 import { consumeChallenge, createChallenge } from './challenges.js';
 import { verifyNativeSignature } from './native-keys.js';
 import type { CredentialKind, CredentialRow } from './repository.js';
@@ -29,14 +25,6 @@ import {
   parseTransports,
   relyingPartyOf,
 } from './webauthn.js';
-
-/** The browser a biometric sign-in comes from: its request, device cookie and current session. */
-export interface SignInAttempt {
-  meta: ProgressContext;
-  deviceToken: string | undefined;
-  /** The session this browser had: replaced by the new one, like a password sign-in does. */
-  previousToken: string | undefined;
-}
 
 type PasskeyAssertion = z.infer<typeof webauthnAuthenticationVerifySchema>;
 type NativeAssertion = z.infer<typeof nativeLoginSchema>;
@@ -106,7 +94,9 @@ export async function verifyPasskeyOfUser(
   if (credential.user_id !== userId) throw new AppError('biometric_verification_failed');
   const userVerified = await verifyAssertion(ctx, credential, challenge, input);
   if (!userVerified) throw new AppError('biometric_verification_failed');
-  await markCredentialUsed(ctx.db, credential.id, ctx.clock.now());
+  if (!(await markCredentialUsed(ctx.db, credential.id, ctx.clock.now()))) {
+    throw new AppError('biometric_key_invalidated');
+  }
 }
 
 /** Verifies a passkey's assertion and stores its counter; whether the key verified its user. */
@@ -176,7 +166,8 @@ export async function signInWithNativeKey(
 /**
  * Signing in with a biometric key counts as the password step. A user-verifying key (biometrics
  * checked on the device — every key enrolled here is, enrolment requires it) also proves the second
- * factor: possession of the device plus the biometric check. The other stages still apply.
+ * factor: possession of the device plus the biometric check. The other stages still apply. A key
+ * revoked, or an account deleted, since the key was checked signs nothing in.
  */
 async function signInWithCredential(
   ctx: AppContext,
@@ -184,33 +175,22 @@ async function signInWithCredential(
   userVerified: boolean,
   attempt: SignInAttempt,
 ): Promise<LoginResult> {
-  const { meta } = attempt;
-  const user = await findUserById(ctx.db, credential.user_id);
-  if (!user) throw new AppError('biometric_verification_failed');
-  try {
-    assertMaySignIn(user, ctx.config.contactEmail);
-  } catch (err) {
-    await recordSignInFailure(ctx, err, user.id, meta.ip, { method: 'biometric' });
-    throw err;
-  }
-  const now = ctx.clock.now();
-  await markCredentialUsed(ctx.db, credential.id, now);
-  const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);
   const verifiedUser = userVerified && credential.user_verifying === 1;
-  // A key held by the device (hwk); its user verified by biometrics or PIN (user): two factors.
-  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
-    amr: verifiedUser ? ['hwk', 'user'] : ['hwk'],
-    trustedDeviceId,
-    mfaVerifiedAt: verifiedUser ? now : null,
-  });
-  await recordAudit(ctx.db, ctx.clock, {
-    action: 'login_biometric',
-    actorId: user.id,
-    targetId: user.id,
-    ip: meta.ip,
-    details: { kind: credential.kind },
-  });
-  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
-  if (attempt.previousToken) await closeSession(ctx, attempt.previousToken);
-  return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
+  const result = await signInProven(
+    ctx,
+    {
+      userId: credential.user_id,
+      method: 'biometric',
+      // A key held by the device (hwk); its user verified by biometrics or PIN (user): two factors.
+      proof: {
+        amr: verifiedUser ? ['hwk', 'user'] : ['hwk'],
+        mfaVerifiedAt: verifiedUser ? ctx.clock.now() : null,
+      },
+      event: { action: 'login_biometric', details: { kind: credential.kind } },
+      use: (trx, now) => markCredentialUsed(trx, credential.id, now),
+    },
+    attempt,
+  );
+  if (!result) throw new AppError('biometric_key_invalidated');
+  return result;
 }

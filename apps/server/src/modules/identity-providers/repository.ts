@@ -23,18 +23,20 @@ export async function insertLink(db: Db, row: IdentityLinkRow): Promise<void> {
   await db.insertInto('identity_links').values(row).execute();
 }
 
+/** Records a link's use; false when it is gone (removed since it was read): nothing is written. */
 export async function markLinkUsed(
   db: Db,
   provider: string,
   subject: string,
   now: number,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('identity_links')
     .set({ last_used_at: now })
     .where('provider', '=', provider)
     .where('subject', '=', subject)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** An account's links, oldest first. */

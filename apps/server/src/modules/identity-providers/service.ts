@@ -14,18 +14,11 @@ import type { SessionRow, UserRow } from '../../db/schema.js';
 import type { IdentityProviderConfig } from '../../config.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
-import type { LoginResult, ProgressContext, SignInCompleted } from '../auth/service.js';
-import { advanceSession, onSignInCompleted, recordSignInFailure } from '../auth/service.js';
-import { recognisedDevice } from '../devices/service.js';
-import { closeSession, openSession } from '../sessions/service.js';
+import type { LoginResult, SignInAttempt, SignInCompleted } from '../auth/service.js';
+import { onSignInCompleted, signInProven } from '../auth/service.js';
 import { assertRecentProof } from '../step-up/service.js';
 import { queueSecurityNotice } from '../users/notices.js';
-import {
-  assertMaySignIn,
-  findUserById,
-  findUserForUpdate,
-  updatePersonFields,
-} from '../users/service.js';
+import { findUserForUpdate, updatePersonFields } from '../users/service.js';
 import type { UpstreamIdentity } from './claims.js';
 import { countsAsTwoFactors, isFranceConnectPlus, mapClaims } from './claims.js';
 import { assertedFields, usedFamilyNameOf } from './prefill.js';
@@ -197,13 +190,6 @@ export async function startSignIn(
   return { url: url.href, transaction: sealTransaction(ctx.secret, transaction) };
 }
 
-/** The browser a provider's callback arrives in: its request, device cookie and current session. */
-export interface CallbackAttempt {
-  meta: ProgressContext;
-  deviceToken: string | undefined;
-  previousToken: string | undefined;
-}
-
 /** Where the browser was headed, and why the sign-in was started: in every outcome. */
 interface CallbackCourse {
   target: string | null;
@@ -244,7 +230,7 @@ export async function finishSignIn(
   providerId: string,
   currentUrl: URL,
   sealed: string | undefined,
-  attempt: CallbackAttempt,
+  attempt: SignInAttempt,
 ): Promise<CallbackOutcome> {
   const provider = providerOf(ctx, providerId);
   const { ip } = attempt.meta;
@@ -292,8 +278,9 @@ export async function finishSignIn(
   const link = await findLink(ctx.db, provider.id, identity.subject);
   if (transaction.intent === 'step_up') {
     // No sign-in and no pending link: the caller checks the link is the session's account.
-    if (!link) return { ...course, ok: false, error: 'not_linked' };
-    await markLinkUsed(ctx.db, provider.id, link.subject, ctx.clock.now());
+    if (!link || !(await markLinkUsed(ctx.db, provider.id, link.subject, ctx.clock.now()))) {
+      return { ...course, ok: false, error: 'not_linked' };
+    }
     return {
       ...course,
       ok: true,
@@ -327,6 +314,7 @@ export async function finishSignIn(
       { twoFactors, idToken, acr: upstreamAcr(provider.id, acr) },
       attempt,
     );
+    if (!result) return { ...course, ok: false, error: 'not_linked' };
     ctx.metrics.identityProviderSignIns.inc({ provider: provider.id, outcome: 'ok' });
     return { ...course, ok: true, result };
   } catch (err) {
@@ -406,44 +394,32 @@ async function exchange(
  * A linked subject signs its account in, like a password sign-in: the provider's sign-in is the
  * first factor (`ext`), and both (`ext mfa`) when its `acr` reaches the configured level with a
  * two-factor means; below it, the portal's second factor follows. The other stages still apply.
- * The session keeps the provider's ID token (sealed) for the logout at the provider.
+ * The session keeps the provider's ID token (sealed) for the logout at the provider. Null when the
+ * link, or its account, went away since the link was read.
  */
-async function signInLinked(
+function signInLinked(
   ctx: AppContext,
   provider: IdentityProviderConfig,
   link: IdentityLinkRow,
   { twoFactors, idToken, acr }: { twoFactors: boolean; idToken: string; acr: string | null },
-  attempt: CallbackAttempt,
-): Promise<LoginResult> {
-  const { meta } = attempt;
-  const user = await findUserById(ctx.db, link.user_id);
-  if (!user) throw new Error('identity link without its account');
-  try {
-    assertMaySignIn(user, ctx.config.contactEmail);
-  } catch (err) {
-    await recordSignInFailure(ctx, err, user.id, meta.ip, { method: 'identity_provider' });
-    throw err;
-  }
-  const now = ctx.clock.now();
-  await markLinkUsed(ctx.db, provider.id, link.subject, now);
-  const trustedDeviceId = await recognisedDevice(ctx, user.id, attempt.deviceToken);
-  const session = await openSession(ctx, user.id, 'two_factor_authentication_required', meta, {
-    amr: twoFactors ? ['ext', 'mfa'] : ['ext'],
-    trustedDeviceId,
-    mfaVerifiedAt: twoFactors ? now : null,
-    upstream: { provider: provider.id, idToken },
-    upstreamAcr: acr,
-  });
-  await recordAudit(ctx.db, ctx.clock, {
-    action: 'login_identity_provider',
-    actorId: user.id,
-    targetId: user.id,
-    ip: meta.ip,
-    details: { provider: provider.id, twoFactors },
-  });
-  const progress = await advanceSession(ctx, session.id, user.id, meta, { rotate: false });
-  if (attempt.previousToken) await closeSession(ctx, attempt.previousToken);
-  return { token: session.token, absoluteExpiresAt: session.absoluteExpiresAt, progress };
+  attempt: SignInAttempt,
+): Promise<LoginResult | null> {
+  return signInProven(
+    ctx,
+    {
+      userId: link.user_id,
+      method: 'identity_provider',
+      proof: {
+        amr: twoFactors ? ['ext', 'mfa'] : ['ext'],
+        mfaVerifiedAt: twoFactors ? ctx.clock.now() : null,
+        upstream: { provider: provider.id, idToken },
+        upstreamAcr: acr,
+      },
+      event: { action: 'login_identity_provider', details: { provider: provider.id, twoFactors } },
+      use: (trx, now) => markLinkUsed(trx, provider.id, link.subject, now),
+    },
+    attempt,
+  );
 }
 
 /** Links a provider's subject to an account (the linking flows of the next steps call this). */

@@ -34,23 +34,26 @@ export interface SessionMeta {
   userAgent: string | null;
 }
 
+/** What a sign-in proved, as its session records it. */
+export interface SessionProof {
+  /** RFC 8176 references of the methods used so far (`pwd`; `hwk user` for a key). */
+  amr: string[];
+  trustedDeviceId?: string | null;
+  /** Set when the sign-in itself was two factors (a key that verified its user). */
+  mfaVerifiedAt?: number | null;
+  /** The upstream provider the sign-in went through and its ID token (for its logout). */
+  upstream?: UpstreamSignIn | null;
+  /** That provider's `acr`, as `<provider>:<acr>` (the session's level follows from it). */
+  upstreamAcr?: string | null;
+}
+
 /** Opens a session for a user at a stage; returns the token for the cookie (only its hash is stored). */
 export async function openSession(
   ctx: AppContext,
   userId: string,
   stage: string,
   meta: SessionMeta,
-  proof: {
-    /** RFC 8176 references of the methods used so far (`pwd`; `hwk user` for a key). */
-    amr: string[];
-    trustedDeviceId?: string | null;
-    /** Set when the sign-in itself was two factors (a key that verified its user). */
-    mfaVerifiedAt?: number | null;
-    /** The upstream provider the sign-in went through and its ID token (for its logout). */
-    upstream?: UpstreamSignIn | null;
-    /** That provider's `acr`, as `<provider>:<acr>` (the session's level follows from it). */
-    upstreamAcr?: string | null;
-  },
+  proof: SessionProof,
   /** A transaction to insert it in, and the settings already read (the time-outs). */
   within?: {
     db: Db;

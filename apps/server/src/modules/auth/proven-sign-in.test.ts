@@ -1,0 +1,207 @@
+import { sql } from 'kysely';
+import type { Dialect } from '../../db/connection.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/helpers.js';
+import { appKey } from '../../test/app-key.js';
+import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import { injectInsertFault, removeInsertFault, shapeOf, verbOf } from '../../test/statements.js';
+import { endAllAccess } from '../access/service.js';
+import { lockUser } from '../users/service.js';
+
+// A sign-in proved by a key or a linked provider (auth/service.ts `signInProven`) opens its
+// session like a password sign-in: in one transaction that first reads the account and holds it,
+// so that a lock committed since the key was checked leaves no session (security.md: a lock ends
+// every session), and a key revoked meanwhile signs nothing in. Driven through the app's native
+// key, whose sign-in and a provider's share that one path.
+type AppKey = Awaited<ReturnType<typeof appKey>>;
+
+function setUp(dialect: Dialect) {
+  const state: { t?: TestApp } = {};
+  beforeAll(async () => {
+    state.t = await createTestApp(dialect);
+  });
+  afterAll(() => state.t?.close());
+  const app = (): TestApp => {
+    if (!state.t) throw new Error('the app is not started');
+    return state.t;
+  };
+
+  let accounts = 0;
+  /** A new account with an app key enrolled, signed in once to enrol it. */
+  async function enrolledAccount(): Promise<{ id: string; key: AppKey }> {
+    const t = app();
+    accounts++;
+    const email = `prouve${accounts}@hygie.test`;
+    const password = 'Clé-Prouvée-4187';
+    const id = await createUser(t, {
+      email,
+      password,
+      phone: `+3365800${String(accounts).padStart(4, '0')}`,
+    });
+    const client = new TestClient(t.app);
+    expect((await signIn(t, client, email, password)).statusCode).toBe(200);
+    const key = await appKey();
+    const { challengeId, challenge } = (
+      await client.post('/api/biometrics/native/enrol/challenge')
+    ).json<{ challengeId: string; challenge: string }>();
+    const enrolment = await client.post('/api/biometrics/native/enrol', {
+      challengeId,
+      keyId: key.keyId,
+      publicKey: key.spki,
+      signature: await key.sign(challenge),
+      deviceName: 'Pixel 9',
+    });
+    expect(enrolment.json()).toEqual({ ok: true });
+    // Only the sign-in under test leaves a session.
+    await t.ctx.db.deleteFrom('sessions').where('user_id', '=', id).execute();
+    return { id, key };
+  }
+
+  /** The challenge, signed: the sign-in request, ready to send. */
+  async function signedChallenge(key: AppKey) {
+    const client = new TestClient(app().app);
+    const { challengeId, challenge } = (
+      await client.post('/api/biometrics/native/login/challenge', { keyId: key.keyId })
+    ).json<{ challengeId: string; challenge: string }>();
+    const body = { challengeId, keyId: key.keyId, signature: await key.sign(challenge) };
+    return () => client.post('/api/biometrics/native/login', body);
+  }
+
+  const sessionsOf = (userId: string) =>
+    app().ctx.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+
+  return { app, enrolledAccount, signedChallenge, sessionsOf };
+}
+
+describe.each(DIALECTS)('a sign-in proved by a key, on %s', (dialect) => {
+  const { app, enrolledAccount, signedChallenge, sessionsOf } = setUp(dialect);
+
+  it('reads the account first in the one transaction that marks the key and opens the session', async () => {
+    const t = app();
+    const { id, key } = await enrolledAccount();
+    const send = await signedChallenge(key);
+    let status = 0;
+    const queries = await t.queries.during(async () => {
+      status = (await send()).statusCode;
+    });
+    expect(status).toBe(200);
+    const { outside, transactions } = shapeOf(queries);
+    // Before it: the challenge taken (spent once), the key and the settings read.
+    expect(outside.filter((verb) => /^(insert|update|delete) /.test(verb))).toEqual([
+      'update biometric_challenges',
+    ]);
+    const signInTransaction = transactions.find((verbs) => verbs.includes('insert sessions'));
+    expect(signInTransaction?.slice(0, 3)).toEqual([
+      'select users', // the account, held until the session is written
+      'update credentials', // the key's use, only while it is not revoked
+      'insert sessions',
+    ]);
+    expect(signInTransaction).toEqual(
+      expect.arrayContaining(['insert audit_events', 'update sessions']),
+    );
+    const accountRead = queries.find(
+      (query) => verbOf(query) === 'select users' && query.parameters.includes(id),
+    );
+    if (dialect === 'postgres') expect(accountRead?.sql).toMatch(/for update$/);
+    expect(await sessionsOf(id)).toHaveLength(1);
+  });
+
+  it('a session that cannot be written: nothing of the sign-in is kept', async () => {
+    const t = app();
+    const { id, key } = await enrolledAccount();
+    const keyUse = () =>
+      t.ctx.db.selectFrom('credentials').select('last_used_at').where('user_id', '=', id).execute();
+    const events = () =>
+      t.ctx.db.selectFrom('audit_events').select('id').where('target_id', '=', id).execute();
+    const before = { keyUse: await keyUse(), events: await events() };
+    const send = await signedChallenge(key);
+    await injectInsertFault(t, 'audit_events');
+    try {
+      expect((await send()).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await removeInsertFault(t, 'audit_events');
+    }
+    expect(await sessionsOf(id)).toEqual([]);
+    expect(await keyUse()).toEqual(before.keyUse);
+    expect(await events()).toEqual(before.events);
+  });
+
+  it('an account locked before its key signs in: refused as locked, the refusal audited', async () => {
+    const t = app();
+    const { id, key } = await enrolledAccount();
+    const send = await signedChallenge(key);
+    await lockUser(t.ctx.db, id, t.clock.now());
+    const res = await send();
+    expect(res.statusCode).toBe(423);
+    expect(res.json<{ code: string }>().code).toBe('account_locked');
+    expect(await sessionsOf(id)).toEqual([]);
+    const refusal = await t.ctx.db
+      .selectFrom('audit_events')
+      .select('details')
+      .where('target_id', '=', id)
+      .where('action', '=', 'login_failed')
+      .executeTakeFirst();
+    expect(refusal?.details).toMatch(/"method":"biometric"/);
+  });
+});
+
+// Only PostgreSQL runs two transactions at once: there the sign-in meets a change still being
+// committed, and must wait for it rather than act on the account or key as they were.
+describe.skipIf(!DIALECTS.includes('postgres'))(
+  'a key sign-in racing a change, on postgres',
+  () => {
+    const { app, enrolledAccount, signedChallenge, sessionsOf } = setUp('postgres');
+
+    /** Resolves once a statement matching `pattern` waits for a row lock (false after 3 s). */
+    async function waitingOnLock(pattern: string): Promise<boolean> {
+      const t = app();
+      for (let i = 0; i < 150; i++) {
+        const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting
+        from pg_stat_activity
+        where wait_event_type = 'Lock' and query like ${pattern}`.execute(t.ctx.db);
+        if ((rows[0]?.waiting ?? 0) > 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return false;
+    }
+
+    it('a lock being committed when the key signs in: it waits, then is refused as locked', async () => {
+      const t = app();
+      const { id, key } = await enrolledAccount();
+      const send = await signedChallenge(key);
+      let answer: ReturnType<typeof send> | undefined;
+      let waited = false;
+      await t.ctx.db.transaction().execute(async (trx) => {
+        await lockUser(trx, id, t.clock.now());
+        await endAllAccess(t.ctx, trx, id);
+        answer = send();
+        waited = await waitingOnLock('select % from "users" %for update');
+      });
+      const res = await answer;
+      expect(waited).toBe(true);
+      expect(res?.statusCode).toBe(423);
+      expect(await sessionsOf(id)).toEqual([]);
+    });
+
+    it('a key being revoked when it signs in: it waits, then signs nothing in', async () => {
+      const t = app();
+      const { id, key } = await enrolledAccount();
+      const send = await signedChallenge(key);
+      let answer: ReturnType<typeof send> | undefined;
+      let waited = false;
+      await t.ctx.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('credentials')
+          .set({ revoked_at: t.clock.now() })
+          .where('user_id', '=', id)
+          .execute();
+        answer = send();
+        waited = await waitingOnLock('update "credentials" %');
+      });
+      const res = await answer;
+      expect(waited).toBe(true);
+      expect(res?.json<{ code: string }>().code).toBe('biometric_key_invalidated');
+      expect(await sessionsOf(id)).toEqual([]);
+    });
+  },
+);
