@@ -8,10 +8,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Assurance } from '@hygie/domain';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
-import { Browser } from '../oidc/test-support.js';
 import { linkIdentity } from '../identity-providers/service.js';
 import type { MockProvider } from '../identity-providers/test-support.js';
 import {
+  callbackFromProvider,
   franceConnectClaims,
   PORTAL,
   providerEnv,
@@ -74,16 +74,7 @@ describe.each(DIALECTS)('levels of upstream sign-ins (%s)', (dialect) => {
     provider: 'psc' | 'franceconnect',
     query = '',
   ): Promise<LightMyRequestResponse> {
-    const start = await client.get(`/api/idp/${provider}/start${query}`);
-    expect(start.statusCode).toBe(302);
-    let location = String(start.headers.location);
-    const atProvider = new Browser();
-    for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
-      const res = await atProvider.request(new URL(location, location).href);
-      location = new URL(res.headers.get('location') ?? '', res.url).href;
-    }
-    expect(location.startsWith(`${PORTAL}/api/idp/${provider}/callback?`)).toBe(true);
-    return client.get(location.slice(PORTAL.length));
+    return client.get(await callbackFromProvider(client, provider, query));
   }
 
   it.each([

@@ -6,6 +6,15 @@ import { appKey } from '../../test/app-key.js';
 import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
 import { injectInsertFault, removeInsertFault, shapeOf, verbOf } from '../../test/statements.js';
 import { endAllAccess } from '../access/service.js';
+import type { MockProvider } from '../identity-providers/test-support.js';
+import {
+  callbackFromProvider,
+  PORTAL,
+  providerEnv,
+  pscClaims,
+  startMockProvider,
+} from '../identity-providers/test-support.js';
+import { linkIdentity } from '../identity-providers/service.js';
 import { lockUser } from '../users/service.js';
 
 // A sign-in proved by a key or a linked provider (auth/service.ts `signInProven`) opens its
@@ -145,25 +154,24 @@ describe.each(DIALECTS)('a sign-in proved by a key, on %s', (dialect) => {
   });
 });
 
+/** Whether a statement matching `pattern` comes to wait for a row lock (false after 3 s). */
+async function waitingOnLock(t: TestApp, pattern: string): Promise<boolean> {
+  for (let i = 0; i < 150; i++) {
+    const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting
+      from pg_stat_activity
+      where wait_event_type = 'Lock' and query like ${pattern}`.execute(t.ctx.db);
+    if ((rows[0]?.waiting ?? 0) > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 // Only PostgreSQL runs two transactions at once: there the sign-in meets a change still being
 // committed, and must wait for it rather than act on the account or key as they were.
 describe.skipIf(!DIALECTS.includes('postgres'))(
   'a key sign-in racing a change, on postgres',
   () => {
     const { app, enrolledAccount, signedChallenge, sessionsOf } = setUp('postgres');
-
-    /** Resolves once a statement matching `pattern` waits for a row lock (false after 3 s). */
-    async function waitingOnLock(pattern: string): Promise<boolean> {
-      const t = app();
-      for (let i = 0; i < 150; i++) {
-        const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting
-        from pg_stat_activity
-        where wait_event_type = 'Lock' and query like ${pattern}`.execute(t.ctx.db);
-        if ((rows[0]?.waiting ?? 0) > 0) return true;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return false;
-    }
 
     it('a lock being committed when the key signs in: it waits, then is refused as locked', async () => {
       const t = app();
@@ -175,7 +183,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         await lockUser(trx, id, t.clock.now());
         await endAllAccess(t.ctx, trx, id);
         answer = send();
-        waited = await waitingOnLock('select % from "users" %for update');
+        waited = await waitingOnLock(t, 'select % from "users" %for update');
       });
       const res = await answer;
       expect(waited).toBe(true);
@@ -196,12 +204,61 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
           .where('user_id', '=', id)
           .execute();
         answer = send();
-        waited = await waitingOnLock('update "credentials" %');
+        waited = await waitingOnLock(t, 'update "credentials" %');
       });
       const res = await answer;
       expect(waited).toBe(true);
       expect(res?.json<{ code: string }>().code).toBe('biometric_key_invalidated');
       expect(await sessionsOf(id)).toEqual([]);
+    });
+  },
+);
+
+describe.skipIf(!DIALECTS.includes('postgres'))(
+  "a provider sign-in racing its link's removal, on postgres",
+  () => {
+    let t: TestApp;
+    let psc: MockProvider;
+    let userId: string;
+    beforeAll(async () => {
+      psc = await startMockProvider('psc', `${PORTAL}/api/idp/psc/callback`);
+      t = await createTestApp('postgres', { env: providerEnv('PSC', psc) });
+      userId = await createUser(t, {
+        email: 'lien.course@hygie.test',
+        password: 'Lien-Course-4187',
+        phone: '+33658009999',
+        profile: 'professional',
+        professionalId: { type: 'RPPS', value: '10001234567' },
+      });
+      psc.accounts.set('f:psc-course', pscClaims('10001234567'));
+      await linkIdentity(t.ctx, 'psc', 'f:psc-course', userId);
+    });
+    afterAll(async () => {
+      await t.close();
+      await psc.close();
+    });
+
+    it('a link being removed when the provider sends the browser back: not linked, and no session', async () => {
+      psc.nextLogin = { subject: 'f:psc-course', acr: 'eidas1' };
+      const client = new TestClient(t.app);
+      const callback = await callbackFromProvider(client, 'psc');
+      let answer: ReturnType<TestClient['get']> | undefined;
+      let waited = false;
+      await t.ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('identity_links').where('subject', '=', 'f:psc-course').execute();
+        answer = client.get(callback);
+        waited = await waitingOnLock(t, 'update "identity_links" %');
+      });
+      const res = await answer;
+      expect(waited).toBe(true);
+      expect(res?.statusCode).toBe(303);
+      expect(String(res?.headers.location)).toContain('idp_error=not_linked');
+      const sessions = await t.ctx.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .execute();
+      expect(sessions).toEqual([]);
     });
   },
 );

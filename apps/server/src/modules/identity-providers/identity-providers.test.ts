@@ -12,11 +12,12 @@ import {
   TestClient,
 } from '../../test/helpers.js';
 import { amrOf } from '../oidc/assurance.js';
-import { Browser, freePort } from '../oidc/test-support.js';
+import { freePort } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import { FAILURE_BACKOFF_MS } from './upstream.js';
 import type { MockProvider } from './test-support.js';
 import {
+  callbackFromProvider,
   franceConnectClaims,
   PORTAL,
   providerEnv,
@@ -124,16 +125,7 @@ describe.each(DIALECTS)('identity providers (%s)', (dialect) => {
     provider: 'psc' | 'franceconnect',
     query = '',
   ): Promise<{ callback: string; response: LightMyRequestResponse }> {
-    const start = await client.get(`/api/idp/${provider}/start${query}`);
-    expect(start.statusCode).toBe(302);
-    let location = String(start.headers.location);
-    const atProvider = new Browser();
-    for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
-      const res = await atProvider.request(new URL(location, location).href);
-      location = new URL(res.headers.get('location') ?? '', res.url).href;
-    }
-    expect(location.startsWith(`${PORTAL}/api/idp/${provider}/callback?`)).toBe(true);
-    const callback = location.slice(PORTAL.length);
+    const callback = await callbackFromProvider(client, provider, query);
     return { callback, response: await client.get(callback) };
   }
 

@@ -13,9 +13,9 @@ import {
   signIn,
   TestClient,
 } from '../../test/helpers.js';
-import { Browser } from '../oidc/test-support.js';
 import type { MockProvider } from './test-support.js';
 import {
+  callbackFromProvider,
   franceConnectClaims,
   PORTAL,
   providerEnv,
@@ -61,16 +61,7 @@ describe.each(DIALECTS)('linking provider identities (%s)', (dialect) => {
     client: TestClient,
     provider: 'psc' | 'franceconnect',
   ): Promise<LightMyRequestResponse> {
-    const start = await client.get(`/api/idp/${provider}/start`);
-    expect(start.statusCode).toBe(302);
-    let location = String(start.headers.location);
-    const atProvider = new Browser();
-    for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
-      const res = await atProvider.request(new URL(location, location).href);
-      location = new URL(res.headers.get('location') ?? '', res.url).href;
-    }
-    expect(location.startsWith(`${PORTAL}/api/idp/${provider}/callback?`)).toBe(true);
-    return client.get(location.slice(PORTAL.length));
+    return client.get(await callbackFromProvider(client, provider));
   }
 
   /** An unlinked identity's sign-in: back at the login page in "link" mode, signed out. */

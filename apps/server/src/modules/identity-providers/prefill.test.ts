@@ -5,9 +5,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, lastCode, TestClient } from '../../test/helpers.js';
 import { findUserByEmail } from '../users/service.js';
-import { Browser } from '../oidc/test-support.js';
 import type { MockProvider } from './test-support.js';
 import {
+  callbackFromProvider,
   franceConnectClaims,
   PORTAL,
   providerEnv,
@@ -68,14 +68,7 @@ describe.each(DIALECTS)('registration from a provider identity (%s)', (dialect) 
     client: TestClient,
     provider: 'psc' | 'franceconnect',
   ): Promise<LightMyRequestResponse> {
-    const start = await client.get(`/api/idp/${provider}/start`);
-    let location = String(start.headers.location);
-    const atProvider = new Browser();
-    for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
-      const res = await atProvider.request(new URL(location, location).href);
-      location = new URL(res.headers.get('location') ?? '', res.url).href;
-    }
-    return client.get(location.slice(PORTAL.length));
+    return client.get(await callbackFromProvider(client, provider));
   }
 
   /** An unknown identity comes back from the provider: a browser holding the pending cookie. */

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS, TestClient } from '../../test/helpers.js';
-import { Browser, freePort } from '../oidc/test-support.js';
+import { freePort } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import type { MockProvider } from './test-support.js';
 import {
+  callbackFromProvider,
   franceConnectClaims,
   PORTAL,
   providerEnv,
@@ -41,15 +42,7 @@ describe.each(DIALECTS)('provider sign-in started to register (%s)', (dialect) =
     provider: 'psc' | 'franceconnect',
     query: string,
   ): Promise<LightMyRequestResponse> {
-    const start = await client.get(`/api/idp/${provider}/start${query}`);
-    expect(start.statusCode).toBe(302);
-    let location = String(start.headers.location);
-    const atProvider = new Browser();
-    for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
-      const res = await atProvider.request(new URL(location, location).href);
-      location = new URL(res.headers.get('location') ?? '', res.url).href;
-    }
-    return client.get(location.slice(PORTAL.length));
+    return client.get(await callbackFromProvider(client, provider, query));
   }
 
   it('sends an unknown PSC professional to the professional registration pre-filled with it', async () => {

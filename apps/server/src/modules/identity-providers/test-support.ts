@@ -11,7 +11,9 @@ import {
   LEVELS,
   SCOPES,
 } from '../../../../../e2e/fixtures/mock-identities.mjs';
+import type { TestClient } from '../../test/helpers.js';
 import { portOf } from '../../test/helpers.js';
+import { Browser } from '../oidc/test-support.js';
 
 export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
 
@@ -194,4 +196,28 @@ export async function startSilentServer(): Promise<{ url: string; close: () => P
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A provider sign-in up to its way back: starts at the portal (`query` added to the start), signs
+ * in at the provider as its `nextLogin` says, and returns the portal's callback path the provider
+ * sends the browser to, not yet requested. Throws when the flow does not end there.
+ */
+export async function callbackFromProvider(
+  client: TestClient,
+  provider: 'psc' | 'franceconnect',
+  query = '',
+): Promise<string> {
+  const start = await client.get(`/api/idp/${provider}/start${query}`);
+  if (start.statusCode !== 302) throw new Error(`start answered ${start.statusCode}`);
+  let location = String(start.headers.location);
+  const atProvider = new Browser();
+  for (let hop = 0; hop < 10 && !location.startsWith(PORTAL); hop++) {
+    const res = await atProvider.request(new URL(location, location).href);
+    location = new URL(res.headers.get('location') ?? '', res.url).href;
+  }
+  if (!location.startsWith(`${PORTAL}/api/idp/${provider}/callback?`)) {
+    throw new Error(`the provider sent the browser to ${location}`);
+  }
+  return location.slice(PORTAL.length);
 }
