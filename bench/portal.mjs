@@ -144,7 +144,8 @@ export function productionEnv({ port, dataDir }) {
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port || 3000}`,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    // BENCH_LOG_LEVEL=info measures with the production default's access log.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     // production mode needs real transports configured; nothing is sent during the bench.

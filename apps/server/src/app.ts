@@ -1,4 +1,4 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -54,6 +54,7 @@ import { lockRoutes } from './modules/lock/routes.js';
 import { adminAccountsRoutes } from './modules/admin/accounts-routes.js';
 import { requireAdmin } from './modules/admin/guard.js';
 import { OIDC_PREFIX } from './modules/oidc/provider.js';
+import { AccessLogController } from './lib/access-log.js';
 import { redactUrl } from './lib/redact.js';
 import { inputGuard } from './plugins/input-guard.js';
 import { adminSettingsRoutes } from './modules/admin/settings-routes.js';
@@ -216,7 +217,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
     // The proxy's X-Request-Id when well formed, else a UUID: in the response, every log line of
     // the request (`requestId`) and every audit event it causes.
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new AccessLogController({ requestIdLogLabel: 'requestId' }),
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
   });
   app.addHook('onRequest', (request, reply, done) => {

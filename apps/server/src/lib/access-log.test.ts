@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildApp } from '../app.js';
+import { openTestDatabase, testConfig, TestClient } from '../test/helpers.js';
+
+const logEntry = z.record(z.string(), z.unknown());
+
+// One access line per request (lib/access-log.ts): what an operator reads of each request, and
+// the arrival only at debug.
+async function logOf(level: 'info' | 'debug', requests: (client: TestClient) => Promise<unknown>) {
+  const lines: string[] = [];
+  const { handle, drop } = await openTestDatabase('sqlite');
+  const built = await buildApp(testConfig({ LOG_LEVEL: level }), {
+    database: handle,
+    logger: { stream: { write: (line: string) => lines.push(line) } },
+  });
+  try {
+    await requests(new TestClient(built.app));
+  } finally {
+    await built.app.close();
+    await drop();
+  }
+  return lines.map((line) => logEntry.parse(JSON.parse(line)));
+}
+
+describe('the access log', () => {
+  it('writes one line per request at info: request, status, time, under its request id', async () => {
+    const ids: string[] = [];
+    const entries = await logOf('info', async (client) => {
+      for (const url of ['/api/health', '/api/nowhere?token=T-SECRET', '/api/me']) {
+        const res = await client.get(url, { 'x-request-id': `acces-${ids.length + 1}` });
+        ids.push(String(res.headers['x-request-id']));
+      }
+    });
+    const requestLines = entries.filter((entry) => 'req' in entry || 'res' in entry);
+    expect(requestLines.map((entry) => entry.msg)).toEqual([
+      'request completed',
+      'request completed',
+      'request completed',
+    ]);
+    expect(requestLines.map((entry) => entry.requestId)).toEqual(ids);
+    expect(requestLines.map((entry) => entry.req)).toEqual([
+      { method: 'GET', url: '/api/health', remoteAddress: '127.0.0.1' },
+      { method: 'GET', url: '/api/nowhere?token=…', remoteAddress: '127.0.0.1' },
+      { method: 'GET', url: '/api/me', remoteAddress: '127.0.0.1' },
+    ]);
+    expect(requestLines.map((entry) => entry.res)).toEqual([
+      { statusCode: 200 },
+      { statusCode: 404 },
+      { statusCode: 401 },
+    ]);
+    for (const entry of requestLines) expect(entry.responseTime).toEqual(expect.any(Number));
+    expect(JSON.stringify(entries)).not.toContain('T-SECRET');
+  });
+
+  it('adds the arrival at debug, for a request that never answers', async () => {
+    const entries = await logOf('debug', (client) => client.get('/api/health'));
+    expect(
+      entries.filter((entry) => 'req' in entry).map((entry) => [entry.msg, entry.level]),
+    ).toEqual([
+      ['incoming request', 20],
+      ['request completed', 30],
+    ]);
+  });
+});
