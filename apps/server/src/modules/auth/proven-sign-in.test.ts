@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
+import type { Db, Dialect } from '../../db/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { appKey } from '../../test/app-key.js';
@@ -166,6 +166,27 @@ async function waitingOnLock(t: TestApp, pattern: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * Makes `change` in a transaction of its own and holds it uncommitted while `request` is sent,
+ * until the request is seen waiting for a row lock on a statement like `pattern`; then commits it.
+ */
+async function sendDuringChange<T>(
+  t: TestApp,
+  change: (trx: Db) => Promise<unknown>,
+  request: () => Promise<T>,
+  pattern: string,
+): Promise<{ answer: T; waited: boolean }> {
+  let pending: Promise<T> | undefined;
+  let waited = false;
+  await t.ctx.db.transaction().execute(async (trx) => {
+    await change(trx);
+    pending = request();
+    waited = await waitingOnLock(t, pattern);
+  });
+  if (!pending) throw new Error('the request was not sent');
+  return { answer: await pending, waited };
+}
+
 // Only PostgreSQL runs two transactions at once: there the sign-in meets a change still being
 // committed, and must wait for it rather than act on the account or key as they were.
 describe.skipIf(!DIALECTS.includes('postgres'))(
@@ -177,17 +198,17 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const t = app();
       const { id, key } = await enrolledAccount();
       const send = await signedChallenge(key);
-      let answer: ReturnType<typeof send> | undefined;
-      let waited = false;
-      await t.ctx.db.transaction().execute(async (trx) => {
-        await lockUser(trx, id, t.clock.now());
-        await endAllAccess(t.ctx, trx, id);
-        answer = send();
-        waited = await waitingOnLock(t, 'select % from "users" %for update');
-      });
-      const res = await answer;
+      const { answer: res, waited } = await sendDuringChange(
+        t,
+        async (trx) => {
+          await lockUser(trx, id, t.clock.now());
+          await endAllAccess(t.ctx, trx, id);
+        },
+        send,
+        'select % from "users" %for update',
+      );
       expect(waited).toBe(true);
-      expect(res?.statusCode).toBe(423);
+      expect(res.statusCode).toBe(423);
       expect(await sessionsOf(id)).toEqual([]);
     });
 
@@ -195,20 +216,19 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const t = app();
       const { id, key } = await enrolledAccount();
       const send = await signedChallenge(key);
-      let answer: ReturnType<typeof send> | undefined;
-      let waited = false;
-      await t.ctx.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('credentials')
-          .set({ revoked_at: t.clock.now() })
-          .where('user_id', '=', id)
-          .execute();
-        answer = send();
-        waited = await waitingOnLock(t, 'update "credentials" %');
-      });
-      const res = await answer;
+      const { answer: res, waited } = await sendDuringChange(
+        t,
+        (trx) =>
+          trx
+            .updateTable('credentials')
+            .set({ revoked_at: t.clock.now() })
+            .where('user_id', '=', id)
+            .execute(),
+        send,
+        'update "credentials" %',
+      );
       expect(waited).toBe(true);
-      expect(res?.json<{ code: string }>().code).toBe('biometric_key_invalidated');
+      expect(res.json<{ code: string }>().code).toBe('biometric_key_invalidated');
       expect(await sessionsOf(id)).toEqual([]);
     });
   },
@@ -242,17 +262,15 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       psc.nextLogin = { subject: 'f:psc-course', acr: 'eidas1' };
       const client = new TestClient(t.app);
       const callback = await callbackFromProvider(client, 'psc');
-      let answer: ReturnType<TestClient['get']> | undefined;
-      let waited = false;
-      await t.ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('identity_links').where('subject', '=', 'f:psc-course').execute();
-        answer = client.get(callback);
-        waited = await waitingOnLock(t, 'update "identity_links" %');
-      });
-      const res = await answer;
+      const { answer: res, waited } = await sendDuringChange(
+        t,
+        (trx) => trx.deleteFrom('identity_links').where('subject', '=', 'f:psc-course').execute(),
+        () => client.get(callback),
+        'update "identity_links" %',
+      );
       expect(waited).toBe(true);
-      expect(res?.statusCode).toBe(303);
-      expect(String(res?.headers.location)).toContain('idp_error=not_linked');
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers.location)).toContain('idp_error=not_linked');
       const sessions = await t.ctx.db
         .selectFrom('sessions')
         .select('id')
