@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { CompiledQuery, KyselyConfig } from 'kysely';
+import type { CompiledQuery, KyselyConfig, SqliteDatabase } from 'kysely';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
@@ -288,30 +288,28 @@ export function committedRead<R>(db: Db, query: CompiledQuery<R>): CommittedRead
 /**
  * Kysely prepares every query again; preparing costs more than running the hot-path lookup, so
  * statements are kept by SQL text (better-sqlite3 statements are reusable and run synchronously).
+ * The dialect is handed only what it uses of the connection (a proxy of the whole connection cost
+ * a trap on every property read of every statement).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
-  const prepare = sqlite.prepare.bind(sqlite);
-  return new Proxy(sqlite, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') {
-        const value: unknown = Reflect.get(target, property, receiver);
-        return value;
-      }
-      return (source: string) => {
-        let statement = cache.get(source);
-        if (!statement) {
-          statement = prepare(source);
-          if (cache.size >= max) {
-            const oldest = cache.keys().next();
-            if (!oldest.done) cache.delete(oldest.value);
-          }
-          cache.set(source, statement);
-        }
-        return statement;
-      };
+  return {
+    close: () => {
+      sqlite.close();
     },
-  });
+    prepare: (source: string) => {
+      let statement = cache.get(source);
+      if (!statement) {
+        statement = sqlite.prepare(source);
+        if (cache.size >= max) {
+          const oldest = cache.keys().next();
+          if (!oldest.done) cache.delete(oldest.value);
+        }
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** A prepared read run on the pool itself: the first row, or undefined. */

@@ -27,4 +27,17 @@ describe('the date in a time zone', () => {
     expect(dateIn(lateEvening, 'Europe/Paris')).toBe('2027-03-15');
     expect(dateIn(Date.parse('2027-01-01T03:00:00Z'), 'America/New_York')).toBe('2026-12-31');
   });
+
+  it('turns the date at local midnight, to the millisecond, in a zone a quarter-hour off', () => {
+    // Kathmandu is UTC+05:45: its midnight falls at 18:15 UTC.
+    const midnight = Date.parse('2027-03-14T18:15:00Z');
+    expect(dateIn(midnight - 60_001, 'Asia/Kathmandu')).toBe('2027-03-14');
+    expect(dateIn(midnight - 1, 'Asia/Kathmandu')).toBe('2027-03-14');
+    expect(dateIn(midnight, 'Asia/Kathmandu')).toBe('2027-03-15');
+    expect(dateIn(midnight + 59_999, 'Asia/Kathmandu')).toBe('2027-03-15');
+    // The day before; UTC's date of the same moment is another.
+    expect(dateIn(midnight - 1, 'UTC')).toBe('2027-03-14');
+    expect(dateIn(midnight - 86_400_000, 'Asia/Kathmandu')).toBe('2027-03-14');
+    expect(dateIn(midnight - 86_400_001, 'Asia/Kathmandu')).toBe('2027-03-13');
+  });
 });
