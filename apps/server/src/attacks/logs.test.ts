@@ -19,6 +19,18 @@ describe('the server log', () => {
       await client.get('/api/admin/users?q=durand-secret');
       await client.post('/api/login', { username: ADMIN.email, password: 'Wrong-Secret-3!' });
       await client.post('/api/password/forgot/verify?code=CODE-SECRET-4', { code: '123456' });
+      // Credentials in headers: a session cookie, a bearer token, an anti-forgery token.
+      await client.request({
+        method: 'POST',
+        url: '/api/logout',
+        headers: {
+          cookie: 'hygie_session=COOKIE-SECRET-5',
+          authorization: 'Bearer BEARER-SECRET-6',
+          'x-xsrf-token': 'XSRF-SECRET-7',
+        },
+        xsrf: false,
+      });
+      await client.get('/metrics', { authorization: 'Bearer BEARER-SECRET-8' });
       expect(lines.length).toBeGreaterThan(5);
       const log = lines.join('\n');
       for (const secret of [
@@ -28,6 +40,10 @@ describe('the server log', () => {
         'durand-secret',
         'Wrong-Secret-3',
         'CODE-SECRET-4',
+        'COOKIE-SECRET-5',
+        'BEARER-SECRET-6',
+        'XSRF-SECRET-7',
+        'BEARER-SECRET-8',
         ADMIN.password,
       ]) {
         expect(log).not.toContain(secret);
