@@ -3,9 +3,12 @@
 //    parameters (bench/argon2-baseline.mjs), at 1, 2, 4 and 8 at a time: sign-ins ÷ verifications.
 //    Each level alternates the two in BENCH_ROUNDS slices of BENCH_DURATION ÷ BENCH_ROUNDS seconds,
 //    so that both see the same load when other work shares the machine.
+//    Beside each level, the CPU the server's event loop (its main thread) spends a sign-in, read
+//    from Linux's /proc, and ÷ a raw verification's time: the part of a sign-in that runs one
+//    after another in a process whatever its cores, and so the most sign-ins one process can take.
 // 2. GET /api/me's p99 at a steady rate, idle and then while a storm of sign-ins saturates the
 //    hashing workers: storm p99 ÷ idle p99.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +30,28 @@ function load(options) {
       err ? reject(err) : resolve(result),
     );
   });
+}
+
+/** Clock ticks a second, for /proc's CPU times (Linux); null elsewhere. */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || null;
+  } catch {
+    return null;
+  }
+})();
+
+/** CPU ms the main thread of process `pid` has used so far (Linux's /proc); null elsewhere. */
+function eventLoopCpuMs(pid) {
+  if (TICKS === null) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+  } catch {
+    return null;
+  }
 }
 
 async function baseline(concurrency, seconds) {
@@ -141,15 +166,41 @@ try {
     const slice = DURATION / ROUNDS;
     let raw = 0;
     let perSecond = 0;
+    let cpuMs = 0;
+    let signedIn = 0;
     for (let round = 0; round < ROUNDS; round++) {
       raw += (await baseline(c, slice)) / ROUNDS;
+      const cpuBefore = eventLoopCpuMs(portal.pid);
       const result = await load({ ...signIns(portal.base, accounts, c), duration: slice });
+      const cpuAfter = eventLoopCpuMs(portal.pid);
       assertStages(result, accounts.statuses, `sign-ins at ${c}`);
       perSecond += result.requests.total / slice / ROUNDS;
+      if (cpuBefore !== null && cpuAfter !== null) cpuMs += cpuAfter - cpuBefore;
+      signedIn += result.requests.total;
     }
-    rows.push({ concurrency: c, raw, signIns: perSecond, ratio: perSecond / raw });
+    // A raw verification's time: one at a time, each takes 1 / (verifications a second).
+    const verifyMs = 1000 / (raw / Math.min(c, cpus));
+    const eventLoopMs = TICKS === null || signedIn === 0 ? null : cpuMs / signedIn;
+    rows.push({
+      concurrency: c,
+      raw,
+      signIns: perSecond,
+      ratio: perSecond / raw,
+      eventLoopMsPerSignIn: eventLoopMs,
+      eventLoopShareOfVerify: eventLoopMs === null ? null : eventLoopMs / verifyMs,
+    });
+    const loop =
+      eventLoopMs === null
+        ? ''
+        : `; event loop ${eventLoopMs.toFixed(2)} ms a sign-in (${(eventLoopMs / verifyMs).toFixed(3)} × a verification)`;
     console.log(
-      `  ${String(c).padStart(2)} at once: raw ${raw.toFixed(1)}/s, sign-in ${perSecond.toFixed(1)}/s, ratio ${(perSecond / raw).toFixed(3)} (goal ≥ 0.95)`,
+      `  ${String(c).padStart(2)} at once: raw ${raw.toFixed(1)}/s, sign-in ${perSecond.toFixed(1)}/s, ratio ${(perSecond / raw).toFixed(3)} (goal ≥ 0.95)${loop}`,
+    );
+  }
+  const busiest = rows.at(-1)?.eventLoopMsPerSignIn;
+  if (busiest) {
+    console.log(
+      `  one process's event loop takes at most ${Math.round(1000 / busiest)} sign-ins a second (${rows.at(-1).concurrency} at once); more processes (nodes) take more`,
     );
   }
 
