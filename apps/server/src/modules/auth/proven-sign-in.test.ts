@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { appKey } from '../../test/app-key.js';
 import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import { assertion, softKey, storePasskey } from '../../test/soft-passkey.js';
 import { injectInsertFault, removeInsertFault, shapeOf, verbOf } from '../../test/statements.js';
 import { endAllAccess } from '../access/service.js';
 import type { MockProvider } from '../identity-providers/test-support.js';
@@ -210,6 +211,35 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       expect(waited).toBe(true);
       expect(res.statusCode).toBe(423);
       expect(await sessionsOf(id)).toEqual([]);
+    });
+
+    it('a passkey being revoked as it raises the session: it waits, then raises nothing', async () => {
+      const t = app();
+      const email = 'marche-pied@hygie.test';
+      const password = 'Marche-Pied-4187';
+      const id = await createUser(t, { email, password, phone: '+33658001999' });
+      const client = new TestClient(t.app);
+      expect((await signIn(t, client, email, password)).statusCode).toBe(200);
+      const key = softKey();
+      await storePasskey(t, id, key);
+      const { challengeId, options } = (
+        await client.post('/api/me/assurance/passkey/options')
+      ).json<{ challengeId: string; options: { challenge: string } }>();
+      const response = assertion(key, options.challenge, t.ctx.config.publicUrl.origin);
+      const { answer: res, waited } = await sendDuringChange(
+        t,
+        (trx) =>
+          trx
+            .updateTable('credentials')
+            .set({ revoked_at: t.clock.now() })
+            .where('user_id', '=', id)
+            .execute(),
+        () => client.post('/api/me/assurance/passkey', { challengeId, response }),
+        'update "credentials" %',
+      );
+      expect(waited).toBe(true);
+      expect(res.json<{ code: string }>().code).toBe('biometric_key_invalidated');
+      expect((await client.get('/api/me/assurance')).json()).toMatchObject({ level: 'low' });
     });
 
     it('a key being revoked when it signs in: it waits, then signs nothing in', async () => {
