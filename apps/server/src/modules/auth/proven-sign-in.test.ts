@@ -188,6 +188,16 @@ async function sendDuringChange<T>(
   return { answer: await pending, waited };
 }
 
+/** The change that revokes every key of a user (as its owner or an admin would). */
+function revokingKeysOf(t: TestApp, userId: string) {
+  return (trx: Db) =>
+    trx
+      .updateTable('credentials')
+      .set({ revoked_at: t.clock.now() })
+      .where('user_id', '=', userId)
+      .execute();
+}
+
 // Only PostgreSQL runs two transactions at once: there the sign-in meets a change still being
 // committed, and must wait for it rather than act on the account or key as they were.
 describe.skipIf(!DIALECTS.includes('postgres'))(
@@ -228,12 +238,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const response = assertion(key, options.challenge, t.ctx.config.publicUrl.origin);
       const { answer: res, waited } = await sendDuringChange(
         t,
-        (trx) =>
-          trx
-            .updateTable('credentials')
-            .set({ revoked_at: t.clock.now() })
-            .where('user_id', '=', id)
-            .execute(),
+        revokingKeysOf(t, id),
         () => client.post('/api/me/assurance/passkey', { challengeId, response }),
         'update "credentials" %',
       );
@@ -248,12 +253,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
       const send = await signedChallenge(key);
       const { answer: res, waited } = await sendDuringChange(
         t,
-        (trx) =>
-          trx
-            .updateTable('credentials')
-            .set({ revoked_at: t.clock.now() })
-            .where('user_id', '=', id)
-            .execute(),
+        revokingKeysOf(t, id),
         send,
         'update "credentials" %',
       );
