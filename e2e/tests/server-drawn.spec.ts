@@ -3,7 +3,9 @@ import {
   ADMIN,
   BRANDS,
   expectAccessible,
+  keepPointerOut,
   LANGUAGES,
+  letPointerIn,
   LOGIN_LABELS,
   PRIMARY,
   submitLogin,
@@ -170,6 +172,7 @@ test('the island fetches the whole client at the first interaction, which a link
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
+  await keepPointerOut(page);
   await page.goto('/security/login');
   await expect(page.locator('#login-username')).toBeEnabled();
   await page.waitForLoadState('networkidle');
@@ -180,6 +183,7 @@ test('the island fetches the whole client at the first interaction, which a link
     document.documentElement.dataset.sameDocument = 'yes';
   });
 
+  await letPointerIn(page);
   await page.locator('#login-username').hover();
   await expect.poll(() => scripts.some((script) => /\/assets\/first-/.test(script))).toBe(true);
 
