@@ -308,5 +308,32 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
         .execute();
       expect(sessions).toEqual([]);
     });
+
+    it('a link being removed as the provider raises a session (step-up): not linked, the session as it was', async () => {
+      // Its own link, whatever the test above left.
+      await t.ctx.db.deleteFrom('identity_links').where('user_id', '=', userId).execute();
+      psc.accounts.set('f:psc-montee', pscClaims('10001234567'));
+      await linkIdentity(t.ctx, 'psc', 'f:psc-montee', userId);
+      const client = new TestClient(t.app);
+      expect(
+        (await signIn(t, client, 'lien.course@hygie.test', 'Lien-Course-4187')).statusCode,
+      ).toBe(200);
+      psc.nextLogin = { subject: 'f:psc-montee', acr: 'eidas1' };
+      const callback = await callbackFromProvider(
+        client,
+        'psc',
+        '?intent=step_up&level=substantial',
+      );
+      const { answer: res, waited } = await sendDuringChange(
+        t,
+        (trx) => trx.deleteFrom('identity_links').where('subject', '=', 'f:psc-montee').execute(),
+        () => client.get(callback),
+        'update "identity_links" %',
+      );
+      expect(waited).toBe(true);
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers.location)).toContain('idp_error=not_linked');
+      expect((await client.get('/api/me/assurance')).json()).toMatchObject({ level: 'low' });
+    });
   },
 );
