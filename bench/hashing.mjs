@@ -1,8 +1,12 @@
 // Sign-in against the hashing limit, measured in one run on this machine:
 // 1. POST /api/login (right password, 16 accounts) vs raw argon2id verifications of the same
 //    parameters (bench/argon2-baseline.mjs), at 1, 2, 4 and 8 at a time: sign-ins ÷ verifications.
-//    Each level alternates the two in BENCH_ROUNDS slices of BENCH_DURATION ÷ BENCH_ROUNDS seconds,
-//    so that both see the same load when other work shares the machine.
+//    Beside them, a bare Fastify route that only verifies the password (bench/bare-hash-server.mjs),
+//    loaded by the same client: the most an HTTP sign-in gets on this machine when it does nothing
+//    but hash, so that the part the portal's own work takes (sign-in ÷ bare route) is told apart
+//    from the part HTTP and the client take (bare route ÷ raw).
+//    Each level alternates the three in BENCH_ROUNDS slices of BENCH_DURATION ÷ BENCH_ROUNDS seconds,
+//    so that all see the same load when other work shares the machine.
 //    Beside each level, the CPU the server's event loop (its main thread) spends a sign-in, read
 //    from Linux's /proc, and ÷ a raw verification's time: the part of a sign-in that runs one
 //    after another in a process whatever its cores, and so the most sign-ins one process can take.
@@ -17,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { root, startPortal } from './portal.mjs';
+import { freePort, root, startPortal, startProcess, stopProcess, waitFor } from './portal.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -159,6 +163,24 @@ function assertStages(result, statuses, label, allow503 = false) {
   }
 }
 
+/** The bare hashing route (bench/bare-hash-server.mjs), ready: `{ base, stop() }`. */
+async function startBareHashRoute() {
+  const port = freePort();
+  const child = startProcess(['bench/bare-hash-server.mjs'], {
+    PORT: String(port),
+    BENCH_PASSWORD: PASSWORD,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stop = () => stopProcess(child);
+  try {
+    await waitFor(`${base}/ready`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { base, stop };
+}
+
 /** autocannon options for sign-ins spread over the accounts, `connections` at a time. */
 function signIns(base, { headers, emails }, connections) {
   let next = 0;
@@ -179,6 +201,10 @@ function signIns(base, { headers, emails }, connections) {
 }
 
 const portal = await startPortal('sqlite', { METRICS_TOKEN });
+const bareRoute = await startBareHashRoute().catch(async (err) => {
+  await portal.stop();
+  throw err;
+});
 try {
   const accounts = await prepare(portal.base);
   const cpus = os.availableParallelism();
@@ -189,11 +215,19 @@ try {
   for (const c of LEVELS) {
     const slice = DURATION / ROUNDS;
     let raw = 0;
+    let bare = 0;
     let perSecond = 0;
     let cpuMs = 0;
     let signedIn = 0;
     for (let round = 0; round < ROUNDS; round++) {
       raw += (await baseline(c, slice)) / ROUNDS;
+      const bareResult = await load({
+        ...signIns(bareRoute.base, accounts, c),
+        url: `${bareRoute.base}/login`,
+        duration: slice,
+      });
+      assertStages(bareResult, accounts.statuses, `bare hashing route at ${c}`);
+      bare += bareResult.requests.total / slice / ROUNDS;
       const cpuBefore = eventLoopCpuMs(portal.pid);
       const result = await load({ ...signIns(portal.base, accounts, c), duration: slice });
       const cpuAfter = eventLoopCpuMs(portal.pid);
@@ -208,8 +242,11 @@ try {
     rows.push({
       concurrency: c,
       raw,
+      bareRoute: bare,
       signIns: perSecond,
       ratio: perSecond / raw,
+      bareRouteRatio: bare / raw,
+      ratioToBareRoute: perSecond / bare,
       eventLoopMsPerSignIn: eventLoopMs,
       eventLoopShareOfVerify: eventLoopMs === null ? null : eventLoopMs / verifyMs,
     });
@@ -219,6 +256,9 @@ try {
         : `; event loop ${eventLoopMs.toFixed(2)} ms a sign-in (${(eventLoopMs / verifyMs).toFixed(3)} × a verification)`;
     console.log(
       `  ${String(c).padStart(2)} at once: raw ${raw.toFixed(1)}/s, sign-in ${perSecond.toFixed(1)}/s, ratio ${(perSecond / raw).toFixed(3)} (goal ≥ 0.95)${loop}`,
+    );
+    console.log(
+      `             a bare route that only hashes: ${bare.toFixed(1)}/s, ÷ raw ${(bare / raw).toFixed(3)}; sign-in ÷ bare route ${(perSecond / bare).toFixed(3)}`,
     );
   }
   const busiest = rows.at(-1)?.eventLoopMsPerSignIn;
@@ -277,5 +317,5 @@ try {
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written ${path.relative(root, file)}`);
 } finally {
-  await portal.stop();
+  await Promise.all([portal.stop(), bareRoute.stop()]);
 }

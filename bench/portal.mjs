@@ -41,7 +41,7 @@ export function startProcess(args, env = {}) {
   });
 }
 
-async function stopProcess(child) {
+export async function stopProcess(child) {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
