@@ -7,7 +7,8 @@ import { LogController } from 'fastify';
  * in ms, under the request's id like every other line of it. Fastify writes two by default, an
  * "incoming request" line and a "request completed" one, and they cost a session check more
  * than its own work (docs/performance.md); the arrival is logged at `debug` only, for a request
- * that never answers. Errors are logged as Fastify does.
+ * that never answers. Errors are logged as Fastify does. A probe's answer that passes (routes with
+ * `config.probe`: `/api/health`, `/api/ready`, `/metrics`) is logged at `debug` too.
  */
 export class AccessLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
@@ -26,9 +27,18 @@ export class AccessLogController extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
-    request.log.info(
-      { req: request, res: reply, responseTime: reply.elapsedTime },
-      'request completed',
-    );
+    // Nothing below `warn` is written: no line to build, and no route options to read.
+    if (!LINE_LEVELS.has(request.log.level)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    // A probe that passes says nothing an operator reads (a load balancer asks every few
+    // seconds); one that fails (503 draining or database gone, 401 scrape) is a line like any.
+    if (reply.statusCode < 400 && request.routeOptions.config.probe === true) {
+      request.log.debug(line, 'request completed');
+      return;
+    }
+    request.log.info(line, 'request completed');
   }
 }
+
+/** The levels at which an access line is written (at `info`, or at `debug` for a probe's). */
+const LINE_LEVELS: ReadonlySet<string> = new Set(['trace', 'debug', 'info']);

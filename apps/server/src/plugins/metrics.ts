@@ -37,7 +37,7 @@ export const metricsPlugin = fp(
     };
     app.get(
       '/metrics',
-      { config: { auth: 'bearer' }, schema: metricsSchema },
+      { config: { auth: 'bearer', probe: true }, schema: metricsSchema },
       async (request, reply) => {
         const header = request.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice(7) : '';

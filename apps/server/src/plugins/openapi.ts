@@ -27,6 +27,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route: its OpenAPI `security` (plugins/openapi.ts). */
     auth?: RouteAuth;
+    /**
+     * A health probe or a metrics scrape, called every few seconds by machines: its answers that
+     * pass are logged at `debug`, the others at `info` like any request (lib/access-log.ts).
+     */
+    probe?: true;
   }
 }
 

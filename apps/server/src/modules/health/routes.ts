@@ -12,7 +12,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/health',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', probe: true },
       schema: { tags: ['ops'], summary: 'Liveness', response: { 200: healthSchema } },
     },
     async () => ({ status: 'ok' as const }),
@@ -21,7 +21,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/ready',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', probe: true },
       schema: {
         tags: ['ops'],
         summary: 'Readiness: 503 while the database is unreachable',
