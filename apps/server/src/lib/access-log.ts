@@ -27,7 +27,7 @@ export class AccessLogController extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
-    // Nothing below `warn` is written: no line to build, and no route options to read.
+    // At `warn` or stricter no access line is written: none to build, no route options to read.
     if (!LINE_LEVELS.has(request.log.level)) return;
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     // A probe that passes says nothing an operator reads (a load balancer asks every few
