@@ -142,7 +142,7 @@ try {
       console.log(row(`GET /api/health ${kind}`, round.health));
     }
     console.log(
-      `ratio /api/me ÷ bare, ${kind} (median): ${r.ratio} (goal ≥ ${GOALS[kind]}) ${r.ratio >= GOALS[kind] ? 'met' : 'NOT met'}`,
+      `ratio /api/me ÷ bare, ${kind} (median): ${r.ratio} (goal ≥ ${GOALS[kind]}) ${r.ratio >= GOALS[kind] ? 'met' : 'NOT met'}; rounds ${r.rounds.map((round) => round.ratio).join(', ')}, met in ${r.rounds.filter((round) => round.ratio >= GOALS[kind]).length} of ${r.rounds.length}`,
     );
     console.log(
       `server CPU per request, ${kind} (median): bare ${r.bareCpuMicrosPerRequest} µs, /api/health ${r.healthCpuMicrosPerRequest} µs, /api/me ${r.meCpuMicrosPerRequest} µs, bare ÷ /api/me ${r.cpuRatio}`,
