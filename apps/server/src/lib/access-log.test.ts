@@ -73,6 +73,8 @@ describe('the access log', () => {
       const bearer = { authorization: `Bearer ${METRICS_TOKEN}` };
       expect((await client.get('/api/health')).statusCode).toBe(200);
       expect((await client.get('/api/ready')).statusCode).toBe(200);
+      // Some load balancers probe with HEAD: Fastify's HEAD route keeps the GET's options.
+      expect((await client.request({ method: 'HEAD', url: '/api/ready' })).statusCode).toBe(200);
       expect((await client.get('/metrics', bearer)).statusCode).toBe(200);
       // A scrape without the token, and a draining node's readiness: lines an operator reads.
       expect((await client.get('/metrics')).statusCode).toBe(401);
