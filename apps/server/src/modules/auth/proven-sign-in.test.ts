@@ -10,6 +10,8 @@ import { endAllAccess } from '../access/service.js';
 import type { MockProvider } from '../identity-providers/test-support.js';
 import {
   callbackFromProvider,
+  LINKED_RPPS,
+  linkedProfessional,
   PORTAL,
   providerEnv,
   pscClaims,
@@ -273,15 +275,12 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     beforeAll(async () => {
       psc = await startMockProvider('psc', `${PORTAL}/api/idp/psc/callback`);
       t = await createTestApp('postgres', { env: providerEnv('PSC', psc) });
-      userId = await createUser(t, {
+      userId = await linkedProfessional(t, psc, {
         email: 'lien.course@hygie.test',
         password: 'Lien-Course-4187',
         phone: '+33658009999',
-        profile: 'professional',
-        professionalId: { type: 'RPPS', value: '10001234567' },
+        subject: 'f:psc-course',
       });
-      psc.accounts.set('f:psc-course', pscClaims('10001234567'));
-      await linkIdentity(t.ctx, 'psc', 'f:psc-course', userId);
     });
     afterAll(async () => {
       await t.close();
@@ -312,7 +311,7 @@ describe.skipIf(!DIALECTS.includes('postgres'))(
     it('a link being removed as the provider raises a session (step-up): not linked, the session as it was', async () => {
       // Its own link, whatever the test above left.
       await t.ctx.db.deleteFrom('identity_links').where('user_id', '=', userId).execute();
-      psc.accounts.set('f:psc-montee', pscClaims('10001234567'));
+      psc.accounts.set('f:psc-montee', pscClaims(LINKED_RPPS));
       await linkIdentity(t.ctx, 'psc', 'f:psc-montee', userId);
       const client = new TestClient(t.app);
       expect(

@@ -3,7 +3,7 @@
 // metrics still counted. The clock is the app's: the tests move it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, TestClient } from '../../test/helpers.js';
+import { createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
 import { Browser } from '../oidc/test-support.js';
 import { linkIdentity } from './service.js';
 import { FAILURE_BACKOFF_MS, forgetConfiguration } from './upstream.js';
@@ -11,8 +11,8 @@ import type { MockProvider } from './test-support.js';
 import {
   franceConnectClaims,
   PORTAL,
+  linkedProfessional,
   providerEnv,
-  pscClaims,
   startMockProvider,
 } from './test-support.js';
 
@@ -34,16 +34,13 @@ describe.each(DIALECTS)('failure back-off of a provider (%s)', (dialect) => {
         IDP_TIMEOUT_MS: '1000',
       },
     });
-    const userId = await createUser(t, {
+    const userId = await linkedProfessional(t, psc, {
       email: 'backoff@hygie.test',
       password: 'Idp-Passw0rd-1',
       phone: '+33612345670',
-      profile: 'professional',
-      professionalId: { type: 'RPPS', value: '10001234567' },
+      subject: 'psc-backoff',
     });
-    psc.accounts.set('psc-backoff', pscClaims('10001234567'));
     fc.accounts.set('fc-backoff', franceConnectClaims());
-    await linkIdentity(t.ctx, 'psc', 'psc-backoff', userId);
     await linkIdentity(t.ctx, 'franceconnect', 'fc-backoff', userId);
   });
 

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, TestClient } from '../../test/helpers.js';
+import { createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
 import { freePort } from '../oidc/test-support.js';
-import { linkIdentity } from './service.js';
 import type { MockProvider } from './test-support.js';
 import {
   callbackFromProvider,
   franceConnectClaims,
+  linkedProfessional,
   PORTAL,
   providerEnv,
   pscClaims,
@@ -86,15 +86,12 @@ describe.each(DIALECTS)('provider sign-in started to register (%s)', (dialect) =
   });
 
   it('signs a linked identity in, even when started to register', async () => {
-    const userId = await createUser(t, {
+    await linkedProfessional(t, psc, {
       email: 'dr.linked.register@hygie.test',
       password: 'Register-Intent-1',
       phone: '+33612340001',
-      profile: 'professional',
-      professionalId: { type: 'RPPS', value: '10001234567' },
+      subject: 'psc-register-linked',
     });
-    psc.accounts.set('psc-register-linked', pscClaims('10001234567'));
-    await linkIdentity(t.ctx, 'psc', 'psc-register-linked', userId);
     psc.nextLogin = { subject: 'psc-register-linked', acr: 'eidas1' };
     const client = new TestClient(t.app);
     const res = await roundTrip(client, 'psc', '?intent=register');

@@ -9,11 +9,13 @@ import type { MockProviderKind } from '../../../../../e2e/fixtures/mock-identiti
 import {
   confirmedLogoutPage,
   LEVELS,
+  pscClaims,
   SCOPES,
 } from '../../../../../e2e/fixtures/mock-identities.mjs';
-import type { TestClient } from '../../test/helpers.js';
-import { portOf } from '../../test/helpers.js';
+import type { TestApp, TestClient } from '../../test/helpers.js';
+import { createUser, portOf } from '../../test/helpers.js';
 import { Browser } from '../oidc/test-support.js';
+import { linkIdentity } from './service.js';
 
 export const CLIENT_SECRET = 'a-client-secret-of-the-portal-at-the-provider';
 
@@ -220,4 +222,28 @@ export async function callbackFromProvider(
     throw new Error(`the provider sent the browser to ${location}`);
   }
   return location.slice(PORTAL.length);
+}
+
+/** The RPPS number of the tests' linked professionals (`linkedProfessional`). */
+export const LINKED_RPPS = '10001234567';
+
+/**
+ * A professional account (RPPS `LINKED_RPPS`) whose Pro Santé Connect identity `subject` at the
+ * mock `psc` is linked to it, as a first sign-in with the provider leaves it. Returns its id.
+ */
+export async function linkedProfessional(
+  t: TestApp,
+  psc: MockProvider,
+  account: { email: string; password: string; phone: string; subject: string },
+): Promise<string> {
+  const userId = await createUser(t, {
+    email: account.email,
+    password: account.password,
+    phone: account.phone,
+    profile: 'professional',
+    professionalId: { type: 'RPPS', value: LINKED_RPPS },
+  });
+  psc.accounts.set(account.subject, pscClaims(LINKED_RPPS));
+  await linkIdentity(t.ctx, 'psc', account.subject, userId);
+  return userId;
 }

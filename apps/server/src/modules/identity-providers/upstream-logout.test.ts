@@ -3,7 +3,7 @@
 // oidc-provider, driven request by request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, TestClient } from '../../test/helpers.js';
+import { createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
 import { Browser } from '../oidc/test-support.js';
 import { installDataKeys } from '../../security/field-crypto.js';
 import { TEST_KEYRING } from '../../test/data-keys.js';
@@ -14,8 +14,8 @@ import type { MockProvider } from './test-support.js';
 import {
   franceConnectClaims,
   PORTAL,
+  linkedProfessional,
   providerEnv,
-  pscClaims,
   startMockProvider,
 } from './test-support.js';
 
@@ -47,16 +47,13 @@ describe.each(DIALECTS)('logout at the upstream provider (%s)', (dialect) => {
         IDP_TIMEOUT_MS: '1000',
       },
     });
-    userId = await createUser(t, {
+    userId = await linkedProfessional(t, psc, {
       email: 'logout.upstream@hygie.test',
       password: 'Idp-Passw0rd-1',
       phone: '+33612345679',
-      profile: 'professional',
-      professionalId: { type: 'RPPS', value: '10001234567' },
+      subject: 'psc-logout',
     });
-    psc.accounts.set('psc-logout', pscClaims('10001234567'));
     fc.accounts.set('fc-logout', franceConnectClaims());
-    await linkIdentity(t.ctx, 'psc', 'psc-logout', userId);
     await linkIdentity(t.ctx, 'franceconnect', 'fc-logout', userId);
   });
 
