@@ -203,7 +203,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   // outside NODE_ENV=test); its endpoint is registered below only then.
   const movable = config.testClock ? new MovableClock(deps.clock ?? systemClock) : undefined;
   const clock = movable ?? deps.clock ?? systemClock;
-  const database = deps.database ?? openDatabase(config.database);
+  const database = deps.database ?? openDatabase(config.database, { checkpointInBackground: true });
   const app = Fastify({
     logger: deps.logger === false ? false : loggerOptions(config, deps.logger),
     // A hop count trusts the N nearest proxies (proxy-addr's own rule; Fastify's types take it as a function).

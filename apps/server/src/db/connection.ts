@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery, KyselyConfig, SqliteDatabase } from 'kysely';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
+import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import type { Config } from '../config.js';
@@ -86,6 +87,13 @@ export interface OpenOptions {
   waitForCommitOnDisk?: boolean;
   /** Called with every statement the database runs, as sent (tests read the real queries' plans). */
   onQuery?: (query: CompiledQuery) => void;
+  /**
+   * SQLite: checkpoint the WAL on the process's checkpointing thread instead of in the commits of
+   * the event loop (db/checkpointer.ts), every `checkpointEveryMs` (default 1 s). The server
+   * asks for it; short-lived commands do not.
+   */
+  checkpointInBackground?: boolean;
+  checkpointEveryMs?: number;
 }
 
 /** Opens the configured database: SQLite (WAL) in DATA_DIR by default, PostgreSQL when DATABASE_URL is set. */
@@ -169,6 +177,14 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
   const reader =
     database.file === ':memory:' ? null : openCommittedReader(database.file, sqlite, onQuery);
   if (reader) committedReaders.set(db, reader);
+  const checkpoints =
+    options.checkpointInBackground && database.file !== ':memory:'
+      ? checkpointInBackground(database.file, options.checkpointEveryMs)
+      : null;
+  // Taken by the worker: the writer's own checkpoint is only a backstop from then on.
+  void checkpoints?.ready.then((taken) => {
+    if (taken && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -177,6 +193,8 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       return Promise.resolve();
     },
     close: async () => {
+      // The worker's connection first: the writer's, closed last, checkpoints and removes the WAL.
+      await checkpoints?.stop();
       await db.destroy();
       reader?.close();
     },
