@@ -11,9 +11,11 @@
 //    from Linux's /proc, and ÷ a raw verification's time: the part of a sign-in that runs one
 //    after another in a process whatever its cores, and so the most sign-ins one process can take.
 // 2. GET /api/me's p99 at a steady rate, idle and then while a storm of sign-ins saturates the
-//    hashing workers: storm p99 ÷ idle p99. Beside it, the server's own event-loop delay p99 over
-//    each phase (its metrics, prom-client's `nodejs_eventloop_lag_p99_seconds`): what the requests
-//    wait for inside the server, without the client's and the network's share.
+//    hashing workers: storm p99 ÷ idle p99, in BENCH_STORM_ROUNDS rounds (a p99 of a few hundred
+//    requests moves with any hiccup of a shared machine: the median of the rounds is the figure,
+//    with the rounds that met the goal). Beside it, the server's own event-loop delay, p99 and
+//    longest, over each phase (its metrics, prom-client's `nodejs_eventloop_lag_*_seconds`): what
+//    the requests wait for inside the server, without the client's and the network's share.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +32,7 @@ const ACCOUNTS = 16;
 const PASSWORD = 'Quiet-Harbour-5127';
 const ME_RATE = Number(process.env.BENCH_ME_RATE ?? 100);
 const STORM = Number(process.env.BENCH_STORM ?? 16);
+const STORM_ROUNDS = Number(process.env.BENCH_STORM_ROUNDS ?? 3);
 
 function load(options) {
   return new Promise((resolve, reject) => {
@@ -65,12 +68,12 @@ function eventLoopCpuMs(pid) {
 const METRICS_TOKEN = randomBytes(24).toString('base64url');
 
 /**
- * The server's event-loop delay p99 since the last call, in ms (prom-client resets its histogram
- * at each scrape): a scrape before a phase starts it afresh, one after reads it. Node measures a
- * timer set every 10 ms, so each sample holds those 10 ms: the figure is the p99 above the
- * smallest sample, the wait itself.
+ * The server's event-loop delay since the last call, p99 and longest, in ms (prom-client resets
+ * its histogram at each scrape): a scrape before a phase starts it afresh, one after reads it.
+ * Node measures a timer set every 10 ms, so each sample holds those 10 ms: the figures are above
+ * the smallest sample, the wait itself.
  */
-async function eventLoopDelayP99(base) {
+async function eventLoopDelay(base) {
   const res = await fetch(`${base}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
@@ -79,7 +82,17 @@ async function eventLoopDelayP99(base) {
     const line = lines.find((l) => l.startsWith(`${name} `));
     return line ? Number(line.split(' ')[1]) * 1000 : NaN;
   };
-  return value('nodejs_eventloop_lag_p99_seconds') - value('nodejs_eventloop_lag_min_seconds');
+  const min = value('nodejs_eventloop_lag_min_seconds');
+  return {
+    p99: value('nodejs_eventloop_lag_p99_seconds') - min,
+    max: value('nodejs_eventloop_lag_max_seconds') - min,
+  };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function baseline(concurrency, seconds) {
@@ -272,22 +285,36 @@ try {
   const me = { url: `${portal.base}/api/me`, headers: { cookie: portal.cookie } };
   const steady = { ...me, connections: 4, overallRate: ME_RATE };
   await load({ ...me, connections: 4, duration: 2 });
-  await eventLoopDelayP99(portal.base);
-  const idle = await load(steady);
-  const idleDelay = await eventLoopDelayP99(portal.base);
-  const [during, storm] = await Promise.all([
-    load(steady),
-    load(signIns(portal.base, accounts, STORM)),
-  ]);
-  const stormDelay = await eventLoopDelayP99(portal.base);
-  if (during.non2xx > 0 || during.errors > 0) throw new Error('/api/me failed during the storm');
-  assertStages(storm, accounts.statuses, 'the storm', true);
-  const stormRatio = during.latency.p99 / Math.max(idle.latency.p99, 1);
+  const stormRounds = [];
+  for (let round = 0; round < STORM_ROUNDS; round++) {
+    await eventLoopDelay(portal.base);
+    const idle = await load(steady);
+    const idleDelay = await eventLoopDelay(portal.base);
+    const [during, storm] = await Promise.all([
+      load(steady),
+      load(signIns(portal.base, accounts, STORM)),
+    ]);
+    const stormDelay = await eventLoopDelay(portal.base);
+    if (during.non2xx > 0 || during.errors > 0) throw new Error('/api/me failed during the storm');
+    assertStages(storm, accounts.statuses, 'the storm', true);
+    const ratio = during.latency.p99 / Math.max(idle.latency.p99, 1);
+    stormRounds.push({
+      idleP99Ms: idle.latency.p99,
+      stormP99Ms: during.latency.p99,
+      ratio,
+      idleEventLoopDelayMs: idleDelay,
+      stormEventLoopDelayMs: stormDelay,
+      signInsPerSecond: storm.requests.average,
+      refused503: storm['5xx'] ?? 0,
+    });
+    console.log(
+      `/api/me at ${ME_RATE}/s, round ${round + 1}: p99 idle ${idle.latency.p99} ms, during ${STORM} concurrent sign-ins (${storm.requests.average.toFixed(1)}/s, ${storm['5xx'] ?? 0} refused 503) ${during.latency.p99} ms, ratio ${ratio.toFixed(2)}; server event-loop delay p99 / longest: idle ${idleDelay.p99.toFixed(1)} / ${idleDelay.max.toFixed(1)} ms, storm ${stormDelay.p99.toFixed(1)} / ${stormDelay.max.toFixed(1)} ms`,
+    );
+  }
+  const stormRatio = median(stormRounds.map((r) => r.ratio));
+  const met = stormRounds.filter((r) => r.ratio <= 2).length;
   console.log(
-    `server event-loop delay p99: idle ${idleDelay.toFixed(1)} ms, during the storm ${stormDelay.toFixed(1)} ms`,
-  );
-  console.log(
-    `/api/me at ${ME_RATE}/s: p99 idle ${idle.latency.p99} ms, during ${STORM} concurrent sign-ins (${storm.requests.average.toFixed(1)}/s, ${storm['5xx'] ?? 0} refused 503) ${during.latency.p99} ms, ratio ${stormRatio.toFixed(2)} (goal ≤ 2)`,
+    `storm p99 ÷ idle p99 (median of ${stormRounds.length}): ${stormRatio.toFixed(2)} (goal ≤ 2) ${stormRatio <= 2 ? 'met' : 'NOT met'}, met in ${met} of ${stormRounds.length}; server event-loop delay p99 (median): idle ${median(stormRounds.map((r) => r.idleEventLoopDelayMs.p99)).toFixed(1)} ms, storm ${median(stormRounds.map((r) => r.stormEventLoopDelayMs.p99)).toFixed(1)} ms`,
   );
 
   const report = {
@@ -301,12 +328,9 @@ try {
     storm: {
       meRate: ME_RATE,
       signInConnections: STORM,
-      idleP99Ms: idle.latency.p99,
-      stormP99Ms: during.latency.p99,
       ratio: stormRatio,
-      idleEventLoopDelayP99Ms: idleDelay,
-      stormEventLoopDelayP99Ms: stormDelay,
-      signInsPerSecond: storm.requests.average,
+      metInRounds: met,
+      rounds: stormRounds,
     },
   };
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
