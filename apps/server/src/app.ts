@@ -193,6 +193,7 @@ export async function createContext(
   metrics.attach({
     outbox: () => outboxStats(database.db, clock),
     ...(database.poolStats ? { pool: database.poolStats } : {}),
+    ...(database.walStats ? { wal: database.walStats } : {}),
   });
   return { config, db: database.db, database, clock, secret, passwords, metrics };
 }

@@ -59,6 +59,42 @@ describe('the server process', () => {
   );
 
   it(
+    'checkpoints its SQLite log on a thread of its own, shows it in the metrics, leaves no log when it stops',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-checkpoints-'));
+      const token = 'scraper-token-0123456789abcdef';
+      const { child, exited, base } = await startServerProcess({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        METRICS_TOKEN: token,
+      });
+      try {
+        // The start-up's writes (migrations, settings, keys) are in the log; the worker's first
+        // checkpoint, a second on, reports it.
+        const logPages = async () => {
+          const res = await fetch(`${base}/metrics`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          const line = (await res.text())
+            .split('\n')
+            .find((l) => l.startsWith('hygie_sqlite_wal_pages{state="log"}'));
+          return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+        };
+        await expect.poll(logPages, { timeout: 10_000 }).toBeGreaterThan(0);
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        // The worker's connection closed first, the writer's last: everything checkpointed.
+        expect(fs.existsSync(path.join(dataDir, 'hygie.sqlite'))).toBe(true);
+        expect(fs.existsSync(path.join(dataDir, 'hygie.sqlite-wal'))).toBe(false);
+      } finally {
+        child.kill('SIGKILL');
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    STARTUP_MS + 15_000,
+  );
+
+  it(
     'refuses to start on invalid configuration, naming the variable',
     async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
+import { Metrics } from '../lib/metrics.js';
 import type { DbHandle } from './connection.js';
 import { openDatabase } from './connection.js';
 
@@ -94,6 +95,44 @@ describe('SQLite checkpoints on the checkpointing thread', () => {
     opened.splice(0);
     expect(inDatabaseFile()).toEqual(['kept']);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('the metrics show the log, and the pages a read held open keeps behind', async () => {
+    const database = open(true);
+    const metrics = new Metrics();
+    metrics.attach({ outbox: () => Promise.resolve([]), wal: database.walStats });
+    const scraped = async (state: 'log' | 'behind') => {
+      const text = await metrics.registry.metrics();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`hygie_sqlite_wal_pages{state="${state}"}`));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    await writeNote(database, 'first');
+    await expect.poll(() => scraped('log')).toBeGreaterThan(0);
+    expect(await scraped('behind')).toBe(0);
+    // Another connection's read transaction, on the snapshot it took: what is written after it
+    // cannot be copied into the file while it lasts.
+    const reader = new SQLite(file, { readonly: true });
+    try {
+      reader.prepare('begin').run();
+      reader.prepare('select count(*) from notes').get();
+      await writeNote(database, 'second');
+      await expect.poll(() => scraped('behind'), { timeout: 5_000 }).toBeGreaterThan(0);
+      expect(inDatabaseFile()).toEqual(['first']);
+      reader.prepare('commit').run();
+      await expect.poll(() => scraped('behind'), { timeout: 5_000 }).toBe(0);
+      expect(inDatabaseFile()).toEqual(['first', 'second']);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('without the worker, no such metric', async () => {
+    const database = open(false);
+    const metrics = new Metrics();
+    metrics.attach({ outbox: () => Promise.resolve([]), wal: database.walStats });
+    expect(await metrics.registry.metrics()).not.toMatch(/^hygie_sqlite_wal_pages\{/m);
   });
 
   it('a database the worker cannot open keeps the writer checkpointing', async () => {

@@ -40,11 +40,17 @@ parentPort.on('message', (message) => {
       parentPort.postMessage({ op: 'added', id: message.id, ok: false });
       return;
     }
+    let last = '';
     const run = () => {
       try {
-        db.pragma('wal_checkpoint(PASSIVE)');
+        const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+        const behind = result.log - result.checkpointed;
+        const key = result.log + '/' + behind;
+        if (key !== last) parentPort.postMessage({ op: 'checkpointed', id: message.id, log: result.log, behind });
+        last = key;
       } catch {
-        // Busy or failed this time: the next interval tries again, the writer's backstop remains.
+        // Failed this time (the disk, which then fails the writer's commits too): the next
+        // interval tries again, the writer's backstop remains.
       }
     };
     open.set(message.id, { db, timer: setInterval(run, message.intervalMs) });
@@ -67,9 +73,32 @@ interface Reply {
   ok?: boolean;
 }
 
+/** What a checkpoint found: the log's pages, those it could not copy (a reader holds them). */
+interface CheckpointReport {
+  op: 'checkpointed';
+  id: number;
+  log: number;
+  behind: number;
+}
+
 /** What the worker is asked: to checkpoint a file from now on, or to stop. */
 type Request =
   { op: 'add'; id: number; file: string; intervalMs: number } | { op: 'remove'; id: number };
+
+function isReport(value: unknown): value is CheckpointReport {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'op' in value &&
+    value.op === 'checkpointed' &&
+    'id' in value &&
+    typeof value.id === 'number' &&
+    'log' in value &&
+    typeof value.log === 'number' &&
+    'behind' in value &&
+    typeof value.behind === 'number'
+  );
+}
 
 function isReply(value: unknown): value is Reply {
   return (
@@ -88,6 +117,8 @@ class Checkpointer {
   private nextId = 1;
   /** Replies awaited (`added:1`, `removed:1`…): while any is, the worker keeps the process up. */
   private readonly awaited = new Map<string, (ok: boolean) => void>();
+  /** What the last checkpoints found, by registration. */
+  private readonly found = new Map<number, WalStats>();
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
@@ -96,6 +127,12 @@ class Checkpointer {
       workerData: { sqlite: createRequire(import.meta.url).resolve('better-sqlite3') },
     });
     worker.on('message', (reply: unknown) => {
+      if (isReport(reply)) {
+        if (this.found.has(reply.id)) {
+          this.found.set(reply.id, { logPages: reply.log, behindPages: reply.behind });
+        }
+        return;
+      }
       if (!isReply(reply)) return;
       const key = `${reply.op}:${reply.id}`;
       const resolve = this.awaited.get(key);
@@ -129,12 +166,15 @@ class Checkpointer {
   add(file: string, intervalMs: number): BackgroundCheckpoints {
     const worker = this.ensureWorker();
     const id = this.nextId++;
+    this.found.set(id, { logPages: 0, behindPages: 0 });
     const ready = this.ask(worker, 'added', { op: 'add', id, file, intervalMs });
     let stopped: Promise<void> | null = null;
     return {
       ready,
+      stats: () => this.found.get(id),
       stop: () => {
         stopped ??= ready.then(async (taken) => {
+          this.found.delete(id);
           // Not taken, or the worker lost meanwhile: no connection of the worker is left.
           if (!taken || this.worker !== worker) return;
           await this.ask(worker, 'removed', { op: 'remove', id });
@@ -145,9 +185,19 @@ class Checkpointer {
   }
 }
 
+/** What the worker's last checkpoint of a database found (the metrics read it when scraped). */
+export interface WalStats {
+  /** Pages in the log. */
+  logPages: number;
+  /** Pages the checkpoint could not copy: a read still needs them. Growing: a read held open. */
+  behindPages: number;
+}
+
 export interface BackgroundCheckpoints {
   /** Whether the worker opened the database (false: the writer's backstop checkpoints alone). */
   ready: Promise<boolean>;
+  /** What the last checkpoints found; undefined once stopped. */
+  stats(): WalStats | undefined;
   /** Stops checkpointing and closes the worker's connection (before the writer closes its own). */
   stop(): Promise<void>;
 }

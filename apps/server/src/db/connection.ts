@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { CompiledQuery, KyselyConfig, SqliteDatabase } from 'kysely';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
+import type { WalStats } from './checkpointer.js';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
@@ -74,6 +75,8 @@ export interface DbHandle {
   openForMigrations?: () => { db: Db; close: () => Promise<void> };
   /** PostgreSQL: the pool's connections now (metrics). */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** SQLite checkpointed in the background: what the last checkpoints found (metrics). */
+  walStats?: () => WalStats | undefined;
   close(): Promise<void>;
 }
 
@@ -188,6 +191,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
   return {
     db,
     dialect: 'sqlite',
+    ...(checkpoints ? { walStats: () => checkpoints.stats() } : {}),
     ping: () => {
       sqlite.prepare('select 1').get();
       return Promise.resolve();

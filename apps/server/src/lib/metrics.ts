@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { WalStats } from '../db/checkpointer.js';
 import { isAppError } from './app-error.js';
 
 /** What the outbox holds for one channel, read at each scrape. */
@@ -21,6 +22,7 @@ export interface PoolStats {
 export interface MetricsSources {
   outbox: () => Promise<OutboxChannelStats[]>;
   pool?: () => PoolStats;
+  wal?: () => WalStats | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export class Metrics {
   constructor() {
     const outbox = async () => (await this.sources?.outbox()) ?? [];
     const pool = () => this.sources?.pool?.();
+    const wal = () => this.sources?.wal?.();
     new Gauge({
       name: 'hygie_outbox_pending',
       help: 'Messages waiting to be delivered, by channel',
@@ -108,6 +111,19 @@ export class Metrics {
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);
+      },
+    });
+    new Gauge({
+      name: 'hygie_sqlite_wal_pages',
+      help: 'SQLite log pages at the last checkpoint: in the log, and behind (a read still needs them)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const stats = wal();
+        if (!stats) return;
+        this.set({ state: 'log' }, stats.logPages);
+        this.set({ state: 'behind' }, stats.behindPages);
       },
     });
   }
