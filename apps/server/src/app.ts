@@ -225,7 +225,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Buil
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     const agent = request.headers['user-agent'];
-    runInRequestScope({ requestId: request.id, userAgent: agent ?? null }, done);
+    runInRequestScope(
+      { requestId: request.id, userAgent: agent ?? null, client: request.ip },
+      done,
+    );
   });
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {

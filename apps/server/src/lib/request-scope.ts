@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 export interface RequestScope {
   requestId: string;
   userAgent: string | null;
+  /** The client's address (the proxy's word for it where one is trusted): whose work this is. */
+  client: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -64,7 +64,7 @@ describe('the hashing pool', () => {
     },
   );
 
-  it('serves jobs first come, first served, at most its size at once', async () => {
+  it('serves one client’s jobs first come, first served, at most its size at once', async () => {
     const p = pool(1, 8);
     const order: number[] = [];
     await Promise.all(
@@ -89,5 +89,47 @@ describe('the hashing pool', () => {
     const refused = results[3];
     expect(isAppError(refused) && refused.code).toBe('service_unavailable');
     expect(isAppError(refused) && refused.headers?.['retry-after']).toBe('1');
+  });
+
+  /** Runs a hash for `client`; resolves to its label, or `refused: <code>`. */
+  const hashFor = (p: HashPool, client: string, label: string) =>
+    p.run({ op: 'hash', password: label, options: OPTIONS }, client).then(
+      () => label,
+      (err: unknown) => `refused: ${isAppError(err) ? err.code : String(err)}`,
+    );
+
+  it('serves the clients in turn: a burst from one address does not hold back another’s job', async () => {
+    const p = pool(1, 16);
+    const order: string[] = [];
+    const done = (label: string) => order.push(label);
+    const burst = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+      hashFor(p, '203.0.113.7', `burst ${i}`).then(done),
+    );
+    const other = hashFor(p, '198.51.100.9', 'other').then(done);
+    await Promise.all([...burst, other]);
+    // First served: the burst's first (the worker was free), then one job of each client waiting
+    // in turn; never the burst's eight before the other address's one.
+    expect(order.indexOf('other')).toBeLessThanOrEqual(2);
+    expect(order.filter((label) => label.startsWith('burst'))).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `burst ${i}`),
+    );
+  });
+
+  it('full, it refuses the newest job of the client with the most waiting, not a newcomer’s', async () => {
+    const p = pool(1, 3);
+    // One running and three waiting from one address: the queue is full.
+    const burst = [0, 1, 2, 3].map((i) => hashFor(p, '203.0.113.7', `burst ${i}`));
+    // Another address's job takes the place of the burst's newest, which is refused.
+    const other = hashFor(p, '198.51.100.9', 'other');
+    // The burst, now the largest no more than itself, is refused its next.
+    const more = hashFor(p, '203.0.113.7', 'burst 4');
+    expect(await Promise.all([...burst, other, more])).toEqual([
+      'burst 0',
+      'burst 1',
+      'burst 2',
+      'refused: service_unavailable',
+      'other',
+      'refused: service_unavailable',
+    ]);
   });
 });

@@ -38,17 +38,34 @@ parentPort.on('message', (job) => {
 /** How long a refused sign-in is told to wait when the queue is full. */
 export const HASH_QUEUE_RETRY_AFTER_SECONDS = 1;
 
+/** A refusal for want of room in the queue: 503 and `Retry-After`. */
+function queueFull(): AppError {
+  return new AppError('service_unavailable', undefined, {
+    'retry-after': String(HASH_QUEUE_RETRY_AFTER_SECONDS),
+  });
+}
+
 /**
  * The password hashing of this process: as many worker threads as the configured concurrency
  * (the cores, by default), each at a lower scheduling priority than the event loop, so a storm of
- * sign-ins uses every idle cycle but never the event loop's (docs/performance.md "Sign-in"). Jobs
- * wait in one first-come, first-served queue; past `maxQueue` waiting, a job is refused with 503
- * and `Retry-After` rather than waiting longer than a client would.
+ * sign-ins uses every idle cycle but never the event loop's (docs/performance.md "Sign-in").
+ *
+ * Jobs wait in one queue per client (its address), served in turn: a client with jobs waiting
+ * gets the next free worker only after every other client waiting has had one, each client's own
+ * jobs first come, first served. A burst of a thousand sign-ins from one address then delays
+ * another address's sign-in by at most one job of each client ahead of it, not by the burst.
+ * Past `maxQueue` waiting in all, the job of the client with the most waiting goes (the newest
+ * one): the newcomer's own, when its client is that one or tied with it, else the largest
+ * client's newest, which is refused in its place. Refused: 503 and `Retry-After`, rather than
+ * waiting longer than a client would. An address many people share (a hospital's) has a longer
+ * queue of its own, never a smaller share of its turn than one attacker.
  */
 export class HashPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
-  private readonly queue: Pending[] = [];
+  /** The jobs waiting, by client, in the order the clients are served next. */
+  private readonly queues = new Map<string, Pending[]>();
+  private queued = 0;
   private started = 0;
   private closed = false;
 
@@ -58,38 +75,58 @@ export class HashPool {
     private readonly nice = 10,
   ) {}
 
-  run(job: HashJob): Promise<string | boolean> {
+  /** Runs `job` for `client` (its address; '' for the process's own work). */
+  run(job: HashJob, client = ''): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error('the hashing pool is closed'));
-    if (this.queue.length >= this.maxQueue) {
-      return Promise.reject(
-        new AppError('service_unavailable', undefined, {
-          'retry-after': String(HASH_QUEUE_RETRY_AFTER_SECONDS),
-        }),
-      );
+    if (this.queued >= this.maxQueue && !this.makeRoomFor(client)) {
+      return Promise.reject(queueFull());
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      const waiting = this.queues.get(client);
+      if (waiting) waiting.push({ job, resolve, reject });
+      else this.queues.set(client, [{ job, resolve, reject }]);
+      this.queued++;
       this.dispatch();
     });
   }
 
+  /**
+   * The queue is full: refuses the newest job of the client with the most waiting, unless that is
+   * `client` itself (or a client tied with it), whose new job is then the one refused (false).
+   */
+  private makeRoomFor(client: string): boolean {
+    const own = this.queues.get(client)?.length ?? 0;
+    let largest: Pending[] | undefined;
+    for (const waiting of this.queues.values()) {
+      if (!largest || waiting.length > largest.length) largest = waiting;
+    }
+    if (!largest || largest.length <= own) return false;
+    const dropped = largest.pop();
+    this.queued--;
+    dropped?.reject(queueFull());
+    return true;
+  }
+
   /** Jobs waiting for a worker (the metrics' gauge). */
   get waiting(): number {
-    return this.queue.length;
+    return this.queued;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error('hashing pool closed'));
+    const waiting = [...this.queues.values()].flat();
+    this.queues.clear();
+    this.queued = 0;
+    for (const pending of waiting) pending.reject(new Error('hashing pool closed'));
     const workers = [...this.idle.splice(0), ...this.busy.keys()];
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while (this.queued > 0) {
       const worker = this.idle.pop() ?? (this.started < this.size ? this.spawn() : undefined);
       if (!worker) return;
-      const pending = this.queue.shift();
+      const pending = this.next();
       if (!pending) {
         this.idle.push(worker);
         return;
@@ -99,6 +136,20 @@ export class HashPool {
       worker.ref();
       worker.postMessage(pending.job);
     }
+  }
+
+  /** The next job: the first client's oldest; that client then waits behind the others. */
+  private next(): Pending | undefined {
+    for (const [client, waiting] of this.queues) {
+      const pending = waiting.shift();
+      this.queues.delete(client);
+      if (waiting.length > 0) this.queues.set(client, waiting);
+      if (pending) {
+        this.queued--;
+        return pending;
+      }
+    }
+    return undefined;
   }
 
   private spawn(): Worker {

@@ -1,4 +1,5 @@
 import { AppError } from '../lib/app-error.js';
+import { currentRequestScope } from '../lib/request-scope.js';
 import type { HashPool } from './hash-pool.js';
 
 // Algorithm.Argon2id of @node-rs/argon2 (an ambient const enum, not importable as a value here).
@@ -20,16 +21,18 @@ export interface PasswordHasher {
 
 /**
  * argon2id through @node-rs/argon2, on the process's hashing pool (security/hash-pool.ts): worker
- * threads sized to the cores, below the event loop's priority, one fair queue. Passwords are
- * NFKC-normalised by the caller (domain rule) before they reach here.
+ * threads sized to the cores, below the event loop's priority, each client's jobs served in turn.
+ * Passwords are NFKC-normalised by the caller (domain rule) before they reach here.
  */
 export async function createPasswordHasher(
   params: Argon2Params,
   pool: HashPool,
 ): Promise<PasswordHasher> {
   const options = { ...params, algorithm: ARGON2ID, outputLen: 32 };
+  // Whose work it is: the pool serves each client's queue in turn (the process's own: '').
+  const client = () => currentRequestScope()?.client ?? '';
   const hash = async (password: string): Promise<string> => {
-    const encoded = await pool.run({ op: 'hash', password, options });
+    const encoded = await pool.run({ op: 'hash', password, options }, client());
     if (typeof encoded !== 'string') throw new Error('argon2 hash: no encoded hash');
     return encoded;
   };
@@ -40,7 +43,7 @@ export async function createPasswordHasher(
     async verify(encoded, password) {
       let ok: string | boolean;
       try {
-        ok = await pool.run({ op: 'verify', encoded: encoded ?? dummy, password });
+        ok = await pool.run({ op: 'verify', encoded: encoded ?? dummy, password }, client());
       } catch (err) {
         // A full queue is the client's to retry (503); a malformed stored hash is a refusal.
         if (err instanceof AppError) throw err;
