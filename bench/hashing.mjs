@@ -16,6 +16,10 @@
 //    with the rounds that met the goal). Beside it, the server's own event-loop delay, p99 and
 //    longest, over each phase (its metrics, prom-client's `nodejs_eventloop_lag_*_seconds`): what
 //    the requests wait for inside the server, without the client's and the network's share.
+// 3. A flood of sign-ins from one address (BENCH_FLOOD at once, through the proxy header the server
+//    trusts): another address's sign-ins one after another, their median time idle and during the
+//    flood. The hashing queue serves each address in turn, so the flood adds about one
+//    verification per worker to the other address's wait, not the flood's whole queue.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +37,8 @@ const PASSWORD = 'Quiet-Harbour-5127';
 const ME_RATE = Number(process.env.BENCH_ME_RATE ?? 100);
 const STORM = Number(process.env.BENCH_STORM ?? 16);
 const STORM_ROUNDS = Number(process.env.BENCH_STORM_ROUNDS ?? 3);
+const FLOOD = Number(process.env.BENCH_FLOOD ?? 32);
+const PROBES = 20;
 
 function load(options) {
   return new Promise((resolve, reject) => {
@@ -194,6 +200,23 @@ async function startBareHashRoute() {
   return { base, stop };
 }
 
+/** `PROBES` sign-ins one after another from `address` (the proxy's header): their times in ms. */
+async function probeSignIns(base, { headers, emails, statuses }, address) {
+  const times = [];
+  for (let i = 0; i < PROBES; i++) {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { ...headers, 'x-forwarded-for': address },
+      body: JSON.stringify({ username: emails[i % emails.length], password: PASSWORD }),
+    });
+    await res.arrayBuffer();
+    if (!statuses.has(String(res.status))) throw new Error(`probe sign-in answered ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
 /** autocannon options for sign-ins spread over the accounts, `connections` at a time. */
 function signIns(base, { headers, emails }, connections) {
   let next = 0;
@@ -213,7 +236,8 @@ function signIns(base, { headers, emails }, connections) {
   };
 }
 
-const portal = await startPortal('sqlite', { METRICS_TOKEN });
+// One proxy hop trusted: the flood and the probe tell their addresses by X-Forwarded-For.
+const portal = await startPortal('sqlite', { METRICS_TOKEN, TRUST_PROXY: '1' });
 const bareRoute = await startBareHashRoute().catch(async (err) => {
   await portal.stop();
   throw err;
@@ -317,6 +341,32 @@ try {
     `storm p99 ÷ idle p99 (median of ${stormRounds.length}): ${stormRatio.toFixed(2)} (goal ≤ 2) ${stormRatio <= 2 ? 'met' : 'NOT met'}, met in ${met} of ${stormRounds.length}; server event-loop delay p99 (median): idle ${median(stormRounds.map((r) => r.idleEventLoopDelayMs.p99)).toFixed(1)} ms, storm ${median(stormRounds.map((r) => r.stormEventLoopDelayMs.p99)).toFixed(1)} ms`,
   );
 
+  const idleProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
+  // The flood lasts until the probe is done, however long its sign-ins wait.
+  const floodOptions = signIns(portal.base, accounts, FLOOD);
+  let floodRun;
+  const flooding = new Promise((resolve, reject) => {
+    floodRun = autocannon(
+      {
+        ...floodOptions,
+        duration: 3600,
+        requests: floodOptions.requests.map((r) => ({
+          ...r,
+          headers: { ...r.headers, 'x-forwarded-for': '203.0.113.7' },
+        })),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const floodProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
+  floodRun.stop();
+  const flood = await flooding;
+  assertStages(flood, accounts.statuses, 'the flood', true);
+  console.log(
+    `a flood of ${FLOOD} sign-ins at once from one address (${flood.requests.average.toFixed(1)}/s, ${flood['5xx'] ?? 0} refused 503): another address's sign-in, median of ${PROBES}, ${idleProbe.toFixed(0)} ms idle, ${floodProbe.toFixed(0)} ms during it (× ${(floodProbe / idleProbe).toFixed(2)})`,
+  );
+
   const report = {
     date: new Date().toISOString(),
     node: process.version,
@@ -331,6 +381,12 @@ try {
       ratio: stormRatio,
       metInRounds: met,
       rounds: stormRounds,
+    },
+    flood: {
+      connections: FLOOD,
+      signInsPerSecond: flood.requests.average,
+      refused503: flood['5xx'] ?? 0,
+      otherAddressMedianMs: { idle: idleProbe, during: floodProbe },
     },
   };
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
