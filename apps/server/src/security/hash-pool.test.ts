@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../lib/app-error.js';
-import { HashPool } from './hash-pool.js';
+import { clientOf, HashPool } from './hash-pool.js';
 
 const OPTIONS = { memoryCost: 8192, timeCost: 1, parallelism: 1, algorithm: 2, outputLen: 32 };
 
@@ -113,6 +113,31 @@ describe('the hashing pool', () => {
     expect(order.filter((label) => label.startsWith('burst'))).toEqual(
       [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `burst ${i}`),
     );
+  });
+
+  it('tells clients by IPv4 address, and by IPv6 /64 network (one subscriber’s addresses)', () => {
+    expect(clientOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientOf('2001:db8:a:b:1:2:3:4')).toBe('2001:db8:a:b::/64');
+    expect(clientOf('2001:DB8:A:B::9')).toBe('2001:db8:a:b::/64');
+    expect(clientOf('2001:0db8:000a:000b:ffff::1')).toBe('2001:db8:a:b::/64');
+    expect(clientOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(clientOf('::1')).toBe('0:0:0:0::/64');
+    expect(clientOf('2001:db8:a:c::1')).not.toBe(clientOf('2001:db8:a:b::1'));
+    expect(clientOf('')).toBe('');
+  });
+
+  it('a burst from many addresses of one IPv6 network is one client', async () => {
+    const p = pool(1, 16);
+    const order: string[] = [];
+    const done = (label: string) => order.push(label);
+    const burst = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+      hashFor(p, `2001:db8:a:b::${i + 1}`, `burst ${i}`).then(done),
+    );
+    const other = hashFor(p, '2001:db8:a:c::1', 'other').then(done);
+    await Promise.all([...burst, other]);
+    expect(order.indexOf('other')).toBeLessThanOrEqual(2);
   });
 
   it('full, it refuses the newest job of the client with the most waiting, not a newcomer’s', async () => {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isIPv4, isIPv6 } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/app-error.js';
 
@@ -34,6 +35,30 @@ parentPort.on('message', (job) => {
   }
 });
 `;
+
+/**
+ * The client an address stands for in the queue: an IPv4 address itself (an IPv4-mapped IPv6
+ * one too), an IPv6 address's /64 network — one subscriber's, who may use any of its addresses,
+ * so that changing address every request gets no more turns.
+ */
+export function clientOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1] && isIPv4(mapped[1])) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.split('%')[0]?.split('::') ?? [];
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  // An IPv4 suffix (`::1.2.3.4`) is the last 32 bits, past the /64 either way.
+  const right = groups(tail);
+  const full =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${full
+    .slice(0, 4)
+    .map((group) => (group.includes('.') ? '0' : group.toLowerCase().replace(/^0+(?=.)/, '')))
+    .join(':')}::/64`;
+}
 
 /** How long a refused sign-in is told to wait when the queue is full. */
 export const HASH_QUEUE_RETRY_AFTER_SECONDS = 1;
@@ -75,9 +100,10 @@ export class HashPool {
     private readonly nice = 10,
   ) {}
 
-  /** Runs `job` for `client` (its address; '' for the process's own work). */
-  run(job: HashJob, client = ''): Promise<string | boolean> {
+  /** Runs `job` for the client at `address` ('' for the process's own work). */
+  run(job: HashJob, address = ''): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error('the hashing pool is closed'));
+    const client = clientOf(address);
     if (this.queued >= this.maxQueue && !this.makeRoomFor(client)) {
       return Promise.reject(queueFull());
     }
