@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
  * every interval, which never waits for the writer or the readers and never makes them wait.
  *
  * The writer keeps two things: the sync of the log's header when it starts the log again after a
- * checkpoint (SQLite's rule, under a millisecond on most disks), and a checkpoint of its own as a
+ * checkpoint (SQLite's rule; 0.4–3.6 ms on the same VM's disk), and a checkpoint of its own as a
  * backstop at `BACKSTOP_PAGES` (the worker gone, or held back). A commit is also on disk within an
  * interval: at `synchronous = NORMAL` a commit not yet synced is what a power cut loses, and with
  * the default it could wait for 1,000 pages of writes.

@@ -148,12 +148,18 @@ describe('the hashing pool', () => {
     const other = hashFor(p, '198.51.100.9', 'other');
     // The burst, now the largest no more than itself, is refused its next.
     const more = hashFor(p, '203.0.113.7', 'burst 4');
-    expect(await Promise.all([...burst, other, more])).toEqual([
+    // A third address: the burst, with two waiting, still has the most; its newest goes.
+    const third = hashFor(p, '192.0.2.44', 'third');
+    // A fourth: every address now has one waiting, as it would: it does not push one out.
+    const fourth = hashFor(p, '192.0.2.45', 'fourth');
+    expect(await Promise.all([...burst, other, more, third, fourth])).toEqual([
       'burst 0',
       'burst 1',
-      'burst 2',
+      'refused: service_unavailable',
       'refused: service_unavailable',
       'other',
+      'refused: service_unavailable',
+      'third',
       'refused: service_unavailable',
     ]);
   });

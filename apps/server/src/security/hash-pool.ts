@@ -80,8 +80,8 @@ function queueFull(): AppError {
  * jobs first come, first served. A burst of a thousand sign-ins from one address then delays
  * another address's sign-in by at most one job of each client ahead of it, not by the burst.
  * Past `maxQueue` waiting in all, the job of the client with the most waiting goes (the newest
- * one): the newcomer's own, when its client is that one or tied with it, else the largest
- * client's newest, which is refused in its place. Refused: 503 and `Retry-After`, rather than
+ * one), the newcomer's counted: the newcomer's own when its client would have as many as any,
+ * else the largest client's newest, which is refused in its place. Refused: 503 and `Retry-After`, rather than
  * waiting longer than a client would. An address many people share (a hospital's) has a longer
  * queue of its own, never a smaller share of its turn than one attacker.
  */
@@ -117,8 +117,9 @@ export class HashPool {
   }
 
   /**
-   * The queue is full: refuses the newest job of the client with the most waiting, unless that is
-   * `client` itself (or a client tied with it), whose new job is then the one refused (false).
+   * The queue is full: refuses the newest job of the client with the most waiting, unless
+   * `client`'s queue, its new job counted, would be as long; then the new job is the one refused
+   * (false). Among clients with a job or none each, a newcomer never pushes out one that waits.
    */
   private makeRoomFor(client: string): boolean {
     const own = this.queues.get(client)?.length ?? 0;
@@ -126,7 +127,7 @@ export class HashPool {
     for (const waiting of this.queues.values()) {
       if (!largest || waiting.length > largest.length) largest = waiting;
     }
-    if (!largest || largest.length <= own) return false;
+    if (!largest || largest.length <= own + 1) return false;
     const dropped = largest.pop();
     this.queued--;
     dropped?.reject(queueFull());
