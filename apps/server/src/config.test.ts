@@ -32,6 +32,28 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ HASH_QUEUE_LIMIT: 'many' })).toThrow(/HASH_QUEUE_LIMIT/);
   });
 
+  it('runs one process unless WORKERS asks for more, on PostgreSQL, sharing the cores out', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    const postgres = { DATABASE_URL: 'postgres://u@db:5432/hygie' };
+    const four = loadConfig({ ...postgres, WORKERS: '4' });
+    expect(four.workers).toBe(4);
+    // Each process hashes on its share of the cores: together, one thread a core (at least one).
+    const share = Math.max(1, Math.ceil(availableParallelism() / 4));
+    expect(four.hashing).toEqual({ concurrency: share, queueLimit: share * 32 });
+    expect(loadConfig({ ...postgres, WORKERS: '4', HASH_CONCURRENCY: '3' }).hashing).toEqual({
+      concurrency: 3,
+      queueLimit: 96,
+    });
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      /WORKERS above 1 needs PostgreSQL \(DATABASE_URL\)/,
+    );
+    expect(() =>
+      loadConfig({ ...postgres, WORKERS: '2', NODE_ENV: 'test', HYGIE_TEST_CLOCK: '1' }),
+    ).toThrow(/HYGIE_TEST_CLOCK runs one process/);
+    expect(() => loadConfig({ ...postgres, WORKERS: '0' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ ...postgres, WORKERS: 'all' })).toThrow(/WORKERS/);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/hygie' });
     expect(c.database).toMatchObject({ kind: 'postgres', url: 'postgres://u@db:5432/hygie' });

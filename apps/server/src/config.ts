@@ -127,6 +127,7 @@ const envSchema = z.object({
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(8192).default(19456),
   ARGON2_TIME_COST: z.coerce.number().int().min(1).default(2),
   ARGON2_PARALLELISM: z.coerce.number().int().min(1).default(1),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   HASH_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   HASH_QUEUE_LIMIT: z.coerce.number().int().min(1).optional(),
   ADMIN_EMAIL: z.email().optional(),
@@ -285,6 +286,8 @@ export interface Config {
   bodyLimit: number;
   hsts: boolean;
   shutdownGraceMs: number;
+  /** Processes serving on the port (PostgreSQL only): one primary forks and watches them (cluster.ts). */
+  workers: number;
   /** /metrics is served only with this bearer token (null: off). */
   metricsToken: string | null;
   /** The browser suite's movable clock and its endpoint (NODE_ENV=test only). */
@@ -350,6 +353,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Moving time would let anyone skip every cooldown and expiry: only a server run by the tests.
     throw new ConfigError('Invalid configuration: HYGIE_TEST_CLOCK needs NODE_ENV=test');
   }
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    // Each process would write the one SQLite file, and the embedded database serves one.
+    throw new ConfigError(
+      'Invalid configuration: WORKERS above 1 needs PostgreSQL (DATABASE_URL): SQLite serves one process',
+    );
+  }
+  if (e.WORKERS > 1 && e.HYGIE_TEST_CLOCK) {
+    throw new ConfigError(
+      'Invalid configuration: HYGIE_TEST_CLOCK runs one process (each would have its own clock): leave WORKERS at 1',
+    );
+  }
   const identityProviders = upstreamProviders(e);
   const dataKeys = {
     encryption: keysFrom(e, 'DATA_ENCRYPTION_KEY', parseDataKeys),
@@ -390,7 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeCost: e.ARGON2_TIME_COST,
       parallelism: e.ARGON2_PARALLELISM,
     },
-    hashing: hashingOf(e.HASH_CONCURRENCY, e.HASH_QUEUE_LIMIT),
+    hashing: hashingOf(e.HASH_CONCURRENCY, e.HASH_QUEUE_LIMIT, e.WORKERS),
     admin:
       e.ADMIN_EMAIL && e.ADMIN_PASSWORD
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
@@ -441,6 +455,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     hsts: e.HSTS ?? publicUrl.protocol === 'https:',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    workers: e.WORKERS,
     metricsToken: e.METRICS_TOKEN ?? null,
     testClock: e.HYGIE_TEST_CLOCK ?? false,
     dataKeys,
@@ -563,11 +578,15 @@ function keysFrom<T>(
   return parsed;
 }
 
-/** One worker per core by default; 32 waiting jobs per worker (a few seconds at the default cost). */
+/**
+ * A process's hashing threads: by default its share of the cores, the processes (WORKERS) together
+ * having one a core; 32 waiting jobs per thread (a few seconds at the default cost).
+ */
 function hashingOf(
   concurrency: number | undefined,
   queueLimit: number | undefined,
+  processes: number,
 ): Config['hashing'] {
-  const workers = concurrency ?? availableParallelism();
-  return { concurrency: workers, queueLimit: queueLimit ?? workers * 32 };
+  const threads = concurrency ?? Math.max(1, Math.ceil(availableParallelism() / processes));
+  return { concurrency: threads, queueLimit: queueLimit ?? threads * 32 };
 }

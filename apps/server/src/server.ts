@@ -1,9 +1,17 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
+import { CONFIG_EXIT_CODE, runPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, dispatcher, lifecycle } = await buildApp(config);
+  // Several processes (WORKERS): this one forks and watches them (cluster.ts); each runs this file.
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config);
+    return;
+  }
+  const { app, ctx, dispatcher, lifecycle } = await buildApp(config);
+  if (cluster.isWorker) ctx.metrics.joinCluster();
   dispatcher.start();
   await app.listen({ host: config.host, port: config.port });
   app.log.info(
@@ -35,13 +43,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker whose primary is gone (killed outright) drains and exits rather than serve on alone.
+  if (cluster.isWorker) process.on('disconnect', () => shutdown('disconnect'));
 }
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) {
     // A configuration the operator must fix: their lines, no stack, exit 2 (a usage error).
     process.stderr.write(`${err.message}\n`);
-    process.exit(2);
+    process.exit(CONFIG_EXIT_CODE);
   } else {
     process.stderr.write(
       `Hygie failed to start: ${err instanceof Error ? err.stack : String(err)}\n`,

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { WalStats } from '../db/checkpointer.js';
+import { joinClusterMetrics } from './cluster-metrics.js';
 import { isAppError } from './app-error.js';
 
 /** What the outbox holds for one channel, read at each scrape. */
@@ -64,6 +65,7 @@ export class Metrics {
     registers: [this.registry],
   });
   private sources: MetricsSources | undefined;
+  private scrape: () => Promise<string> = () => this.registry.metrics();
 
   constructor() {
     const outbox = async () => (await this.sources?.outbox()) ?? [];
@@ -71,6 +73,8 @@ export class Metrics {
     const wal = () => this.sources?.wal?.();
     new Gauge({
       name: 'hygie_outbox_pending',
+      // Every process of a server reads the same table: across them, the value once.
+      aggregator: 'max',
       help: 'Messages waiting to be delivered, by channel',
       labelNames: ['channel'] as const,
       registers: [this.registry],
@@ -81,6 +85,8 @@ export class Metrics {
     });
     new Gauge({
       name: 'hygie_outbox_oldest_pending_age_seconds',
+      // Every process of a server reads the same table: across them, the value once.
+      aggregator: 'max',
       help: 'Age of the oldest message waiting, by channel',
       labelNames: ['channel'] as const,
       registers: [this.registry],
@@ -91,6 +97,8 @@ export class Metrics {
     });
     new Gauge({
       name: 'hygie_outbox_failed',
+      // Every process of a server reads the same table: across them, the value once.
+      aggregator: 'max',
       help: 'Messages given up on after their last attempt, by channel',
       labelNames: ['channel'] as const,
       registers: [this.registry],
@@ -131,6 +139,19 @@ export class Metrics {
   /** Where the scraped gauges read from (the app's database), once it is open. */
   attach(sources: MetricsSources): void {
     this.sources = sources;
+  }
+
+  /** The text a scrape answers: this process's metrics, or the whole server's (joinCluster). */
+  exposition(): Promise<string> {
+    return this.scrape();
+  }
+
+  /**
+   * In a worker of a server of several processes (WORKERS): a scrape answers every process's
+   * metrics, gathered by the primary (lib/cluster-metrics.ts), not this one's share.
+   */
+  joinCluster(): void {
+    this.scrape = joinClusterMetrics(this.registry);
   }
 
   /** Adds the process's own metrics (event-loop lag, memory, CPU, handles): served apps only. */

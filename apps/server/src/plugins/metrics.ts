@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorEnvelopeSchema } from '@hygie/domain';
 import type { Metrics } from '../lib/metrics.js';
 import { hashToken, safeEqual } from '../lib/tokens.js';
+import { AppError } from '../lib/app-error.js';
 import { sendError } from './error-handler.js';
 
 /**
@@ -33,6 +34,7 @@ export const metricsPlugin = fp(
           content: { 'text/plain': { schema: z.string() } },
         },
         401: errorEnvelopeSchema,
+        503: errorEnvelopeSchema,
       },
     };
     app.get(
@@ -45,7 +47,11 @@ export const metricsPlugin = fp(
           void reply.header('www-authenticate', 'Bearer realm="metrics"');
           return sendError(request, reply, 'not_logged_in');
         }
-        const body = await metrics.registry.metrics();
+        const body = await metrics.exposition().catch((err: unknown) => {
+          // One process of several: the primary gathering them did not answer in time.
+          request.log.warn({ err }, 'metrics: the processes did not answer');
+          throw new AppError('service_unavailable', undefined, { 'retry-after': '1' });
+        });
         return reply
           .header('cache-control', 'no-store')
           .type(metrics.registry.contentType)

@@ -18,7 +18,7 @@ export interface ServerProcess {
 }
 
 /** A port free now: the system picks it, then lets it go for the child to take. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
