@@ -38,6 +38,10 @@ const ME_RATE = Number(process.env.BENCH_ME_RATE ?? 100);
 const STORM = Number(process.env.BENCH_STORM ?? 16);
 const STORM_ROUNDS = Number(process.env.BENCH_STORM_ROUNDS ?? 3);
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 32);
+// BENCH_WORKERS=N serves with N processes (WORKERS, PostgreSQL); BENCH_DATABASE=postgres serves one
+// process on PostgreSQL; the default is the embedded SQLite.
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const DATABASE = WORKERS > 1 ? 'postgres' : (process.env.BENCH_DATABASE ?? 'sqlite');
 const PROBES = 20;
 
 function load(options) {
@@ -58,13 +62,28 @@ const TICKS = (() => {
 })();
 
 /** CPU ms the main thread of process `pid` has used so far (Linux's /proc); null elsewhere. */
+function mainThreadCpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/**
+ * CPU ms the event loops of the server have used so far: its process's main thread, and with
+ * BENCH_WORKERS its workers' (the primary's children; the primary itself serves nothing). Linux's
+ * /proc; null elsewhere.
+ */
 function eventLoopCpuMs(pid) {
   if (TICKS === null) return null;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+    return [pid, ...children].reduce((sum, each) => sum + mainThreadCpuMs(each), 0);
   } catch {
     return null;
   }
@@ -237,7 +256,11 @@ function signIns(base, { headers, emails }, connections) {
 }
 
 // One proxy hop trusted: the flood and the probe tell their addresses by X-Forwarded-For.
-const portal = await startPortal('sqlite', { METRICS_TOKEN, TRUST_PROXY: '1' });
+const portal = await startPortal(DATABASE, {
+  METRICS_TOKEN,
+  TRUST_PROXY: '1',
+  WORKERS: String(WORKERS),
+});
 const bareRoute = await startBareHashRoute().catch(async (err) => {
   await portal.stop();
   throw err;
@@ -246,7 +269,7 @@ try {
   const accounts = await prepare(portal.base);
   const cpus = os.availableParallelism();
   console.log(
-    `sign-in vs raw argon2id (m=19456, t=2, p=1), ${DURATION} s each in ${ROUNDS} alternating slices, ${cpus} cores`,
+    `sign-in vs raw argon2id (m=19456, t=2, p=1), ${DURATION} s each in ${ROUNDS} alternating slices, ${cpus} cores; the portal on ${DATABASE}, ${WORKERS} process(es)`,
   );
   const rows = [];
   for (const c of LEVELS) {
@@ -372,6 +395,8 @@ try {
     node: process.version,
     cpus,
     cpuModel: os.cpus()[0]?.model,
+    database: DATABASE,
+    workers: WORKERS,
     durationSeconds: DURATION,
     rounds: ROUNDS,
     signIn: rows,
