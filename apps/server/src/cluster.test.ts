@@ -129,6 +129,22 @@ describe('a server of several processes (WORKERS)', () => {
     },
     STARTUP_MS,
   );
+
+  it(
+    'exits 1 when its first worker cannot start (no database), forking no other',
+    async () => {
+      const cluster = await startCluster({
+        WORKERS: '3',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
+      });
+      expect(await cluster.exited).toBe(1);
+      const lines = cluster.lines();
+      expect(lines.filter((l) => l.msg === 'worker could not start')).toHaveLength(1);
+      expect(serving(lines)).toEqual([]);
+      expect(cluster.stderr()).toContain('ECONNREFUSED');
+    },
+    STARTUP_MS,
+  );
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on PostgreSQL', () => {
