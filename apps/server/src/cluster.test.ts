@@ -58,8 +58,23 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => logLine.parse(JSON.parse(line)));
-  return { primary, base: `http://127.0.0.1:${port}`, lines, stderr: () => stderr, exited };
+  const cluster = {
+    primary,
+    base: `http://127.0.0.1:${port}`,
+    lines,
+    stderr: () => stderr,
+    exited,
+  };
+  started.push(cluster);
+  return cluster;
 }
+
+/** Every primary started: a test failing before its own ends leaves none behind (its workers, their
+ * primary gone, drain and exit on their own). */
+const started: Cluster[] = [];
+afterAll(() => {
+  for (const cluster of started) cluster.primary.kill('SIGKILL');
+});
 
 /** Waits until `test` holds of the cluster's log lines; returns them then. */
 async function untilLogged(
