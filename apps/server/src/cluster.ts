@@ -16,12 +16,13 @@ const STEADY_MS = 30_000;
 /**
  * The primary of a server of several processes (WORKERS > 1, PostgreSQL): it serves nothing
  * itself. It forks the workers — the first alone, so that what a first start creates (the schema,
- * the secret, the admin, development data keys) is made once, then the others — and the kernel
- * hands each new connection to one of them in turn. A worker that dies is replaced after a wait
- * that doubles while its replacements keep dying young (up to 30 s); one that refuses the
- * configuration stops the server (exit 2), as does a first worker that never starts. SIGTERM or
- * SIGINT is passed to every worker, which drains and exits as a single process does; the primary
- * exits once they all have, 0 when they all exited 0. Metrics: lib/cluster-metrics.ts.
+ * the secret, the admin, development data keys) is made once, then the others — and hands each
+ * new connection to one of them in turn (Node's cluster module). A worker that dies is replaced
+ * after 1 s, a wait that doubles (up to 30 s) while the replacements die young, before serving for
+ * 30 s; one that refuses the configuration stops the server (exit 2), as does a first worker that
+ * never serves (exit 1). SIGTERM or SIGINT is passed to every worker, which drains and exits as a
+ * single process does; the primary exits once they all have, 0 when they all exited 0. Metrics:
+ * lib/cluster-metrics.ts.
  */
 export function runPrimary(config: Config): void {
   const log = pino({ level: config.logLevel });
@@ -51,9 +52,10 @@ export function runPrimary(config: Config): void {
   /** Forks a worker; `youngWait` is the wait before its replacement should it die young. */
   const fork = (youngWait: number): void => {
     const worker = cluster.fork();
-    const forkedAt = Date.now();
+    let servingSince: number | undefined;
     alive.add(worker);
     worker.once('listening', () => {
+      servingSince = Date.now();
       serving.add(worker);
       log.info({ worker: worker.process.pid }, 'worker serving');
       if (!started) {
@@ -78,7 +80,9 @@ export function runPrimary(config: Config): void {
         stop('startup', code === CONFIG_EXIT_CODE ? CONFIG_EXIT_CODE : 1);
         return;
       }
-      const wait = Date.now() - forkedAt >= STEADY_MS ? FIRST_RESTART_MS : youngWait;
+      // Young: it died before it served, or within STEADY_MS of serving (a slow start is no age).
+      const steady = servingSince !== undefined && Date.now() - servingSince >= STEADY_MS;
+      const wait = steady ? FIRST_RESTART_MS : youngWait;
       log.warn(
         { worker: worker.process.pid, code, signal, restartInMs: wait },
         'worker died: another takes its place',
