@@ -32,11 +32,21 @@ export class MovableClock implements Clock {
 
 /** The calendar date, YYYY-MM-DD, that the moment `at` falls on in an IANA time zone. */
 export function dateIn(at: number, timeZone: string): string {
+  // Every zone's offset is whole minutes: its date turns at a minute's turn, and a date computed
+  // holds for the rest of that minute (formatting it costs about 50 µs, on every settings read).
+  const minute = Math.floor(at / 60_000);
+  const last = lastDates.get(timeZone);
+  if (last?.minute === minute) return last.date;
   const parts = dayFormat(timeZone).formatToParts(at);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const date = `${part('year')}-${part('month')}-${part('day')}`;
+  lastDates.set(timeZone, { minute, date });
+  return date;
 }
+
+/** The last date computed in each time zone, and the minute it was computed for. */
+const lastDates = new Map<string, { minute: number; date: string }>();
 
 // Building a formatter costs a hundred times what formatting does, and settings are read (with
 // today's date) on most requests: one formatter per time zone for the process's life.
