@@ -108,6 +108,29 @@ function getOnNewConnection(url: string): Promise<number> {
   });
 }
 
+interface ScrapeAnswer {
+  status: number;
+  retryAfter: string | undefined;
+  body: string;
+}
+
+/** A scrape on a connection of its own, whatever its status. */
+function scrapeOnNewConnection(url: string): Promise<ScrapeAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter, body });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
 async function scrape(base: string): Promise<string> {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(200);
@@ -276,6 +299,53 @@ describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on 
       expect(sample(metrics, 'hygie_workers_serving')).toBe(2);
     },
     STARTUP_MS * 2,
+  );
+
+  it(
+    'answers a scrape 503 with Retry-After while a worker cannot send its metrics, and the whole again once it can',
+    async () => {
+      const alive = serving(cluster.lines()).filter(
+        (pid): pid is number => pid !== undefined && isAlive(pid),
+      );
+      expect(alive).toHaveLength(2);
+      const [, frozen] = alive;
+      if (frozen === undefined) throw new Error('no worker');
+      process.kill(frozen, 'SIGSTOP');
+      try {
+        // The primary hands a new connection to a worker that has taken its previous one: the
+        // frozen worker holds one of these three at most, the other worker answers the rest.
+        const settled: ScrapeAnswer[] = [];
+        const scrapes = Array.from({ length: 3 }, () =>
+          scrapeOnNewConnection(`${cluster.base}/metrics`).then((answer) => {
+            settled.push(answer);
+            return answer;
+          }),
+        );
+        // Both of the other worker's answers, before the frozen one may answer a collection.
+        while (settled.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (const answer of settled) {
+          expect(answer.status).toBe(503);
+          expect(answer.retryAfter).toBe('1');
+          expect(answer.body).toContain('service_unavailable');
+        }
+        expect(settled).toHaveLength(2);
+        process.kill(frozen, 'SIGCONT');
+        // The frozen worker's own scrape, answered once it runs again: the whole server.
+        const answers = await Promise.all(scrapes);
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 503, 503]);
+      } finally {
+        process.kill(frozen, 'SIGCONT');
+      }
+      const metrics = await scrape(cluster.base);
+      expect(sample(metrics, 'hygie_workers_serving')).toBe(2);
+      expect(
+        sample(
+          metrics,
+          'hygie_http_request_duration_seconds_count{method="GET",route="/metrics",status="503"}',
+        ),
+      ).toBe(2);
+    },
+    STARTUP_MS,
   );
 
   it('stops every worker on SIGTERM, each draining, then exits 0', async () => {

@@ -8,7 +8,7 @@ import { serveClusterMetrics } from './lib/cluster-metrics.js';
 /** A worker's exit status for a configuration it refuses (server.ts): restarting cannot fix it. */
 export const CONFIG_EXIT_CODE = 2;
 /** The wait before a worker that died is replaced, doubled while replacements die young. */
-export const FIRST_RESTART_MS = 1_000;
+const FIRST_RESTART_MS = 1_000;
 const LONGEST_RESTART_MS = 30_000;
 /** A worker that served this long before dying is replaced after the first wait again. */
 const STEADY_MS = 30_000;

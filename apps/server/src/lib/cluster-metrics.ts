@@ -16,7 +16,7 @@ const COLLECT = 'hygie:metrics:collect';
 const COLLECTED = 'hygie:metrics:collected';
 
 /** How long the primary waits for the workers' registries, and a worker for the primary. */
-export const COLLECT_TIMEOUT_MS = 5_000;
+const COLLECT_TIMEOUT_MS = 5_000;
 const SCRAPE_TIMEOUT_MS = COLLECT_TIMEOUT_MS + 2_000;
 
 type Message = {
