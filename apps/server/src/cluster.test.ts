@@ -117,8 +117,9 @@ interface ScrapeAnswer {
 /** A scrape on a connection of its own, whatever its status. */
 function scrapeOnNewConnection(url: string): Promise<ScrapeAnswer> {
   return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${TOKEN}` };
     http
-      .get(url, { agent: false, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      .get(url, { agent: false, headers, timeout: 20_000 }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
@@ -126,6 +127,9 @@ function scrapeOnNewConnection(url: string): Promise<ScrapeAnswer> {
           const retryAfter = res.headers['retry-after'];
           resolve({ status: res.statusCode ?? 0, retryAfter, body });
         });
+      })
+      .on('timeout', function (this: http.ClientRequest) {
+        this.destroy(new Error('no answer'));
       })
       .on('error', reject);
   });
@@ -344,6 +348,38 @@ describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on 
           'hygie_http_request_duration_seconds_count{method="GET",route="/metrics",status="503"}',
         ),
       ).toBe(2);
+    },
+    STARTUP_MS,
+  );
+
+  it(
+    'answers a scrape with the other workers when one dies before sending its metrics',
+    async () => {
+      const alive = serving(cluster.lines()).filter(
+        (pid): pid is number => pid !== undefined && isAlive(pid),
+      );
+      expect(alive).toHaveLength(2);
+      // The worker that has served since the start: its replacement comes after 1 s.
+      const [dying] = alive;
+      if (dying === undefined) throw new Error('no worker');
+      const before = serving(cluster.lines()).length;
+      process.kill(dying, 'SIGSTOP');
+      const settled: ScrapeAnswer[] = [];
+      for (let i = 0; i < 3; i++) {
+        // The dying worker's own connection is never answered: the primary keeps it.
+        scrapeOnNewConnection(`${cluster.base}/metrics`).then(
+          (answer) => settled.push(answer),
+          () => undefined,
+        );
+      }
+      // Asked for its metrics, it never answers: it is killed meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      process.kill(dying, 'SIGKILL');
+      // The other worker's scrapes are answered with what is left, without waiting for the
+      // collection's timeout, which would answer them 503.
+      while (settled.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(settled.map((answer) => answer.status)).toEqual([200, 200]);
+      await untilLogged(cluster, (lines) => serving(lines).length === before + 1);
     },
     STARTUP_MS,
   );

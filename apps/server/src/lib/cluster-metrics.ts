@@ -91,17 +91,21 @@ export function joinClusterMetrics(registry: Registry): () => Promise<string> {
  * (a worker still starting is not asked), followed by the primary's own `registry`.
  */
 export function serveClusterMetrics(registry: Registry, serving: () => Worker[]): void {
-  const collections = new Map<number, (worker: Worker, answer: Message) => void>();
+  /** Each collection in progress: the workers it still waits for, and what to do with an answer. */
+  const collections = new Map<
+    number,
+    { waiting: Set<Worker>; answer: (worker: Worker, answer?: Message) => void }
+  >();
   let next = 0;
   const collect = (): Promise<object[]> =>
     new Promise((resolve, reject) => {
       const id = next++;
       const workers = serving();
+      const waiting = new Set(workers);
       const results: object[] = [];
-      let pending = workers.length;
       const timer = setTimeout(() => {
         collections.delete(id);
-        reject(new Error(`${pending} worker(s) did not send their metrics in time`));
+        reject(new Error(`${waiting.size} worker(s) did not send their metrics in time`));
       }, COLLECT_TIMEOUT_MS);
       const finish = (err?: Error) => {
         clearTimeout(timer);
@@ -109,21 +113,27 @@ export function serveClusterMetrics(registry: Registry, serving: () => Worker[])
         if (err) reject(err);
         else resolve(results);
       };
-      collections.set(id, (_worker, answer) => {
-        if (answer.metrics === undefined) {
-          finish(new Error(answer.error ?? 'a worker sent no metrics'));
+      // An answer, or none from a worker that exited meanwhile: its counts are gone with it, and
+      // the scrape answers with the others' rather than waiting for the timeout.
+      const answer = (worker: Worker, message?: Message) => {
+        if (!waiting.delete(worker)) return;
+        if (message && message.metrics === undefined) {
+          finish(new Error(message.error ?? 'a worker sent no metrics'));
           return;
         }
-        results.push(answer.metrics);
-        pending -= 1;
-        if (pending === 0) finish();
-      });
-      if (pending === 0) finish();
+        if (message?.metrics) results.push(message.metrics);
+        if (waiting.size === 0) finish();
+      };
+      collections.set(id, { waiting, answer });
+      if (waiting.size === 0) finish();
       for (const worker of workers) send(worker, { type: COLLECT, id });
     });
+  cluster.on('exit', (worker: Worker) => {
+    for (const collection of [...collections.values()]) collection.answer(worker);
+  });
   cluster.on('message', (worker: Worker, message: unknown) => {
     if (isMessage(message, COLLECTED)) {
-      collections.get(message.id)?.(worker, message);
+      collections.get(message.id)?.answer(worker, message);
     } else if (isMessage(message, SCRAPE)) {
       const { id } = message;
       collect()
