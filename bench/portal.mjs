@@ -148,12 +148,39 @@ export function productionEnv({ port, dataDir }) {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
-    // production mode needs real transports configured; nothing is sent during the bench.
+    // production mode needs real transports configured; nothing is sent (startMessageSinks gives
+    // relays that accept every message).
     SMTP_URL: 'smtp://127.0.0.1:1',
     SMS_GATEWAY_URL: 'http://127.0.0.1:1/sms',
     // Production brings its own data keys (docs/deployment.md): fresh ones for each run.
     DATA_ENCRYPTION_KEY: `1:${randomBytes(32).toString('base64')}`,
     DATA_INDEX_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
+/**
+ * An SMTP relay and an SMS gateway that accept every message (bench/message-sinks.mjs), in a
+ * process of their own: `{ env, stop() }`, `env` the server's SMTP_URL and SMS_GATEWAY_URL.
+ */
+export async function startMessageSinks() {
+  const smtpPort = freePort();
+  const smsPort = freePort();
+  const sinks = startProcess(['bench/message-sinks.mjs'], {
+    SINK_SMTP_PORT: String(smtpPort),
+    SINK_SMS_PORT: String(smsPort),
+  });
+  try {
+    await waitFor(`http://127.0.0.1:${smsPort}/`, 30_000);
+  } catch (err) {
+    await stopProcess(sinks);
+    throw err;
+  }
+  return {
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMS_GATEWAY_URL: `http://127.0.0.1:${smsPort}/sms`,
+    },
+    stop: () => stopProcess(sinks),
   };
 }
 
