@@ -146,6 +146,11 @@ function sample(metrics: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** The workers that have served and are alive now, in the order they started serving. */
+function aliveWorkers(cluster: Cluster): number[] {
+  return serving(cluster.lines()).filter((pid): pid is number => pid !== undefined && isAlive(pid));
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -308,9 +313,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on 
   it(
     'answers a scrape 503 with Retry-After while a worker cannot send its metrics, and the whole again once it can',
     async () => {
-      const alive = serving(cluster.lines()).filter(
-        (pid): pid is number => pid !== undefined && isAlive(pid),
-      );
+      const alive = aliveWorkers(cluster);
       expect(alive).toHaveLength(2);
       const [, frozen] = alive;
       if (frozen === undefined) throw new Error('no worker');
@@ -355,9 +358,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on 
   it(
     'answers a scrape with the other workers when one dies before sending its metrics',
     async () => {
-      const alive = serving(cluster.lines()).filter(
-        (pid): pid is number => pid !== undefined && isAlive(pid),
-      );
+      const alive = aliveWorkers(cluster);
       expect(alive).toHaveLength(2);
       // The worker that has served since the start: its replacement comes after 1 s.
       const [dying] = alive;
@@ -385,9 +386,7 @@ describe.skipIf(!TEST_DATABASE_URL)('a server of several processes (WORKERS) on 
   );
 
   it('stops every worker on SIGTERM, each draining, then exits 0', async () => {
-    const workers = serving(cluster.lines()).filter(
-      (pid): pid is number => pid !== undefined && isAlive(pid),
-    );
+    const workers = aliveWorkers(cluster);
     expect(workers).toHaveLength(2);
     cluster.primary.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
