@@ -63,7 +63,7 @@ if (hashing) {
     source('hashing', hashing),
   );
   row(
-    `/api/me p99 during a sign-in storm ÷ idle (${on})`,
+    `/api/me p99 while a sign-in storm saturates the hashing ÷ idle (${on})`,
     `${fixed(hashing.storm.ratio, 2)} (median of ${hashing.storm.rounds.length})${onset(hashing.storm)}`,
     '≤ 2',
     hashing.storm.ratio <= 2,
