@@ -20,10 +20,14 @@
 //    apart (its p99 ÷ idle is printed beside the goal's). Beside it, the server's own event-loop delay, p99 and
 //    longest, over each phase (its metrics, prom-client's `nodejs_eventloop_lag_*_seconds`): what
 //    the requests wait for inside the server, without the client's and the network's share.
+//    The storm's sign-ins come from a process of their own (bench/sign-in-load.mjs), ready before
+//    it starts: run from this process, the start of sixteen connections and their answers delayed
+//    this process's own /api/me requests, and that delay was counted as the server's.
 // 3. A flood of sign-ins from one address (BENCH_FLOOD at once, through the proxy header the server
 //    trusts): another address's sign-ins one after another, their median time idle and during the
 //    flood. The hashing queue serves each address in turn, so the flood adds about one
-//    verification per worker to the other address's wait, not the flood's whole queue.
+//    verification per worker to the other address's wait, not the flood's whole queue. The flood
+//    too comes from the loader process, so that the probe's times are the server's.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +44,7 @@ import {
   stopProcess,
   waitFor,
 } from './portal.mjs';
+import { signInLoad, startSignInLoader } from './sign-in-load.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -294,21 +299,18 @@ async function probeSignIns(base, { headers, emails, statuses }, address) {
 }
 
 /** autocannon options for sign-ins spread over the accounts, `connections` at a time. */
-function signIns(base, { headers, emails }, connections) {
-  let next = 0;
+function signIns(base, accounts, connections) {
+  return signInLoad(signInsAt(base, accounts, connections));
+}
+
+/** What signInLoad and the loader process take for sign-ins spread over the accounts. */
+function signInsAt(base, { headers, emails }, connections, extraHeaders = {}) {
   return {
-    url: `${base}/api/login`,
+    base,
+    headers: { ...headers, ...extraHeaders },
+    usernames: emails,
+    password: PASSWORD,
     connections,
-    requests: [
-      {
-        method: 'POST',
-        headers,
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ username: emails[next++ % emails.length], password: PASSWORD }),
-        }),
-      },
-    ],
   };
 }
 
@@ -323,6 +325,12 @@ const portal = await startPortal(DATABASE, {
 });
 const bareRoute = await startBareHashRoute().catch(async (err) => {
   await Promise.all([portal.stop(), sinks.stop()]);
+  throw err;
+});
+// The storm and the flood come from a process of their own, ready before they start: the
+// measuring client's event loop then has nothing to do but measure.
+const loader = await startSignInLoader().catch(async (err) => {
+  await Promise.all([portal.stop(), bareRoute.stop(), sinks.stop(), loader.close()]);
   throw err;
 });
 try {
@@ -409,10 +417,10 @@ try {
       idleDelays.push(await eventLoopDelay(portal.base));
       // The storm runs a little longer than the measure. Its first STORM_ONSET_MS, every sign-in
       // arriving at once before the hashing is saturated, is measured apart: the onset.
-      const storming = load({
-        ...signIns(portal.base, accounts, STORM),
-        duration: slice + STORM_ONSET_MS / 1000 + 0.5,
-      });
+      const storming = loader.run(
+        signInsAt(portal.base, accounts, STORM),
+        slice + STORM_ONSET_MS / 1000 + 0.5,
+      );
       await steadyMe(me, STORM_ONSET_MS / 1000, onsetMs);
       await steadyMe(me, slice, stormMs);
       const storm = await storming;
@@ -458,24 +466,13 @@ try {
 
   const idleProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
   // The flood lasts until the probe is done, however long its sign-ins wait.
-  const floodOptions = signIns(portal.base, accounts, FLOOD);
-  let floodRun;
-  const flooding = new Promise((resolve, reject) => {
-    floodRun = autocannon(
-      {
-        ...floodOptions,
-        duration: 3600,
-        requests: floodOptions.requests.map((r) => ({
-          ...r,
-          headers: { ...r.headers, 'x-forwarded-for': '203.0.113.7' },
-        })),
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
+  const flooding = loader.run(
+    signInsAt(portal.base, accounts, FLOOD, { 'x-forwarded-for': '203.0.113.7' }),
+    3600,
+  );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const floodProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
-  floodRun.stop();
+  loader.stop();
   const flood = await flooding;
   assertStages(flood, accounts.statuses, 'the flood', true);
   console.log(
@@ -515,5 +512,5 @@ try {
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`written ${path.relative(root, file)}`);
 } finally {
-  await Promise.all([portal.stop(), bareRoute.stop(), sinks.stop()]);
+  await Promise.all([portal.stop(), bareRoute.stop(), sinks.stop(), loader.close()]);
 }
