@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../lib/app-error.js';
+import type { Admission } from './hash-pool.js';
 import { clientOf, HashPool } from './hash-pool.js';
 
 const OPTIONS = { memoryCost: 8192, timeCost: 1, parallelism: 1, algorithm: 2, outputLen: 32 };
@@ -162,5 +163,92 @@ describe('the hashing pool', () => {
       'third',
       'refused: service_unavailable',
     ]);
+  });
+
+  /** A password step for `client`: let in, its admission's order noted, then its hash. */
+  const stepFor = (p: HashPool, client: string, label: string, order: string[]) =>
+    p.admit(client).then(
+      async (admission) => {
+        order.push(label);
+        await p.run({ op: 'hash', password: label, options: OPTIONS }, client, admission);
+        return label;
+      },
+      (err: unknown) => `refused: ${isAppError(err) ? err.code : String(err)}`,
+    );
+
+  it('lets in at most twice its size of one address’s password steps at once; another address’s at once beside them', async () => {
+    const p = new HashPool(1, 16, 10, 2);
+    pools.push(p);
+    const order: string[] = [];
+    const burst = [0, 1, 2, 3, 4, 5].map((i) => stepFor(p, '203.0.113.7', `burst ${i}`, order));
+    const other = stepFor(p, '198.51.100.9', 'other', order);
+    await Promise.all([...burst, other]);
+    // Two of the burst let in at once, then one more each time one of their hashes starts: the
+    // other address's step is let in third, at once, not after the burst's six.
+    expect(order.indexOf('other')).toBe(2);
+    expect(order.filter((label) => label.startsWith('burst'))).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `burst ${i}`),
+    );
+  });
+
+  it('lets in no more than its limits of steps whose hash has not started; a release or a hash starting lets the next in', async () => {
+    // Two of one client's at a time, three of all clients'.
+    const p = new HashPool(1, 8, 10, 2, 3);
+    pools.push(p);
+    const first = await p.admit('203.0.113.7');
+    const second = await p.admit('203.0.113.7');
+    const letIn: string[] = [];
+    const noted = (label: string) => (admission: Admission) => {
+      letIn.push(label);
+      return admission;
+    };
+    // The client's third waits for one of its two; another client's is let in (three in all).
+    const third = p.admit('203.0.113.7').then(noted('third'));
+    const other = await p.admit('198.51.100.9');
+    // A third client's waits for the three.
+    const last = p.admit('192.0.2.44').then(noted('last'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(letIn).toEqual([]);
+    // A step that ends without a hash (a refused attempt) gives its place, once however often:
+    // the first client's third, which waited first, takes it.
+    first.release();
+    first.release();
+    await third;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(letIn).toEqual(['third']);
+    // A step's hash starting on the worker gives its place too.
+    const hashed = p.run({ op: 'hash', password: 'p', options: OPTIONS }, '203.0.113.7', second);
+    await last;
+    expect(letIn).toEqual(['third', 'last']);
+    await hashed;
+    other.release();
+    (await third).release();
+    (await last).release();
+  });
+
+  it('full, it refuses the newest step of the client with the most waiting, with 503 and Retry-After', async () => {
+    // One step let in at a time, two waiting at most.
+    const p = new HashPool(1, 2, 10, 1, 1);
+    pools.push(p);
+    const order: string[] = [];
+    // One let in and two waiting: the burst's fourth, a third waiting, is refused.
+    const burst = [0, 1, 2, 3].map((i) => stepFor(p, '203.0.113.7', `burst ${i}`, order));
+    // Another address's step takes the place of the burst's newest waiting (its third).
+    const other = stepFor(p, '198.51.100.9', 'other', order);
+    expect(await Promise.all([...burst, other])).toEqual([
+      'burst 0',
+      'burst 1',
+      'refused: service_unavailable',
+      'refused: service_unavailable',
+      'other',
+    ]);
+    // Refused as a job is: 503 and Retry-After.
+    const held = await p.admit('192.0.2.1');
+    const waiting = [p.admit('192.0.2.1'), p.admit('192.0.2.1')];
+    const refused = await p.admit('192.0.2.1').catch((err: unknown) => err);
+    expect(isAppError(refused) && refused.code).toBe('service_unavailable');
+    expect(isAppError(refused) && refused.headers?.['retry-after']).toBe('1');
+    held.release();
+    for (const next of waiting) (await next).release();
   });
 });

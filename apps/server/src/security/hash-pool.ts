@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { isIPv4, isIPv6 } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/app-error.js';
+import { FairQueue } from './fair-queue.js';
 
 /** What a worker computes: an argon2id hash, or a verification against an encoded hash. */
 export type HashJob =
@@ -11,6 +12,22 @@ export type HashJob =
 interface Pending {
   job: HashJob;
   resolve: (value: string | boolean) => void;
+  reject: (error: Error) => void;
+  /** The password step this job is the hash of: its place is given up when the job starts. */
+  admission?: Admission;
+}
+
+/**
+ * A password step let in (HashPool.admit): its reads, then its hash. Its place is given up when
+ * its hash starts on a worker, or by `release()` (idempotent) when it ends without one.
+ */
+export interface Admission {
+  release(): void;
+}
+
+interface WaitingAdmission {
+  client: string;
+  resolve: (admission: Admission) => void;
   reject: (error: Error) => void;
 }
 
@@ -84,13 +101,23 @@ function queueFull(): AppError {
  * else the largest client's newest, which is refused in its place. Refused: 503 and `Retry-After`, rather than
  * waiting longer than a client would. An address many people share (a hospital's) has a longer
  * queue of its own, never a smaller share of its turn than one attacker.
+ *
+ * A password step — the sign-in's reads before its hash, then the hash — is let in before it
+ * begins (`admit`): at most `clientAdmitLimit` of one client's at a time whose hash has not
+ * started (twice the workers by default), `admitLimit` of all clients' (four times), the others
+ * waiting, the clients in turn, under the same limit and rule as the jobs. A storm of sign-ins
+ * arriving at once from one address then does its reads at the pace the workers take its hashes,
+ * not all at once on the event loop, where every other request would wait behind them; another
+ * address's sign-in is let in at once beside it.
  */
 export class HashPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
-  /** The jobs waiting, by client, in the order the clients are served next. */
-  private readonly queues = new Map<string, Pending[]>();
-  private queued = 0;
+  private readonly jobs: FairQueue<Pending>;
+  private readonly admissions: FairQueue<WaitingAdmission>;
+  /** Password steps let in whose hash has not started: in all, and by client. */
+  private admitted = 0;
+  private readonly admittedBy = new Map<string, number>();
   private started = 0;
   private closed = false;
 
@@ -98,62 +125,93 @@ export class HashPool {
     readonly size: number,
     readonly maxQueue: number,
     private readonly nice = 10,
-  ) {}
+    readonly clientAdmitLimit = 2 * size,
+    readonly admitLimit = 4 * size,
+  ) {
+    this.jobs = new FairQueue(maxQueue);
+    this.admissions = new FairQueue(maxQueue);
+  }
 
-  /** Runs `job` for the client at `address` ('' for the process's own work). */
-  run(job: HashJob, address = ''): Promise<string | boolean> {
+  /**
+   * Runs `job` for the client at `address` ('' for the process's own work); `admission`, the
+   * password step it is the hash of, gives up its place when the job starts.
+   */
+  run(job: HashJob, address = '', admission?: Admission): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error('the hashing pool is closed'));
-    const client = clientOf(address);
-    if (this.queued >= this.maxQueue && !this.makeRoomFor(client)) {
-      return Promise.reject(queueFull());
-    }
     return new Promise((resolve, reject) => {
-      const waiting = this.queues.get(client);
-      if (waiting) waiting.push({ job, resolve, reject });
-      else this.queues.set(client, [{ job, resolve, reject }]);
-      this.queued++;
+      const queued = this.jobs.push(clientOf(address), { job, resolve, reject, admission });
+      if (!queued.added) {
+        admission?.release();
+        reject(queueFull());
+        return;
+      }
+      queued.dropped?.reject(queueFull());
+      queued.dropped?.admission?.release();
       this.dispatch();
     });
   }
 
   /**
-   * The queue is full: refuses the newest job of the client with the most waiting, unless
-   * `client`'s queue, its new job counted, would be as long; then the new job is the one refused
-   * (false). Among clients with a job or none each, a newcomer never pushes out one that waits.
+   * Lets a password step of the client at `address` in, in its turn (see the class): resolves
+   * when it may begin, refused with 503 like a job when too many wait.
    */
-  private makeRoomFor(client: string): boolean {
-    const own = this.queues.get(client)?.length ?? 0;
-    let largest: Pending[] | undefined;
-    for (const waiting of this.queues.values()) {
-      if (!largest || waiting.length > largest.length) largest = waiting;
-    }
-    if (!largest || largest.length <= own + 1) return false;
-    const dropped = largest.pop();
-    this.queued--;
-    dropped?.reject(queueFull());
-    return true;
+  admit(address = ''): Promise<Admission> {
+    if (this.closed) return Promise.reject(new Error('the hashing pool is closed'));
+    const client = clientOf(address);
+    return new Promise((resolve, reject) => {
+      const queued = this.admissions.push(client, { client, resolve, reject });
+      if (!queued.added) {
+        reject(queueFull());
+        return;
+      }
+      queued.dropped?.reject(queueFull());
+      this.letIn();
+    });
   }
 
-  /** Jobs waiting for a worker (the metrics' gauge). */
+  private letIn(): void {
+    const eligible = (client: string) => (this.admittedBy.get(client) ?? 0) < this.clientAdmitLimit;
+    while (this.admitted < this.admitLimit) {
+      const waiting = this.admissions.next(eligible);
+      if (!waiting) return;
+      const { client } = waiting;
+      this.admitted++;
+      this.admittedBy.set(client, (this.admittedBy.get(client) ?? 0) + 1);
+      let released = false;
+      waiting.resolve({
+        release: () => {
+          if (released) return;
+          released = true;
+          this.admitted--;
+          const left = (this.admittedBy.get(client) ?? 1) - 1;
+          if (left > 0) this.admittedBy.set(client, left);
+          else this.admittedBy.delete(client);
+          if (!this.closed) this.letIn();
+        },
+      });
+    }
+  }
+
+  /** Jobs waiting for a worker, and password steps waiting to be let in. */
   get waiting(): number {
-    return this.queued;
+    return this.jobs.size + this.admissions.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const waiting = [...this.queues.values()].flat();
-    this.queues.clear();
-    this.queued = 0;
-    for (const pending of waiting) pending.reject(new Error('hashing pool closed'));
+    for (const pending of this.jobs.drain()) pending.reject(new Error('hashing pool closed'));
+    for (const waiting of this.admissions.drain()) {
+      waiting.reject(new Error('hashing pool closed'));
+    }
     const workers = [...this.idle.splice(0), ...this.busy.keys()];
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private dispatch(): void {
-    while (this.queued > 0) {
+    while (this.jobs.size > 0) {
       const worker = this.idle.pop() ?? (this.started < this.size ? this.spawn() : undefined);
       if (!worker) return;
-      const pending = this.next();
+      const pending = this.jobs.next();
       if (!pending) {
         this.idle.push(worker);
         return;
@@ -162,21 +220,8 @@ export class HashPool {
       // A busy worker keeps the process up until its answer (a CLI awaiting a hash); idle, never.
       worker.ref();
       worker.postMessage(pending.job);
+      pending.admission?.release();
     }
-  }
-
-  /** The next job: the first client's oldest; that client then waits behind the others. */
-  private next(): Pending | undefined {
-    for (const [client, waiting] of this.queues) {
-      const pending = waiting.shift();
-      this.queues.delete(client);
-      if (waiting.length > 0) this.queues.set(client, waiting);
-      if (pending) {
-        this.queued--;
-        return pending;
-      }
-    }
-    return undefined;
   }
 
   private spawn(): Worker {

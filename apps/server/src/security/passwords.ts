@@ -1,6 +1,8 @@
 import { AppError } from '../lib/app-error.js';
 import { currentRequestScope } from '../lib/request-scope.js';
-import type { HashPool } from './hash-pool.js';
+import type { Admission, HashPool } from './hash-pool.js';
+
+export type { Admission } from './hash-pool.js';
 
 // Algorithm.Argon2id of @node-rs/argon2 (an ambient const enum, not importable as a value here).
 const ARGON2ID = 2;
@@ -13,8 +15,17 @@ export interface Argon2Params {
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  /** Verifies against the hash, or against a dummy hash when there is none (same cost). */
-  verify(encoded: string | null, password: string): Promise<boolean>;
+  /**
+   * Verifies against the hash, or against a dummy hash when there is none (same cost); as the
+   * hash of the password step `admission` let in, when one was.
+   */
+  verify(encoded: string | null, password: string, admission?: Admission): Promise<boolean>;
+  /**
+   * Waits for the current client's turn to begin a password step (its reads, then `verify`
+   * with the admission): HashPool.admit. Release it when the step ends (its hash starting
+   * releases it too).
+   */
+  admit(): Promise<Admission>;
   /** True when the hash was made with other parameters than the configured ones. */
   needsRehash(encoded: string): boolean;
 }
@@ -40,10 +51,15 @@ export async function createPasswordHasher(
   const dummy = await hash('dummy-password-for-unknown-users');
   return {
     hash,
-    async verify(encoded, password) {
+    admit: () => pool.admit(client()),
+    async verify(encoded, password, admission) {
       let ok: string | boolean;
       try {
-        ok = await pool.run({ op: 'verify', encoded: encoded ?? dummy, password }, client());
+        ok = await pool.run(
+          { op: 'verify', encoded: encoded ?? dummy, password },
+          client(),
+          admission,
+        );
       } catch (err) {
         // A full queue is the client's to retry (503); a malformed stored hash is a refusal.
         if (err instanceof AppError) throw err;

@@ -16,6 +16,7 @@ import type { Db } from '../../db/connection.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
+import type { Admission } from '../../security/passwords.js';
 import { recordAudit } from '../audit/service.js';
 import { markDeviceUsed, trustedDeviceOf } from '../devices/service.js';
 import { loadSettings } from '../settings/service.js';
@@ -111,13 +112,14 @@ async function passwordOwner(
   ctx: AppContext,
   accounts: UserRow[],
   password: string,
+  admission: Admission,
 ): Promise<UserRow | undefined> {
   if (accounts.length === 0) {
-    await ctx.passwords.verify(null, password);
+    await ctx.passwords.verify(null, password, admission);
     return undefined;
   }
   for (const account of accounts) {
-    if (await ctx.passwords.verify(account.password_hash, password)) return account;
+    if (await ctx.passwords.verify(account.password_hash, password, admission)) return account;
   }
   return undefined;
 }
@@ -193,14 +195,31 @@ async function auditSignInFailure(
 }
 
 /**
- * The password step. Before the hash: the account(s) the name names, the trusted browser, the
- * throttle's counters (one statement) and the attempt's reservation. After it, every write of
- * the outcome — the throttle's, the rehash, the session, its stage, the audit events — in one
- * transaction: a sign-in that cannot be written leaves nothing of itself (and its reserved
- * attempt is given back).
+ * The password step, begun in its client's turn (HashPool.admit: a storm of sign-ins does its
+ * reads at the pace of its hashes, each address in turn). Before the hash: the account(s) the
+ * name names, the trusted browser, the throttle's counters (one statement) and the attempt's
+ * reservation. After it, every write of the outcome — the throttle's, the rehash, the session,
+ * its stage, the audit events — in one transaction: a sign-in that cannot be written leaves
+ * nothing of itself (and its reserved attempt is given back).
  */
 async function checkPassword(
   ctx: AppContext,
+  input: LoginInput,
+  meta: SessionMeta & ProgressContext,
+  deviceToken: string | undefined,
+  previousToken?: string,
+): Promise<LoginResult> {
+  const admission = await ctx.passwords.admit();
+  try {
+    return await admittedPasswordStep(ctx, admission, input, meta, deviceToken, previousToken);
+  } finally {
+    admission.release();
+  }
+}
+
+async function admittedPasswordStep(
+  ctx: AppContext,
+  admission: Admission,
   input: LoginInput,
   meta: SessionMeta & ProgressContext,
   deviceToken: string | undefined,
@@ -232,7 +251,7 @@ async function checkPassword(
     await throttle.giveBack(subject, client, attempt).catch(() => undefined);
     throw err;
   };
-  const user = await passwordOwner(ctx, accounts, password).catch(giveBack);
+  const user = await passwordOwner(ctx, accounts, password, admission).catch(giveBack);
   // The right password for one of several accounts on a number: ask for an identifier that
   // names one account (nothing counted either way).
   if (user && shared) throw new AppError('phone_shared_by_accounts');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashPool } from '../../security/hash-pool.js';
 import type { TestApp } from '../../test/helpers.js';
 import { ADMIN, createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
@@ -95,5 +95,42 @@ describe.each(DIALECTS)('a burst of sign-ins from one address on %s', (dialect) 
     // Served first come, first served, it would have finished after all twelve; served in turn,
     // it finished with most of the burst still waiting.
     expect(finished.slice(finished.indexOf('other') + 1).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a burst’s password steps are let in at the pace of their hashes, not all at once', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const client = new TestClient(t.app);
+        await client.get('/api/health');
+        return client;
+      }),
+    );
+    // The hashes sent to the pool and not yet answered: each was sent once its step had read the
+    // account, its counters and reserved its attempt.
+    const pool = hashPool(1, 32);
+    const run = pool.run.bind(pool);
+    let outstanding = 0;
+    let most = 0;
+    const spy = vi.spyOn(pool, 'run').mockImplementation((job, address, admission) => {
+      outstanding++;
+      most = Math.max(most, outstanding);
+      return run(job, address, admission).finally(() => outstanding--);
+    });
+    try {
+      const statuses = await Promise.all(
+        clients.map((client, i) =>
+          loginFrom(client, '203.0.113.7', `nobody${i}@hygie.test`, 'Wrong-Passw0rd-1').then(
+            (r) => r.statusCode,
+          ),
+        ),
+      );
+      expect(statuses).toEqual(Array(6).fill(401));
+    } finally {
+      spy.mockRestore();
+    }
+    // One worker: one hash running and two steps let in beside it (reading, or their hash
+    // waiting), never the six at once.
+    expect(most).toBeLessThanOrEqual(3);
+    expect(most).toBeGreaterThanOrEqual(2);
   });
 });
