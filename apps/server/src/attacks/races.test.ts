@@ -5,6 +5,7 @@ import {
   createUser,
   DIALECTS,
   lastCode,
+  letEveryPasswordStepIn,
   messagesTo,
   TestClient,
 } from '../test/helpers.js';
@@ -84,6 +85,7 @@ describe.each(DIALECTS)('parallel requests on %s', (dialect) => {
   });
 
   it('counts every one of 20 parallel wrong passwords', async () => {
+    letEveryPasswordStepIn(t);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         new TestClient(t.app).login(OWNER.email, `Wrong-Passw0rd-${i}`),

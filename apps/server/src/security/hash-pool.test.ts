@@ -251,4 +251,20 @@ describe('the hashing pool', () => {
     held.release();
     for (const next of waiting) (await next).release();
   });
+
+  it('a step there is room for is let in at once, pushing out none of the steps waiting for their client’s turn', async () => {
+    // One of a client's steps at a time, four in all; two waiting at most.
+    const p = new HashPool(1, 2, 10, 1, 4);
+    pools.push(p);
+    const held = await p.admit('203.0.113.7');
+    // The queue full of that client's steps, waiting for its one.
+    const second = p.admit('203.0.113.7');
+    const third = p.admit('203.0.113.7');
+    // Another address: in at once, and the steps waiting keep their places.
+    const other = await p.admit('198.51.100.9');
+    held.release();
+    (await second).release();
+    (await third).release();
+    other.release();
+  });
 });

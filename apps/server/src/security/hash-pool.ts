@@ -158,6 +158,9 @@ export class HashPool {
   admit(address = ''): Promise<Admission> {
     if (this.closed) return Promise.reject(new Error('the hashing pool is closed'));
     const client = clientOf(address);
+    // With room for it, no step that could be let in is waiting (letIn leaves none): in at once,
+    // without a place in the queue, which may be full of steps of clients at their limit.
+    if (this.hasRoomFor(client)) return Promise.resolve(this.letInNow(client));
     return new Promise((resolve, reject) => {
       const queued = this.admissions.push(client, { client, resolve, reject });
       if (!queued.added) {
@@ -169,27 +172,36 @@ export class HashPool {
     });
   }
 
+  private hasRoomFor(client: string): boolean {
+    return (
+      this.admitted < this.admitLimit && (this.admittedBy.get(client) ?? 0) < this.clientAdmitLimit
+    );
+  }
+
+  /** Lets in the waiting steps there is room for, clients in turn. */
   private letIn(): void {
-    const eligible = (client: string) => (this.admittedBy.get(client) ?? 0) < this.clientAdmitLimit;
     while (this.admitted < this.admitLimit) {
-      const waiting = this.admissions.next(eligible);
+      const waiting = this.admissions.next((client) => this.hasRoomFor(client));
       if (!waiting) return;
-      const { client } = waiting;
-      this.admitted++;
-      this.admittedBy.set(client, (this.admittedBy.get(client) ?? 0) + 1);
-      let released = false;
-      waiting.resolve({
-        release: () => {
-          if (released) return;
-          released = true;
-          this.admitted--;
-          const left = (this.admittedBy.get(client) ?? 1) - 1;
-          if (left > 0) this.admittedBy.set(client, left);
-          else this.admittedBy.delete(client);
-          if (!this.closed) this.letIn();
-        },
-      });
+      waiting.resolve(this.letInNow(waiting.client));
     }
+  }
+
+  private letInNow(client: string): Admission {
+    this.admitted++;
+    this.admittedBy.set(client, (this.admittedBy.get(client) ?? 0) + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.admitted--;
+        const left = (this.admittedBy.get(client) ?? 1) - 1;
+        if (left > 0) this.admittedBy.set(client, left);
+        else this.admittedBy.delete(client);
+        if (!this.closed) this.letIn();
+      },
+    };
   }
 
   /** Jobs waiting for a worker, and password steps waiting to be let in. */

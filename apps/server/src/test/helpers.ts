@@ -216,6 +216,15 @@ export class TestClient {
   }
 }
 
+/**
+ * Lets every password step of `t` begin at once (HashPool.admit lets a few of one address's in at
+ * a time per process), as several processes or nodes, each letting its own in, would: what must
+ * hold then is the throttle's reservation in the database, not one process's door.
+ */
+export function letEveryPasswordStepIn(t: TestApp): void {
+  t.ctx.passwords.admit = () => Promise.resolve({ release: () => undefined });
+}
+
 /** The code in the newest message queued for `recipient` (codes are only stored hashed elsewhere). */
 export async function lastCode(t: TestApp, recipient: string): Promise<string> {
   const row = await t.ctx.db

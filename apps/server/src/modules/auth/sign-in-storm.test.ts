@@ -84,7 +84,7 @@ describe.each(DIALECTS)('a burst of sign-ins from one address on %s', (dialect) 
         return r.statusCode;
       }),
     );
-    // The burst's password checks wait for the one worker.
+    // The burst's password steps wait for their turn, then their checks for the one worker.
     const pool = hashPool(1, 32);
     await expect.poll(() => pool.waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
     const own = await loginFrom(other, '198.51.100.9', ADMIN.email, ADMIN.password);
