@@ -185,13 +185,12 @@ export async function createContext(
   }
   if (replaced.length > 0) await reclaimReplacedValues(database, replaced);
   const secret = await loadSecret(database.db, config.sessionSecret, clock.now());
-  const passwords = await createPasswordHasher(
-    config.argon2,
-    hashPool(config.hashing.concurrency, config.hashing.queueLimit),
-  );
+  const hashing = hashPool(config.hashing.concurrency, config.hashing.queueLimit);
+  const passwords = await createPasswordHasher(config.argon2, hashing);
   const metrics = new Metrics();
   metrics.attach({
     outbox: () => outboxStats(database.db, clock),
+    hashing: () => hashing.stats,
     ...(database.poolStats ? { pool: database.poolStats } : {}),
     ...(database.walStats ? { wal: database.walStats } : {}),
   });

@@ -20,10 +20,22 @@ export interface PoolStats {
   waiting: number;
 }
 
+/**
+ * The password hashing now (security/hash-pool.ts): jobs on a worker and waiting for one;
+ * password steps let in whose hash has not started, and waiting for their turn.
+ */
+export interface HashingStats {
+  running: number;
+  waiting: number;
+  admitted: number;
+  waitingTurn: number;
+}
+
 export interface MetricsSources {
   outbox: () => Promise<OutboxChannelStats[]>;
   pool?: () => PoolStats;
   wal?: () => WalStats | undefined;
+  hashing?: () => HashingStats;
 }
 
 /**
@@ -71,6 +83,7 @@ export class Metrics {
     const outbox = async () => (await this.sources?.outbox()) ?? [];
     const pool = () => this.sources?.pool?.();
     const wal = () => this.sources?.wal?.();
+    const hashing = () => this.sources?.hashing?.();
     new Gauge({
       name: 'hygie_outbox_pending',
       // Every process of a server reads the same table: across them, the value once.
@@ -132,6 +145,21 @@ export class Metrics {
         if (!stats) return;
         this.set({ state: 'log' }, stats.logPages);
         this.set({ state: 'behind' }, stats.behindPages);
+      },
+    });
+    new Gauge({
+      name: 'hygie_password_hashing',
+      help: 'Password hashing: jobs running and waiting for a worker; sign-ins under way before their hash (admitted) and waiting for their turn (waiting_turn)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const stats = hashing();
+        if (!stats) return;
+        this.set({ state: 'running' }, stats.running);
+        this.set({ state: 'waiting' }, stats.waiting);
+        this.set({ state: 'admitted' }, stats.admitted);
+        this.set({ state: 'waiting_turn' }, stats.waitingTurn);
       },
     });
   }

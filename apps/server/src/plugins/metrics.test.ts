@@ -126,3 +126,75 @@ describe('metrics without a token configured', () => {
     }
   });
 });
+
+describe('the password hashing gauge', () => {
+  it('shows a burst of sign-ins from one address: one hashing, some under way, the rest waiting their turn; then none', async () => {
+    // One worker and slow hashes: the burst stays long enough to be scraped.
+    const t = await createTestApp('sqlite', {
+      env: { METRICS_TOKEN: TOKEN, HASH_CONCURRENCY: '1', ARGON2_TIME_COST: '12' },
+    });
+    const scrape = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${TOKEN}` },
+        })
+      ).body;
+    const hashing = (text: string) =>
+      Object.fromEntries(
+        ['running', 'waiting', 'admitted', 'waiting_turn'].map((state) => [
+          state,
+          sample(text, 'hygie_password_hashing', { state }),
+        ]),
+      );
+    try {
+      expect(hashing(await scrape())).toEqual({
+        running: 0,
+        waiting: 0,
+        admitted: 0,
+        waiting_turn: 0,
+      });
+      const clients = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const client = new TestClient(t.app);
+          await client.get('/api/health');
+          return client;
+        }),
+      );
+      const burst = clients.map((client, i) =>
+        client.request({
+          method: 'POST',
+          url: '/api/login',
+          payload: { username: `nobody${i}@hygie.test`, password: 'Wrong-Passw0rd-1' },
+          remoteAddress: '203.0.113.7',
+        }),
+      );
+      // Scraped until the burst is done. Eight from one address on one worker: one hashing, at
+      // most two under way beside it (their hash waiting, or reading), the others waiting their turn.
+      let done = false;
+      const answered = Promise.all(burst).finally(() => (done = true));
+      const seen: Record<string, number | undefined>[] = [];
+      const deadline = Date.now() + 20_000;
+      while (!done && Date.now() < deadline) {
+        seen.push(hashing(await scrape()));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect((await answered).map((r) => r.statusCode)).toEqual(Array(8).fill(401));
+      expect(seen.some((s) => s.running === 1 && (s.waiting_turn ?? 0) >= 3)).toBe(true);
+      for (const s of seen) {
+        expect(s.running).toBeLessThanOrEqual(1);
+        expect(s.admitted).toBeLessThanOrEqual(2);
+        expect((s.running ?? 0) + (s.admitted ?? 0) + (s.waiting_turn ?? 0)).toBeLessThanOrEqual(8);
+      }
+      expect(hashing(await scrape())).toEqual({
+        running: 0,
+        waiting: 0,
+        admitted: 0,
+        waiting_turn: 0,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { isIPv4, isIPv6 } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/app-error.js';
+import type { HashingStats } from '../lib/metrics.js';
 import { FairQueue } from './fair-queue.js';
 
 /** What a worker computes: an argon2id hash, or a verification against an encoded hash. */
@@ -207,6 +208,16 @@ export class HashPool {
   /** Jobs waiting for a worker, and password steps waiting to be let in. */
   get waiting(): number {
     return this.jobs.size + this.admissions.size;
+  }
+
+  /** What the pool holds now (the metrics' gauge). */
+  get stats(): HashingStats {
+    return {
+      running: this.busy.size,
+      waiting: this.jobs.size,
+      admitted: this.admitted,
+      waitingTurn: this.admissions.size,
+    };
   }
 
   async close(): Promise<void> {
