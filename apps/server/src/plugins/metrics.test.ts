@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMessage } from '../messaging/outbox.js';
 import type { TestApp } from '../test/helpers.js';
-import { ADMIN, createTestApp, DIALECTS, lastCode, TestClient } from '../test/helpers.js';
+import {
+  ADMIN,
+  createTestApp,
+  DIALECTS,
+  lastCode,
+  readyClients,
+  TestClient,
+} from '../test/helpers.js';
 
 const TOKEN = 'scraper-token-0123456789abcdef';
 
@@ -155,13 +162,7 @@ describe('the password hashing gauge', () => {
         admitted: 0,
         waiting_turn: 0,
       });
-      const clients = await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          const client = new TestClient(t.app);
-          await client.get('/api/health');
-          return client;
-        }),
-      );
+      const clients = await readyClients(t, 8);
       const burst = clients.map((client, i) =>
         client.request({
           method: 'POST',

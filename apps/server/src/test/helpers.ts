@@ -216,6 +216,17 @@ export class TestClient {
   }
 }
 
+/** `count` browsers, each holding its anti-forgery cookie (one GET made), ready to sign in at once. */
+export function readyClients(t: TestApp, count: number): Promise<TestClient[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const client = new TestClient(t.app);
+      await client.get('/api/health');
+      return client;
+    }),
+  );
+}
+
 /**
  * Lets every password step of `t` begin at once (HashPool.admit lets a few of one address's in at
  * a time per process), as several processes or nodes, each letting its own in, would: what must

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashPool } from '../../security/hash-pool.js';
 import type { TestApp } from '../../test/helpers.js';
-import { ADMIN, createTestApp, DIALECTS, TestClient } from '../../test/helpers.js';
+import { ADMIN, createTestApp, DIALECTS, readyClients, TestClient } from '../../test/helpers.js';
 
 // docs/performance.md "Sign-in": one hashing worker and room for one waiting job, so a burst of
 // sign-ins overflows the queue: the overflow is told to come back (503, Retry-After), never a 500,
@@ -14,13 +14,7 @@ describe.each(DIALECTS)('a storm of sign-ins on %s', (dialect) => {
   afterAll(() => t.close());
 
   it('past the hashing queue, a sign-in is refused with 503 and Retry-After; the rest still answers', async () => {
-    const clients = await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        const client = new TestClient(t.app);
-        await client.get('/api/health');
-        return client;
-      }),
-    );
+    const clients = await readyClients(t, 8);
     const [responses, health] = await Promise.all([
       Promise.all(
         clients.map((c, i) =>
@@ -68,13 +62,7 @@ describe.each(DIALECTS)('a burst of sign-ins from one address on %s', (dialect) 
     });
 
   it('another address’s sign-in is served in turn, not after the whole burst', async () => {
-    const clients = await Promise.all(
-      Array.from({ length: 12 }, async () => {
-        const client = new TestClient(t.app);
-        await client.get('/api/health');
-        return client;
-      }),
-    );
+    const clients = await readyClients(t, 12);
     const other = new TestClient(t.app);
     await other.get('/api/health');
     const finished: string[] = [];
@@ -98,13 +86,7 @@ describe.each(DIALECTS)('a burst of sign-ins from one address on %s', (dialect) 
   });
 
   it('a burst’s password steps are let in at the pace of their hashes, not all at once', async () => {
-    const clients = await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        const client = new TestClient(t.app);
-        await client.get('/api/health');
-        return client;
-      }),
-    );
+    const clients = await readyClients(t, 6);
     // The hashes sent to the pool and not yet answered: each was sent once its step had read the
     // account, its counters and reserved its attempt.
     const pool = hashPool(1, 32);
