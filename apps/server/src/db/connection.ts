@@ -8,6 +8,7 @@ import type { WalStats } from './checkpointer.js';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
+import { pipelineTransactions } from './transaction.js';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -122,6 +123,10 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       statement_timeout: timeout,
       keepAlive: true,
       idle_in_transaction_session_timeout: timeout * 3,
+      // A statement is written at once, not after the answer to the one before: what lets a
+      // transaction send statements together (db/transaction.ts). One at a time, as everything
+      // else sends them, nothing changes.
+      pipeline: true,
       ...(settings ? { options: settings } : {}),
     });
     // A client losing its connection (database restart, connections killed, network cut) must not
@@ -134,7 +139,10 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
       client.on('error', () => {});
       nameKeptStatements(client, prepared);
     });
-    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
+    const dialect = new CurrentSchemaPostgresDialect({ pool });
+    const config: KyselyConfig = { dialect, log };
+    const db = new Kysely<Database>(config);
+    pipelineTransactions(db, pool, { config, dialect }, onQuery);
     keptStatements.set(db, prepared);
     pooledReaders.set(db, openPooledReader(pool, prepared, onQuery));
     const openForMigrations = () => {

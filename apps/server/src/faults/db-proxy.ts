@@ -4,12 +4,14 @@ import { portOf } from '../test/helpers.js';
 /**
  * A TCP proxy in front of the test PostgreSQL that a scenario can cut: while it is down, every
  * open connection is broken and every new one is dropped at once, as when the database restarts or
- * the network between the node and the database fails.
+ * the network between the node and the database fails. It also counts the round trips made
+ * through it.
  */
 export class DatabaseProxy {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   private down = false;
+  private clientTurns = 0;
 
   constructor(private readonly target: { host: string; port: number }) {
     this.server = net.createServer((client) => {
@@ -18,6 +20,15 @@ export class DatabaseProxy {
         return;
       }
       const upstream = net.connect(this.target.port, this.target.host);
+      // A round trip begins each time the client speaks after the database has.
+      let answered = true;
+      client.on('data', () => {
+        if (answered) this.clientTurns++;
+        answered = false;
+      });
+      upstream.on('data', () => {
+        answered = true;
+      });
       for (const [a, b] of [
         [client, upstream],
         [upstream, client],
@@ -42,6 +53,14 @@ export class DatabaseProxy {
     url.hostname = '127.0.0.1';
     url.port = String(portOf(this.server));
     return url.href;
+  }
+
+  /**
+   * The round trips the clients have begun, summed over their connections: each time a client
+   * sent something after the database had answered it (statements written together are one).
+   */
+  roundTrips(): number {
+    return this.clientTurns;
   }
 
   /** Breaks every connection and refuses new ones until `restore`. */

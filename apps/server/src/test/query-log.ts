@@ -8,21 +8,46 @@ import type { Db, Dialect } from '../db/connection.js';
  */
 export class QueryLog {
   private recording: CompiledQuery[] | undefined;
+  private turns: number[] = [];
+  private turn = 0;
+  private turnEnding = false;
 
   add(query: CompiledQuery): void {
-    this.recording?.push(query);
+    if (!this.recording) return;
+    this.recording.push(query);
+    this.turns.push(this.turn);
+    if (this.turnEnding) return;
+    this.turnEnding = true;
+    setImmediate(() => {
+      this.turn++;
+      this.turnEnding = false;
+    });
   }
 
   /** Runs `action` and returns the statements it sent, in order. */
   async during(action: () => Promise<unknown>): Promise<CompiledQuery[]> {
-    const recorded: CompiledQuery[] = [];
-    this.recording = recorded;
+    return (await this.withTurns(action)).queries;
+  }
+
+  /**
+   * Runs `action` and returns the statements it sent, in order, each with the turn of the event
+   * loop it was logged in. A statement started once an earlier one is answered comes a turn later
+   * (the answer is read from the socket); statements started together share their turn. So, for
+   * the statements a pipelined transaction logs as it sends them (db/transaction.ts), the turns
+   * between its `begin` and its `commit` are its round trips.
+   */
+  async withTurns(
+    action: () => Promise<unknown>,
+  ): Promise<{ queries: CompiledQuery[]; turns: number[] }> {
+    const queries: CompiledQuery[] = [];
+    this.recording = queries;
+    this.turns = [];
     try {
       await action();
     } finally {
       this.recording = undefined;
     }
-    return recorded;
+    return { queries, turns: this.turns };
   }
 }
 

@@ -34,6 +34,25 @@ export function shapeOf(queries: CompiledQuery[]) {
   return { outside, transactions };
 }
 
+/**
+ * The round trips of each transaction a pipelined transaction sent (QueryLog.withTurns): the turns
+ * of the event loop its statements, from `begin` to `commit` or `rollback`, were sent in.
+ */
+export function roundTripsOf(recorded: { queries: CompiledQuery[]; turns: number[] }): number[] {
+  const trips: number[] = [];
+  let current: Set<number> | null = null;
+  recorded.queries.forEach((query, i) => {
+    const verb = verbOf(query);
+    if (verb === 'begin') current = new Set();
+    current?.add(recorded.turns[i] ?? -1);
+    if ((verb === 'commit' || verb === 'rollback') && current) {
+      trips.push(current.size);
+      current = null;
+    }
+  });
+  return trips;
+}
+
 /** Makes every insert into `table` fail, as a database refusing the write would. */
 export async function injectInsertFault(
   t: TestApp,

@@ -13,6 +13,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
@@ -256,17 +257,16 @@ async function admittedPasswordStep(
   // names one account (nothing counted either way).
   if (user && shared) throw new AppError('phone_shared_by_accounts');
   const refuse = async (refusal: AppError, owner: UserRow | undefined): Promise<never> => {
-    await ctx.db.transaction().execute(async (trx) => {
+    // Its writes sent together, in this order (db/transaction.ts).
+    await transaction(ctx.db, async (trx) => {
       const counts = new Throttle(trx, ctx.clock);
-      if (owner) {
+      await Promise.all([
         // The right password, on an account that may not sign in now: the client is the owner's.
-        await counts.succeedLogin(subject, client, attempt);
-      } else {
-        await counts.failLogin(subject);
-        if (meta.ip) await counts.failIp(meta.ip);
-      }
-      if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
-      await auditSignInFailure(ctx, trx, refusal, target, meta.ip);
+        owner ? counts.succeedLogin(subject, client, attempt) : counts.failLogin(subject),
+        !owner && meta.ip ? counts.failIp(meta.ip) : undefined,
+        trustedDeviceId ? markDeviceUsed(ctx, trx, trustedDeviceId) : undefined,
+        auditSignInFailure(ctx, trx, refusal, target, meta.ip),
+      ]);
     });
     throw refusal;
   };
@@ -279,18 +279,23 @@ async function admittedPasswordStep(
         ? await ctx.passwords.hash(password)
         : null;
     const settings = await loadSettings(ctx);
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await transaction(ctx.db, async (trx) => {
       const account = await accountAfterHash(ctx, trx, user);
       const signedIn: UserRow = rehashed ? { ...account, password_hash: rehashed } : account;
-      await new Throttle(trx, ctx.clock).succeedLogin(subject, client, attempt);
-      if (trustedDeviceId) await markDeviceUsed(ctx, trx, trustedDeviceId);
-      if (rehashed) await updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now());
       const read = { user: signedIn, settings };
       const opening: Opening = {
         proof: { amr: ['pwd'], trustedDeviceId },
         event: { action: 'login' },
       };
-      return startSession(ctx, trx, read, meta, opening, previousToken);
+      // Sent together, in this order (db/transaction.ts): the throttle's, the browser's, the
+      // rehash, then the session's writes.
+      const [, , , started] = await Promise.all([
+        new Throttle(trx, ctx.clock).succeedLogin(subject, client, attempt),
+        trustedDeviceId ? markDeviceUsed(ctx, trx, trustedDeviceId) : undefined,
+        rehashed ? updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now()) : undefined,
+        startSession(ctx, trx, read, meta, opening, previousToken),
+      ]);
+      return started;
     });
   } catch (err) {
     if (err instanceof ClosedDuringSignIn) return refuse(err.refusal, err.account);
@@ -359,17 +364,17 @@ async function startSession(
 ): Promise<LoginResult> {
   const { user, settings } = read;
   const stage = 'two_factor_authentication_required';
-  const session = await openSession(ctx, user.id, stage, meta, opening.proof, {
-    db: trx,
-    settings,
-  });
-  await recordAudit(trx, ctx.clock, {
-    action: opening.event.action,
-    actorId: user.id,
-    targetId: user.id,
-    ip: meta.ip,
-    ...(opening.event.details ? { details: { ...opening.event.details } } : {}),
-  });
+  // The session and its event sent together (db/transaction.ts).
+  const [session] = await Promise.all([
+    openSession(ctx, user.id, stage, meta, opening.proof, { db: trx, settings }),
+    recordAudit(trx, ctx.clock, {
+      action: opening.event.action,
+      actorId: user.id,
+      targetId: user.id,
+      ip: meta.ip,
+      ...(opening.event.details ? { details: { ...opening.event.details } } : {}),
+    }),
+  ]);
   // The token was just issued: no second rotation if every stage is already passed.
   const progress = await settleSession(ctx, trx, { user, session: session.row, settings }, meta, {
     rotate: false,

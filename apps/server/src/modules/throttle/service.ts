@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, retryLater } from '../../lib/app-error.js';
 import {
@@ -209,17 +210,21 @@ export class Throttle {
     if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
       if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
     }
-    await this.db.transaction().execute(async (trx) => {
-      const reserved = await reserveWindowedAttempt(trx, keys.day, now, {
-        windowMs: ACCOUNT_DAY_MS,
-        free: ACCOUNT_GLOBAL_FREE_FAILURES,
-        waitMs: ACCOUNT_GLOBAL_WAIT_MS,
-        max: ACCOUNT_DAY_MAX_FAILURES,
-      });
-      if (reserved === undefined) this.refuse((await findThrottle(trx, keys.day))?.blocked_until);
+    await transaction(this.db, async (trx) => {
+      // Both reservations sent together, the account's first (db/transaction.ts: in that order).
       // A parallel attempt may have taken the client's last free one meanwhile: its refusal rolls
       // the account's reservation back.
-      await this.reserveClientAttempt(trx, keys.client, now);
+      const [reserved, own] = await Promise.all([
+        reserveWindowedAttempt(trx, keys.day, now, {
+          windowMs: ACCOUNT_DAY_MS,
+          free: ACCOUNT_GLOBAL_FREE_FAILURES,
+          waitMs: ACCOUNT_GLOBAL_WAIT_MS,
+          max: ACCOUNT_DAY_MAX_FAILURES,
+        }),
+        reserveAttempt(trx, keys.client, now, (n) => accountWaitMs(n)),
+      ]);
+      if (reserved === undefined) this.refuse((await findThrottle(trx, keys.day))?.blocked_until);
+      if (own === undefined) this.refuse((await findThrottle(trx, keys.client))?.blocked_until);
     });
     return { accountCounted: true };
   }
@@ -242,11 +247,14 @@ export class Throttle {
   async succeedLogin(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
     const keys = loginKeys(subject, client);
     // The account's count before the client's, as beginLogin reserves them: on PostgreSQL two
-    // sign-ins of one client at once then take their row locks in one order (no deadlock).
-    if (attempt.accountCounted) await releaseAttempt(this.db, keys.day);
-    await this.reset(keys.client);
+    // sign-ins of one client at once then take their row locks in one order (no deadlock). Sent
+    // together, in that order (db/transaction.ts).
     const now = this.clock.now();
-    await claimWindow(this.db, keys.known, now, now);
+    await Promise.all([
+      attempt.accountCounted ? releaseAttempt(this.db, keys.day) : undefined,
+      this.reset(keys.client),
+      claimWindow(this.db, keys.known, now, now),
+    ]);
   }
 
   /**
@@ -255,10 +263,12 @@ export class Throttle {
    */
   async giveBack(subject: string, client: SignInClient, attempt: LoginAttempt): Promise<void> {
     const keys = loginKeys(subject, client);
-    await this.db.transaction().execute(async (trx) => {
-      if (attempt.accountCounted) await releaseAttempt(trx, keys.day);
-      await releaseAttempt(trx, keys.client);
-    });
+    await transaction(this.db, (trx) =>
+      Promise.all([
+        attempt.accountCounted ? releaseAttempt(trx, keys.day) : undefined,
+        releaseAttempt(trx, keys.client),
+      ]),
+    );
   }
 
   /** Clears an account's sign-in failures, every client's (unlock by an admin, a new password). */

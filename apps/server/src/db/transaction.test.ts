@@ -1,0 +1,154 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseProxy } from '../faults/db-proxy.js';
+import type { TestDatabase } from '../test/helpers.js';
+import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
+import type { Db } from './connection.js';
+import { transaction } from './transaction.js';
+
+// docs/performance.md "Sign-in": a transaction's statements started together are sent together on
+// PostgreSQL (pipelined), and a transaction is still all or nothing, in the order its statements
+// were started, on both databases.
+
+const insert = (db: Db, id: number, body: string) =>
+  sql`insert into notes (id, body) values (${id}, ${body})`.execute(db);
+const bodies = async (db: Db) =>
+  (await sql<{ body: string }>`select body from notes order by id`.execute(db)).rows.map(
+    (row) => row.body,
+  );
+
+describe.each(DIALECTS)('a transaction, on %s', (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+    db = database.handle.db;
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+  });
+  afterAll(async () => {
+    await database.handle.close();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await sql`delete from notes`.execute(db);
+  });
+
+  it('commits what its statements wrote, started together or one after the other', async () => {
+    const answer = await transaction(db, async (trx) => {
+      await insert(trx, 1, 'un');
+      await Promise.all([insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
+      return bodies(trx);
+    });
+    expect(answer).toEqual(['un', 'deux', 'trois']);
+    expect(await bodies(db)).toEqual(['un', 'deux', 'trois']);
+  });
+
+  it('runs statements started together in the order they were started', async () => {
+    await transaction(db, async (trx) => {
+      await Promise.all([
+        insert(trx, 1, 'brouillon'),
+        sql`update notes set body = 'final' where id = 1`.execute(trx),
+        insert(trx, 2, 'suite'),
+      ]);
+    });
+    expect(await bodies(db)).toEqual(['final', 'suite']);
+  });
+
+  it('keeps nothing when a statement started with others fails: the first error is thrown', async () => {
+    await insert(db, 2, 'déjà là');
+    const failed = transaction(db, async (trx) => {
+      await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'doublon'), insert(trx, 3, 'trois')]);
+    });
+    await expect(failed).rejects.toThrow(/unique|UNIQUE/);
+    expect(await bodies(db)).toEqual(['déjà là']);
+    // The connection went back clean: the next statement on it runs (not "transaction aborted").
+    await insert(db, 4, 'après');
+    expect(await bodies(db)).toEqual(['déjà là', 'après']);
+  });
+
+  it('keeps nothing when its function throws after writing, and rethrows', async () => {
+    const failed = transaction(db, async (trx) => {
+      await insert(trx, 1, 'un');
+      throw new Error('refusé');
+    });
+    await expect(failed).rejects.toThrow('refusé');
+    expect(await bodies(db)).toEqual([]);
+  });
+
+  it('does not begin a transaction inside another', async () => {
+    const nested = transaction(db, (trx) => transaction(trx, (inner) => insert(inner, 1, 'un')));
+    await expect(nested).rejects.toThrow();
+    expect(await bodies(db)).toEqual([]);
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () => {
+  let proxy: DatabaseProxy;
+  let database: TestDatabase;
+  let db: Db;
+  beforeAll(async () => {
+    proxy = await new DatabaseProxy({ host: '127.0.0.1', port: 5432 }).listen();
+    database = await openTestDatabase('postgres', { url: proxy.url(TEST_DATABASE_URL ?? '') });
+    db = database.handle.db;
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+  });
+  afterAll(async () => {
+    await database.handle.close();
+    await database.drop();
+    await proxy.close();
+  });
+  beforeEach(async () => {
+    await sql`delete from notes`.execute(db);
+  });
+
+  /** The round trips `run` makes through the proxy. */
+  async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+    const before = proxy.roundTrips();
+    await run();
+    return proxy.roundTrips() - before;
+  }
+
+  it('sends begin with the first statement, and statements started together in one round trip', async () => {
+    const writes = (trx: Db) =>
+      Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
+    const pipelined = await roundTrips(() =>
+      transaction(db, async (trx) => {
+        await bodies(trx);
+        await writes(trx);
+      }),
+    );
+    // begin + the read, the three writes, commit.
+    expect(pipelined).toBe(3);
+    await sql`delete from notes`.execute(db);
+    // Kysely's own transaction, one statement a round trip: begin, the read, three writes, commit.
+    const oneByOne = await roundTrips(() =>
+      db.transaction().execute(async (trx) => {
+        await bodies(trx);
+        await writes(trx);
+      }),
+    );
+    expect(oneByOne).toBe(6);
+    expect(await bodies(db)).toEqual(['un', 'deux', 'trois']);
+  });
+
+  it('fails a transaction whose function caught a failed statement: PostgreSQL rolled it back', async () => {
+    const failed = transaction(db, async (trx) => {
+      await insert(trx, 1, 'un');
+      await insert(trx, 1, 'doublon').catch(() => undefined);
+    });
+    await expect(failed).rejects.toThrow(/rolled back/);
+    expect(await bodies(db)).toEqual([]);
+  });
+
+  it('fails every statement when the connection breaks, and the next transaction gets a new one', async () => {
+    const broken = transaction(db, async (trx) => {
+      await insert(trx, 1, 'un');
+      proxy.cut();
+      await insert(trx, 2, 'deux');
+    });
+    await expect(broken).rejects.toThrow();
+    proxy.restore();
+    await transaction(db, (trx) => insert(trx, 3, 'trois'));
+    expect(await bodies(db)).toEqual(['trois']);
+  });
+});

@@ -1,0 +1,129 @@
+import type pg from 'pg';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect as KyselyDialect,
+  Driver,
+  KyselyConfig,
+  QueryResult,
+} from 'kysely';
+import { CompiledQuery as Compiled, Kysely } from 'kysely';
+import type { Db } from './connection.js';
+import type { Database } from './schema.js';
+
+/** Runs `fn` in one transaction of the database and commits it, or rolls it back if `fn` throws. */
+export type TransactionRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
+
+const runners = new WeakMap<Db, TransactionRunner>();
+
+/**
+ * Runs `fn` in one transaction of `db`: committed when `fn` resolves, rolled back when it throws
+ * (the error is rethrown). On PostgreSQL the transaction's statements are pipelined on its
+ * connection (`pipelineTransactions`): `begin` goes with the first statement, and statements `fn`
+ * starts together (`Promise.all`) go together, in the order they were started, without waiting for
+ * each other's answers. On SQLite, Kysely's transaction (`begin immediate`), its statements one at
+ * a time as ever. `db` must be the database itself: a transaction does not begin another.
+ */
+export function transaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  const run = runners.get(db);
+  return run ? run(fn) : db.transaction().execute(fn);
+}
+
+/** What building the database's Kysely took: its configuration and dialect. */
+export interface KyselyParts {
+  config: KyselyConfig;
+  dialect: KyselyDialect;
+}
+
+/**
+ * PostgreSQL: the database's transactions pipelined (`transaction`). Each checks a connection out
+ * of `pool` (whose clients run in node-postgres's pipeline mode: a statement is written at once,
+ * its answer matched in order) and runs `fn` against a Kysely of its own, bound to that connection
+ * alone and unlike Kysely's own transactions not holding a statement back until the one before
+ * it is answered. So a statement's round trip is shared by `begin`, and by every statement `fn`
+ * starts before awaiting: a sign-in's writes after its hash take three round trips, not seven.
+ *
+ * What stays as in any transaction: the statements run in the order they were started, on one
+ * connection, inside `begin` … `commit`; the first that fails makes PostgreSQL refuse the rest
+ * (`current transaction is aborted`), so `fn` fails with the first error and everything is rolled
+ * back; a `commit` PostgreSQL answers as a rollback (an error `fn` caught) fails the transaction.
+ * A statement started after another's answer waits for it, as before. Logged like every statement
+ * (`onQuery`): `begin`, each statement, then `commit` or `rollback`.
+ */
+export function pipelineTransactions(
+  db: Db,
+  pool: pg.Pool,
+  parts: KyselyParts,
+  onQuery: ((query: CompiledQuery) => void) | undefined,
+): void {
+  const executor = db.getExecutor();
+  const run = async <T>(fn: (trx: Db) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    const send = <R>(query: CompiledQuery): Promise<pg.QueryResult<R & pg.QueryResultRow>> => {
+      onQuery?.(query);
+      return client.query<R & pg.QueryResultRow>(query.sql, [...query.parameters]);
+    };
+    // Not awaited: the first statement goes right behind it. Each statement also waits for it, so
+    // a failed `begin` fails the statements rather than leave them outside a transaction unseen.
+    const begun = send(BEGIN);
+    begun.catch(() => undefined);
+    const connection: DatabaseConnection = {
+      executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        const answer = send<R>(query);
+        await begun;
+        return resultOf(await answer);
+      },
+      streamQuery: () => {
+        throw new Error('a pipelined transaction does not stream');
+      },
+    };
+    const trx = new Kysely<Database>({
+      ...parts,
+      driver: NO_NESTED_TRANSACTION,
+      executor: executor.withConnectionProvider({
+        provideConnection: (consumer) => consumer(connection),
+      }),
+    });
+    let result: T;
+    try {
+      result = await fn(trx);
+      await begun;
+      const committed = await send(COMMIT);
+      // PostgreSQL ends a transaction that a failed statement aborted with ROLLBACK, not an error.
+      if (committed.command === 'ROLLBACK') throw new Error('the transaction was rolled back');
+    } catch (err) {
+      // Behind whatever is still in flight: its answers come first, then the rollback's.
+      await send(ROLLBACK).then(
+        () => client.release(),
+        (failure: unknown) => client.release(failure instanceof Error ? failure : true),
+      );
+      throw err;
+    }
+    client.release();
+    return result;
+  };
+  runners.set(db, run);
+}
+
+const BEGIN = Compiled.raw('begin');
+const COMMIT = Compiled.raw('commit');
+const ROLLBACK = Compiled.raw('rollback');
+
+/** Kysely's result of a node-postgres answer, as its own PostgreSQL driver makes it. */
+function resultOf<R>(answer: pg.QueryResult<R & pg.QueryResultRow>): QueryResult<R> {
+  const { command, rowCount, rows } = answer;
+  const writes =
+    command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return writes && rowCount !== null ? { rows, numAffectedRows: BigInt(rowCount) } : { rows };
+}
+
+/** The driver of a transaction's Kysely: it has its one connection and begins nothing else. */
+const NO_NESTED_TRANSACTION: Driver = {
+  init: () => Promise.resolve(),
+  acquireConnection: () => Promise.reject(new Error('a transaction does not begin another')),
+  beginTransaction: () => Promise.reject(new Error('a transaction does not begin another')),
+  commitTransaction: () => Promise.resolve(),
+  rollbackTransaction: () => Promise.resolve(),
+  releaseConnection: () => Promise.resolve(),
+  destroy: () => Promise.resolve(),
+};
