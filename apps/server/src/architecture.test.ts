@@ -131,9 +131,24 @@ describe('the server layers, enforced by lint', () => {
   it('fails on a transaction opened by a route', async () => {
     const code =
       "import type { Db } from '../../db/connection.js';\n" +
-      'export const t = (db: Db) => db.transaction().execute(async () => 1);\n';
+      "import { transaction } from '../../db/transaction.js';\n" +
+      'export const t = (db: Db) => transaction(db, async () => 1);\n';
     expect(await ruleIds(`${module}/routes.ts`, code)).toContain('no-restricted-syntax');
     expect(await ruleIds(`${module}/service.ts`, code)).toEqual([]);
+  });
+
+  it('fails on a transaction begun with Kysely’s own, outside db/transaction.ts', async () => {
+    const code =
+      "import type { Db } from '../../db/connection.js';\n" +
+      'export const t = (db: Db) => db.transaction().execute(async () => 1);\n';
+    for (const file of [
+      `${module}/service.ts`,
+      `${module}/repository.ts`,
+      'apps/server/src/modules/users/repository.ts',
+      'apps/server/src/bootstrap.ts',
+    ]) {
+      expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
+    }
   });
 
   it('fails on an import cycle, even between two services', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { transaction } from './db/transaction.js';
 import { checkPassword, normalizeEmail, normalizePassword } from '@hygie/domain';
 import type { AppContext } from './context.js';
 import { ConfigError } from './config.js';
@@ -180,7 +181,7 @@ export async function ensureAdmin(ctx: AppContext, log: FastifyBaseLogger): Prom
   }
   const hash = await ctx.passwords.hash(password);
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       const id = await createUser(ctx, trx, {
         email,
         emailVerified: true,

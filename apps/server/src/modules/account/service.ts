@@ -1,6 +1,7 @@
 import type { Brand, MyData } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage, messagesToRecipients } from '../../messaging/outbox.js';
@@ -321,7 +322,7 @@ export async function deleteMyAccount(ctx: AppContext, input: SelfDeletion): Pro
   if (!user) throw new AppError('not_logged_in');
   if (input.password !== undefined) await checkCurrentPassword(ctx, user, input.password);
   else assertRecentSecondFactor(ctx, input.session, user);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await lockAdmins(trx);
     const current = await findUserForUpdate(trx, user.id);
     if (!current) throw new AppError('not_logged_in');

@@ -9,6 +9,7 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { lockUntilCommit } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { eraseAccount } from '../account/service.js';
@@ -176,7 +177,7 @@ export async function decideAccount(
   const user = await findUserById(ctx.db, userId);
   if (!user || user.status !== 'pending_validation') throw new AppError('not_found');
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     if (decision === 'reject') {
       // A sign-up whose identity could not be verified leaves no account behind (and so nothing
       // an "unlock" could reopen), by the one erasure rule: the e-mail and the trail remain, the
@@ -257,7 +258,7 @@ export async function changeSetting(
     });
   }
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     // Settings that constrain each other are read and written under one lock, so two changes at
     // once are judged one after the other, each on the values the other left.
     await lockUntilCommit(trx, SETTINGS_LOCK);
@@ -280,7 +281,7 @@ export async function resetSettingToDefault(
   key: SettingKey,
   actor: AdminActor,
 ): Promise<Setting> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await lockUntilCommit(trx, SETTINGS_LOCK);
     const before = await loadSettings(ctx, trx);
     const defaults = defaultSettings(ctx.config);

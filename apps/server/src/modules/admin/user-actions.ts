@@ -1,6 +1,7 @@
 import type { AuditAction, Brand, UserAction } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccountChange } from '../../messaging/templates.js';
@@ -232,7 +233,7 @@ export async function actOnUser(
 ): Promise<void> {
   const { fresh, run } = ACTIONS[action];
   if (fresh) assertFresh(ctx, actor);
-  await ctx.db.transaction().execute((trx) => run(ctx, trx, userId, actor));
+  await transaction(ctx.db, (trx) => run(ctx, trx, userId, actor));
 }
 
 /** Makes a user an admin, or a user only; never the last active admin. */
@@ -243,7 +244,7 @@ export async function setRole(
   actor: AdminActing,
 ): Promise<void> {
   assertFresh(ctx, actor);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     const user = await targetOf(trx, userId, role === 'user', actor);
     const roles = parseRoles(user.roles).filter((r) => r !== 'admin');
     if (role === 'admin') roles.push('admin');
@@ -266,7 +267,7 @@ export async function deleteAccount(
 ): Promise<void> {
   assertFresh(ctx, actor);
   if (actor.via === 'admin' && userId === actor.userId) throw new AppError('forbidden');
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     const user = await targetOf(trx, userId, false, actor);
     await eraseAccount(ctx, trx, user, {
       actorId: actor.via === 'admin' ? actor.userId : null,

@@ -8,6 +8,7 @@ import type {
 import { meetsLevel } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
 import { myIdentityLinks } from '../identity-providers/service.js';
@@ -221,7 +222,7 @@ export async function changeAssuranceSettings(
   const problem = input.mapping ? mappingProblem(input.mapping) : null;
   if (problem !== null) throw new AppError('assurance_mapping_invalid', { method: problem });
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx: Db) => {
+  await transaction(ctx.db, async (trx: Db) => {
     const before = await loadSettings(ctx, trx);
     const changes: [keyof AppSettings, unknown, unknown][] = [];
     if (input.accountMinimumLevel !== undefined) {

@@ -423,7 +423,7 @@ export async function signInProven(
     loadSettings(ctx),
   ]);
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await transaction(ctx.db, async (trx) => {
       const user = await findUserForUpdate(trx, proven.userId);
       if (!user) return null;
       const refusal = statusRefusal(ctx, user);

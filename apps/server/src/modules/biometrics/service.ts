@@ -10,6 +10,7 @@ import { BRAND_NAMES } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -63,7 +64,7 @@ async function storeKey(ctx: AppContext, userId: string, key: NewKey, meta: Enro
   if (!user) throw new AppError('not_logged_in');
   const now = ctx.clock.now();
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       await insertCredential(trx, {
         id: newId(),
         user_id: userId,

@@ -3,6 +3,7 @@ import type { Brand, CodeSent, ErrorCode, Language } from '@hygie/domain';
 import { CODES, isOneOf, maskEmail, maskPhone } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { lockUntilCommit } from '../../db/connection.js';
 import { AppError, isAppError, retryLater } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -174,7 +175,7 @@ export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage):
 
 /** "Send a code" in a transaction of its own (see queueCode). */
 export function sendCode(ctx: AppContext, message: CodeMessage): Promise<CodeSent> {
-  return ctx.db.transaction().execute((trx) => queueCode(ctx, trx, message));
+  return transaction(ctx.db, (trx) => queueCode(ctx, trx, message));
 }
 
 /** The answer to a send: the masked destination and when the client may ask again. */

@@ -11,6 +11,7 @@ import { asLanguage, DEFAULT_LANGUAGE, LANGUAGES } from '@hygie/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { TermsTextTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
@@ -204,7 +205,7 @@ export async function publishTerms(
   }));
   const actor = by?.userId ?? null;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       // What is in force today: a scheduled version whose date has come is written down as such.
       const current = await loadSettings(ctx, trx);
       if (publishedAt < current.CGU_PUBLISHED_AT) throw new AppError('terms_date_too_early');

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import type { SessionMeta } from '../sessions/service.js';
@@ -128,7 +129,7 @@ export async function forgetMyDevice(
   deviceId: string,
   ip: string | null,
 ): Promise<void> {
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
+  const deleted = await transaction(ctx.db, async (trx) => {
     const count = await deleteTrustedDeviceOfUser(trx, deviceId, userId);
     if (count === 1) {
       await recordAudit(trx, ctx.clock, {

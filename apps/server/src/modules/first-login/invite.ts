@@ -2,6 +2,7 @@ import type { Brand, Language } from '@hygie/domain';
 import { normalizeEmail } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { enqueueMessage } from '../../messaging/outbox.js';
 import { recordAudit } from '../audit/service.js';
 import { issueLink, LINK_TTL_MS } from '../links/service.js';
@@ -62,7 +63,7 @@ export async function inviteUser(
   await assertEmailAvailable(ctx, email);
   let userId = '';
   let link = '';
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     userId = await createUser(ctx, trx, {
       email,
       passwordHash: null,

@@ -1,4 +1,5 @@
 import type { Brand, Language } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { normalizeEmail, normalizePassword } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -46,7 +47,7 @@ export async function createFirstPassword(
   assertAcceptablePassword(password, user);
   const hash = await ctx.passwords.hash(password);
   const actor = { browserToken: null, ...request, userId: user.id, sessionId: null };
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await consumeLink(ctx, trx, linkId);
     await passwordCreationStage.complete(ctx, trx, actor, {
       passwordHash: hash,

@@ -10,6 +10,7 @@ import type {
 import { normalizeIdentityName, normalizeInseeCode, safeTargetUri } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import type { IdentityProviderConfig } from '../../config.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
@@ -581,7 +582,7 @@ export async function unlinkIdentity(
   const { ip } = request;
   assertRecentProof(ctx, session);
   const userId = session.user_id;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     // The account's row locked: two removals at once cannot both see the other link still there.
     const user = await findUserForUpdate(trx, userId);
     if (!user) throw new AppError('not_logged_in');

@@ -1,4 +1,5 @@
 import type { Brand, Language } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { normalizeEmail } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -20,7 +21,7 @@ export async function lockAccountFromLink(
   const link = await peekLink(ctx, input.code, 'lock_account');
   const user = await findUserById(ctx.db, link.userId);
   if (!user || user.email !== normalizeEmail(input.email)) throw new AppError('link_expired');
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await consumeLink(ctx, trx, link.id);
     await lockUser(trx, user.id, ctx.clock.now());
     await endAllAccess(ctx, trx, user.id);

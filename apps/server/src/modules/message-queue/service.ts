@@ -1,4 +1,5 @@
 import type { AdminMessage, AdminMessageList } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { maskEmail, maskPhone } from '@hygie/domain';
 import type { z } from 'zod';
 import type { messageQuerySchema } from '@hygie/domain';
@@ -73,7 +74,7 @@ export async function retryMessage(
   const row = await findMessage(ctx.db, id);
   if (!row) throw new AppError('not_found');
   if (!retryable(row)) throw new AppError('message_not_retryable');
-  const requeued = await ctx.db.transaction().execute(async (trx) => {
+  const requeued = await transaction(ctx.db, async (trx) => {
     if (!(await requeueFailed(trx, ctx.clock, id))) return false;
     await recordAudit(trx, ctx.clock, {
       action: 'message_retried',

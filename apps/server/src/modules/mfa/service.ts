@@ -1,4 +1,5 @@
 import type { CodeSent } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { isOneOf } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
@@ -35,7 +36,7 @@ export async function sendSecondFactorCode(
       fields: [{ path: 'provider', message: 'phone_invalid' }],
     });
   }
-  const sent = await ctx.db.transaction().execute(async (trx) => {
+  const sent = await transaction(ctx.db, async (trx) => {
     const queued = await queueCode(ctx, trx, {
       userId: user.id,
       purpose: PURPOSE[provider],

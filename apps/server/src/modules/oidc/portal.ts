@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { transaction } from '../../db/transaction.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import type { RequireSession } from '../../plugins/authenticate.js';
@@ -52,7 +53,7 @@ export async function endPortalAndProviderSessions(
   const userId = await portalUserId(ctx, request, token);
   await closeSession(ctx, token);
   if (userId) {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       await queuePlatformLogouts(ctx, trx, userId);
       await deleteSessionsOfAccount(trx, userId);
     });

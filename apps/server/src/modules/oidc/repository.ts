@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { isPostgres } from '../../db/connection.js';
 import {
   activeKeyId,
@@ -270,7 +271,7 @@ export async function sealClearArtefacts(db: Db, batchSize = 200): Promise<numbe
       const prefix = `${row.model}:`;
       const id = row.id.startsWith(prefix) ? row.id.slice(prefix.length) : row.id;
       const key = artefactKey(row.model, id);
-      await db.transaction().execute(async (trx) => {
+      await transaction(db, async (trx) => {
         const taken = await trx
           .deleteFrom('oidc_store')
           .where('id', '=', row.id)
@@ -335,7 +336,7 @@ export async function resealArtefactBatch(
   batchSize: number,
 ): Promise<{ lastId: string | null; resealed: number; conflicts: number }> {
   const current = `v1.${activeKeyId(dataKeys())}.%`;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const rows = await trx
       .selectFrom('oidc_store')
       .select(['id', 'payload'])

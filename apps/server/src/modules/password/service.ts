@@ -2,6 +2,7 @@ import type { CodeSent, Language, Brand } from '@hygie/domain';
 import { checkPassword, CODES, normalizePassword } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordAudit } from '../audit/service.js';
@@ -162,7 +163,7 @@ export async function resetPassword(
   if (!user) throw new AppError('link_expired');
   const password = await assertAcceptableNewPassword(ctx, input.password, user);
   const hash = await ctx.passwords.hash(password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await consumeLink(ctx, trx, link.id);
     await setPassword(trx, user.id, hash, ctx.clock.now());
     await endAllAccess(ctx, trx, user.id);

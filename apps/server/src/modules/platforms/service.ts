@@ -8,6 +8,7 @@ import type {
   Service,
   PlatformName,
 } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -82,7 +83,7 @@ export async function createPlatform(
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await insertPlatform(trx, row);
     await recordAudit(trx, ctx.clock, {
       action: 'platform_created',
@@ -120,7 +121,7 @@ export async function updatePlatform(
   if (input.accessPolicy !== undefined) changes.access_policy = input.accessPolicy;
   if (input.firstParty !== undefined) changes.first_party = input.firstParty ? 1 : 0;
   if (input.minimumLevel !== undefined) changes.minimum_level = input.minimumLevel;
-  const updated = await ctx.db.transaction().execute(async (trx) => {
+  const updated = await transaction(ctx.db, async (trx) => {
     if (!(await findPlatformById(trx, id))) return undefined;
     await updatePlatformRow(trx, id, changes);
     await recordAudit(trx, ctx.clock, {
@@ -138,7 +139,7 @@ export async function updatePlatform(
 
 /** Removes a platform: its client stops working at once (its tokens no longer resolve a client). */
 export async function deletePlatform(ctx: AppContext, id: string, actor: Actor): Promise<void> {
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
+  const deleted = await transaction(ctx.db, async (trx) => {
     const row = await findPlatformById(trx, id);
     if (!row || !(await deletePlatformRow(trx, id))) return false;
     await recordAudit(trx, ctx.clock, {
@@ -216,7 +217,7 @@ export async function enableService(
   if (action === 'none') throw new AppError('access_denied');
   if (action === 'open' || action === 'pending') return accessAnswer(row, userId, current);
   const status = action === 'enable' ? 'enabled' : 'requested';
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await setAccess(trx, userId, platformId, status, userId, ctx.clock.now());
     await recordAudit(trx, ctx.clock, {
       action: status === 'enabled' ? 'platform_enabled_by_user' : 'platform_access_requested',
@@ -246,7 +247,7 @@ export async function setUserPlatformAccess(
   ]);
   if (!user || !row) throw new AppError('not_found');
   const status = enabled ? 'enabled' : 'disabled';
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await setAccess(trx, userId, platformId, status, actor.userId, ctx.clock.now());
     await recordAudit(trx, ctx.clock, {
       action: enabled ? 'platform_access_enabled' : 'platform_access_disabled',

@@ -1,4 +1,5 @@
 import type { Brand, CodeSent, Language, Profile, profileUpdateSchema } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { parseBirthDate } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -173,7 +174,7 @@ async function savePersonFields(
   input: ProfileChanges,
   edit: PersonEdit,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     const user = await findUserForUpdate(trx, userId);
     if (!user) throw new AppError('not_found');
     const changes = personChanges(user, input, ctx.clock.now());
@@ -326,7 +327,7 @@ export async function requestContactChange(
   const user = await signedInUser(ctx, userId);
   await checkCurrentPassword(ctx, user, input.currentPassword);
   if (kind === 'email') await assertEmailAvailable(ctx, input.value);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     await setPendingContact(trx, user.id, contact.pending(input.value));
     return queueCode(ctx, trx, {
       userId: user.id,
@@ -355,7 +356,7 @@ export async function confirmContactChange(
   const { destination } = await verifyCode(ctx, user.id, contact.purpose, code);
   if (destination !== pending) throw new AppError('code_invalid');
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       await contact.confirm(trx, user.id, destination, ctx.clock.now());
       await queueSecurityNotice(
         ctx,
@@ -395,7 +396,7 @@ export async function changePassword(
   await checkCurrentPassword(ctx, user, input.currentPassword);
   const password = await assertAcceptableNewPassword(ctx, input.password, user);
   const hash = await ctx.passwords.hash(password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await setPassword(trx, user.id, hash, ctx.clock.now());
     await endOtherAccess(ctx, trx, user.id, session.sessionId);
     await queuePasswordChangedNotice(ctx, trx, user, meta);

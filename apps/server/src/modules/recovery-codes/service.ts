@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { transaction } from '../../db/transaction.js';
 import type { Brand, Language, RecoveryCodesStatus } from '@hygie/domain';
 import { formatRecoveryCode, normalizeRecoveryCode, RECOVERY_CODES } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
@@ -76,7 +77,7 @@ export async function generateRecoveryCodes(
   if (!user) throw new AppError('not_logged_in');
   const codes = newRecoveryCodes();
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     await replaceRecoveryCodes(
       trx,
       user.id,
@@ -128,7 +129,7 @@ export async function useRecoveryCode(
   if (!user) throw new AppError('not_logged_in');
   const hash = recoveryCodeHash(user.id, code);
   const now = ctx.clock.now();
-  const left = await ctx.db.transaction().execute(async (trx) => {
+  const left = await transaction(ctx.db, async (trx) => {
     if (!(await claimRecoveryCode(trx, user.id, hash, now))) return null;
     const remaining = await decrementRecoveryCodesLeft(trx, user.id);
     await recordAudit(trx, ctx.clock, {

@@ -1,4 +1,5 @@
 import type { Brand, Language, RegistrationInput, registrationInputSchema } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { normalizePassword, parseBirthDate, professionalIdentifierSchema } from '@hygie/domain';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -64,7 +65,7 @@ export async function register(
     person.type === 'professional' && fromProvider?.view.asserted.identifier != null;
   const status = person.type === 'professional' && !validated ? 'pending_validation' : 'active';
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       const id = await createUser(ctx, trx, {
         email: person.email,
         phone: person.phone,
@@ -202,7 +203,7 @@ async function identifierAlreadyInUse(
   meta: { ip: string; language: Language; brand: Brand },
   { tellAddress }: { tellAddress: boolean },
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     // A sign-up from a provider's identity is told on its field instead.
     if (tellAddress) {
       await enqueueMessage(trx, ctx.clock, {

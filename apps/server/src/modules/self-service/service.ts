@@ -5,6 +5,7 @@ import type {
   MyConsent,
   MySession,
 } from '@hygie/domain';
+import { transaction } from '../../db/transaction.js';
 import { MY_ACTIVITY_ACTIONS } from '@hygie/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -60,7 +61,7 @@ export async function mySessions(ctx: AppContext, me: Me): Promise<MySession[]> 
  * unknown id, is not_found: no hint that it exists. Ending the current one is a sign-out.
  */
 export async function endMySession(ctx: AppContext, me: Me, sessionId: string): Promise<void> {
-  const ended = await ctx.db.transaction().execute(async (trx) => {
+  const ended = await transaction(ctx.db, async (trx) => {
     const count = await endSessionOfUser(trx, me.userId, sessionId);
     if (count === 1) {
       await recordAudit(trx, ctx.clock, {
@@ -78,7 +79,7 @@ export async function endMySession(ctx: AppContext, me: Me, sessionId: string): 
 
 /** "Sign out everywhere else": every session of mine but this one; how many ended (audited if any). */
 export async function endMyOtherSessions(ctx: AppContext, me: Me): Promise<number> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     const count = await endOtherSessionsOfUser(trx, me.userId, me.sessionId);
     if (count === 0) return 0;
     await recordAudit(trx, ctx.clock, {
@@ -172,7 +173,7 @@ export function myConsents(ctx: AppContext, userId: string): Promise<MyConsent[]
  * holding no grant of mine is not_found.
  */
 export async function removeMyConsent(ctx: AppContext, me: Me, clientId: string): Promise<void> {
-  const removed = await ctx.db.transaction().execute(async (trx) => {
+  const removed = await transaction(ctx.db, async (trx) => {
     if (!(await endPlatformAccessOfClient(ctx, trx, me.userId, clientId))) return false;
     await recordAudit(trx, ctx.clock, {
       action: 'oidc_grant_revoked',

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { BatchedRead, CommittedRead, Db, PooledRead } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../db/schema.js';
 import {
   committedRead,
@@ -369,7 +370,7 @@ export async function resealUpstreamTokenBatch(
   batchSize: number,
 ): Promise<{ lastId: string | null; resealed: number; conflicts: number }> {
   const current = `v1.${activeKeyId(dataKeys())}.%`;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const rows = await trx
       .selectFrom('sessions')
       .select(['id', 'upstream_id_token'])

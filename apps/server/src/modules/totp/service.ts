@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import { transaction } from '../../db/transaction.js';
 import type { Brand, Language, TotpStatus } from '@hygie/domain';
 import { BRAND_NAMES } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
@@ -100,7 +101,7 @@ export async function startTotpEnrolment(
   if (hasTotp(user)) throw new AppError('totp_already_enabled');
   const secret = new Secret({ size: SECRET_BYTES }).base32;
   const now = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     if (!(await setPendingTotpSecret(trx, user.id, secret, now))) {
       throw new AppError('totp_already_enabled');
     }
@@ -134,7 +135,7 @@ export async function confirmTotp(
   const step = matchingStep(user.totp_secret, code, now);
   if (step === null) return refuseWrongCode(throttle, userId, now);
   await throttle.reset(throttleKey(userId));
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     if (!(await enableTotp(trx, userId, step, now))) throw new AppError('totp_already_enabled');
     await recordAudit(trx, ctx.clock, {
       action: 'totp_enabled',
@@ -155,7 +156,7 @@ export async function removeTotp(
 ): Promise<void> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new AppError('not_logged_in');
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     if (!(await clearTotp(trx, user.id, ctx.clock.now()))) throw new AppError('not_found');
     await recordAudit(trx, ctx.clock, {
       action: 'totp_removed',

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { isPostgres } from '../../db/connection.js';
 import type {
   ConsentTable,
@@ -746,7 +747,7 @@ export async function resealBatch(
   const active = dataKeys().keys[0];
   if (!active) throw new Error('no data key');
   const current = `v1.${active.id}.%`;
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     // No other writer between this read and its writes: PostgreSQL locks the rows read, SQLite's
     // transactions hold the file's write lock from their start (db/sqlite-dialect.ts).
     const rows = await trx
@@ -859,7 +860,7 @@ export async function writeInsIndexes(
   stale: readonly StaleInsIndex[],
 ): Promise<{ rebuilt: number; conflicts: number }> {
   if (stale.length === 0) return { rebuilt: 0, conflicts: 0 };
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const holders = await trx
       .selectFrom('users')
       .select(['id', 'ins_index'])

@@ -2,6 +2,7 @@ import type { CodeSent } from '@hygie/domain';
 import { CODES } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
+import { transaction } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Progress, ProgressContext } from '../auth/service.js';
 import {
@@ -64,9 +65,7 @@ export async function sendEmailVerification(
   if (session) {
     const user = await findUserById(ctx.db, session.userId);
     if (user && user.email_verified_at === null) {
-      await ctx.db
-        .transaction()
-        .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request));
+      await transaction(ctx.db, (trx) => queueEmailVerificationCode(ctx, trx, user, request));
     }
     return codeSent('email', email);
   }
@@ -78,12 +77,11 @@ export async function sendEmailVerification(
   );
   const user = await findUserByEmail(ctx.db, email);
   if (user && user.email_verified_at === null) {
-    await ctx.db
-      .transaction()
-      .execute((trx) => queueEmailVerificationCode(ctx, trx, user, request))
-      .catch((err: unknown) => {
+    await transaction(ctx.db, (trx) => queueEmailVerificationCode(ctx, trx, user, request)).catch(
+      (err: unknown) => {
         if (!(err instanceof AppError && err.code === 'wait_before_retry')) throw err;
-      });
+      },
+    );
   }
   return codeSent('email', email);
 }
@@ -156,7 +154,7 @@ export function changePhone(
   phone: string,
   request: MessageContext,
 ): Promise<CodeSent> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     await setUnverifiedPhone(trx, userId, phone, ctx.clock.now());
     return sendPhoneCode(ctx, trx, userId, phone, request);
   });
@@ -174,7 +172,7 @@ export async function resendPhoneCode(
       fields: [{ path: 'phone', message: 'field_required' }],
     });
   }
-  return ctx.db.transaction().execute((trx) => sendPhoneCode(ctx, trx, userId, phone, request));
+  return transaction(ctx.db, (trx) => sendPhoneCode(ctx, trx, userId, phone, request));
 }
 
 /** Verifies the mobile phone with its SMS code and finishes the stage. */

@@ -1,6 +1,7 @@
 import type { CurrentUser, ErrorData } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/connection.js';
+import { transaction } from '../../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../../db/schema.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
@@ -72,9 +73,9 @@ export async function advanceSession(
     loadSettings(ctx),
   ]);
   if (!user || !session) throw new Error('session or user vanished during sign-in');
-  return ctx.db
-    .transaction()
-    .execute((trx) => settleSession(ctx, trx, { user, session, settings }, request, options));
+  return transaction(ctx.db, (trx) =>
+    settleSession(ctx, trx, { user, session, settings }, request, options),
+  );
 }
 
 /**
@@ -159,9 +160,7 @@ export async function finishStage<Input, Outcome>(
   stage: StageDefinition<Input, Outcome>,
   input: Input,
 ): Promise<{ progress: Progress; outcome: Outcome }> {
-  const outcome = await ctx.db
-    .transaction()
-    .execute((trx) => stage.complete(ctx, trx, actor, input));
+  const outcome = await transaction(ctx.db, (trx) => stage.complete(ctx, trx, actor, input));
   const progress = await advanceSession(ctx, actor.sessionId, actor.userId, actor, {
     rotate: true,
   });
