@@ -84,14 +84,28 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   // hover and its colours fade for a quarter of a second either way. Move it off every control and
   // let the finite animations end (a spinner's never does).
   await page.mouse.move(0, 0);
-  await page.evaluate(() =>
-    Promise.all(
-      document
+  // Until two frames go by with none running: what mounts late starts its own (the snackbar, whose
+  // code loads with the first notification, grows in from transparent a few frames after the
+  // answer that raised it, and was once audited half drawn).
+  await page.evaluate(async () => {
+    const frames = () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        setTimeout(resolve, 100);
+      });
+    for (let round = 0; round < 20; round++) {
+      await frames();
+      const running = document
         .getAnimations()
-        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+        .filter(
+          (a) =>
+            a.playState === 'running' &&
+            Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity),
+        );
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
   // axe.run in the page itself (what @axe-core/playwright's legacy mode ran, without its second
   // injection per audit and its blank page per audit for axe.finishRun): loaded once per document.
   await loadAxe(page);
