@@ -278,9 +278,12 @@ async function admittedPasswordStep(
       user.password_hash && ctx.passwords.needsRehash(user.password_hash)
         ? await ctx.passwords.hash(password)
         : null;
-    const settings = await loadSettings(ctx);
     return await transaction(ctx.db, async (trx) => {
-      const account = await accountAfterHash(ctx, trx, user);
+      // Read with `begin`, in one round trip on PostgreSQL (db/transaction.ts).
+      const [account, settings] = await Promise.all([
+        accountAfterHash(ctx, trx, user),
+        loadSettings(ctx, trx),
+      ]);
       const signedIn: UserRow = rehashed ? { ...account, password_hash: rehashed } : account;
       const read = { user: signedIn, settings };
       const opening: Opening = {
