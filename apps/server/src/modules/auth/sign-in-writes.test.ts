@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, createUser, DIALECTS, signIn, TestClient } from '../../test/helpers.js';
+import {
+  createTestApp,
+  createUser,
+  DIALECTS,
+  lastCode,
+  signIn,
+  TestClient,
+} from '../../test/helpers.js';
 import {
   injectInsertFault,
   removeInsertFault,
@@ -70,6 +77,44 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     // version and the settings, the four writes together, then `commit` — three round trips, not
     // eight.
     if (dialect === 'postgres') expect(roundTripsOf(recorded)).toEqual([3]);
+  });
+
+  it('the second factor: a code sent and checked in few round trips on PostgreSQL', async () => {
+    const client = await freshClient();
+    t.clock.advance(13 * 60_000); // past the last code's resend limits
+    expect((await loginFrom(client, '192.0.2.10', OWNER.password)).statusCode).toBe(401);
+    const send = await t.queries.withTurns(() =>
+      client.post('/api/mfa/send', { provider: 'email' }),
+    );
+    const code = await lastCode(t, OWNER.email);
+    let status = 0;
+    const verify = await t.queries.withTurns(async () => {
+      status = (await client.post('/api/mfa/verify', { provider: 'email', code })).statusCode;
+    });
+    expect(status).toBe(200);
+    expect(shapeOf(send.queries).transactions).toEqual([
+      [
+        ...(dialect === 'postgres' ? ['select ?'] : []), // the account and purpose held
+        'select one_time_codes', // the recent sends, under the lock
+        'select settings',
+        'update one_time_codes', // the previous code superseded
+        'insert one_time_codes',
+        'insert outbox',
+        'insert audit_events',
+      ],
+    ]);
+    const [stage, completion] = shapeOf(verify.queries).transactions;
+    expect(stage).toEqual(['update sessions', 'update users', 'insert audit_events']);
+    // The session complete, from a browser the account has not signed in from: its notice.
+    expect(completion?.[0]).toBe('update sessions');
+    expect(completion).toEqual(expect.arrayContaining(['insert outbox', 'insert audit_events']));
+    if (dialect === 'postgres') {
+      // The lock, the count and the settings with `begin`; the supersede, the insert, the
+      // message and the event one after the other; `commit`.
+      expect(roundTripsOf(send)).toEqual([6]);
+      // The stage's three writes with `begin`, then `commit`.
+      expect(roundTripsOf(verify)[0]).toBe(2);
+    }
   });
 
   it('a completed sign-in in a trusted browser: stage, browser and events in the same one transaction', async () => {

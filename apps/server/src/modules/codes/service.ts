@@ -109,15 +109,23 @@ export async function issueCode(
   purpose: CodePurpose,
   destination: string,
 ): Promise<{ code: string; expiresAt: number; ttlSeconds: number }> {
-  await lockUntilCommit(db, `code:${userId}:${purpose}`);
-  if (UNPROVEN_DESTINATION.includes(purpose)) await lockUntilCommit(db, `code-to:${destination}`);
   const now = ctx.clock.now();
-  const wait = await secondsBeforeResend(db, now, userId, purpose, destination);
+  // Sent together, in this order (db/transaction.ts): the transaction's statements run one after
+  // the other, so the recent sends are counted once the locks are held.
+  const [, , wait, { CODE_TTL }] = await Promise.all([
+    lockUntilCommit(db, `code:${userId}:${purpose}`),
+    UNPROVEN_DESTINATION.includes(purpose)
+      ? lockUntilCommit(db, `code-to:${destination}`)
+      : undefined,
+    secondsBeforeResend(db, now, userId, purpose, destination),
+    loadSettings(ctx, db),
+  ]);
   if (wait > 0) throw retryLater('wait_before_retry', wait);
-  await supersedeCodes(db, userId, purpose, now);
   const code = generateCode();
-  const { CODE_TTL } = await loadSettings(ctx, db);
   const expiresAt = now + CODE_TTL * 1000;
+  // One after the other: the new code must not be among those superseded, and outside a
+  // transaction (the tests') statements started together go on different connections.
+  await supersedeCodes(db, userId, purpose, now);
   await insertCode(db, {
     id: newId(),
     user_id: userId,

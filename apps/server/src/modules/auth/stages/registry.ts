@@ -116,16 +116,19 @@ export const secondFactorStage: StageDefinition<
     // recovery code (a look-up secret held on paper, NIST 800-63B §5.1.2) has no RFC 8176 name:
     // `rec`, something held (assurance/level.ts).
     const method = { sms: 'sms', recovery_code: 'rec', totp: 'totp', email: 'otp' }[input.provider];
-    await markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method);
-    // A code received by e-mail proves the address: no separate verification needed.
-    if (input.provider === 'email') await emailVerificationStage.complete(ctx, trx, actor);
-    await recordAudit(trx, ctx.clock, {
-      action: 'second_factor_passed',
-      actorId: actor.userId,
-      targetId: actor.userId,
-      ip: actor.ip,
-      details: { channel: input.provider, trustedDevice: device !== null },
-    });
+    // Sent together, in this order (db/transaction.ts).
+    await Promise.all([
+      markSecondFactorPassed(trx, actor.sessionId, ctx.clock.now(), device?.id ?? null, method),
+      // A code received by e-mail proves the address: no separate verification needed.
+      input.provider === 'email' ? emailVerificationStage.complete(ctx, trx, actor) : undefined,
+      recordAudit(trx, ctx.clock, {
+        action: 'second_factor_passed',
+        actorId: actor.userId,
+        targetId: actor.userId,
+        ip: actor.ip,
+        details: { channel: input.provider, trustedDevice: device !== null },
+      }),
+    ]);
     return { device: device && { token: device.token, expiresAt: device.expiresAt } };
   },
 };
