@@ -113,28 +113,28 @@ export async function settleSession(
   const wasComplete = session.stage === COMPLETE;
   const rotatedToken = options.rotate && !wasComplete ? randomToken() : null;
   let browserToken: string | null = null;
-  await setSessionStage(
-    trx,
-    sessionId,
-    COMPLETE,
-    rotatedToken ? hashToken(rotatedToken) : undefined,
-  );
-  if (!wasComplete) {
-    // The notice goes for a browser this account has not signed in from before.
-    const browser = await recogniseBrowser(ctx, trx, user.id, request.browserToken);
-    if (!browser.known) {
-      await queueSecurityNotice(ctx, trx, user, 'sign_in_notice', request, {
-        ip: request.ip ?? '?',
-        device: describeUserAgent(request.userAgent),
-      });
-    }
-    await recordAudit(trx, ctx.clock, {
-      action: 'sign_in_completed',
-      actorId: user.id,
-      targetId: user.id,
-      ip: request.ip,
-      details: { newBrowser: !browser.known },
-    });
+  // Sent together, in this order (db/transaction.ts): the session complete, the browser looked up.
+  const [, browser] = await Promise.all([
+    setSessionStage(trx, sessionId, COMPLETE, rotatedToken ? hashToken(rotatedToken) : undefined),
+    wasComplete ? null : recogniseBrowser(ctx, trx, user.id, request.browserToken),
+  ]);
+  if (browser) {
+    await Promise.all([
+      // The notice goes for a browser this account has not signed in from before.
+      browser.known
+        ? undefined
+        : queueSecurityNotice(ctx, trx, user, 'sign_in_notice', request, {
+            ip: request.ip ?? '?',
+            device: describeUserAgent(request.userAgent),
+          }),
+      recordAudit(trx, ctx.clock, {
+        action: 'sign_in_completed',
+        actorId: user.id,
+        targetId: user.id,
+        ip: request.ip,
+        details: { newBrowser: !browser.known },
+      }),
+    ]);
     for (const hook of completedHooks) await hook(ctx, trx, { user, session, request });
     browserToken = browser.token;
   }
