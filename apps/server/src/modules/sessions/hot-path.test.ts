@@ -217,6 +217,31 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
     });
 
   if (dialect === 'postgres')
+    it('PostgreSQL: the batches go on one connection kept for them, written without waiting for the one before; a broken one is replaced', async () => {
+      // Each key answered with the backend that read it.
+      const whose: CompiledQuery<{ k: string; pid: number }> = CompiledQuery.raw(
+        'select k, pg_backend_pid() as pid from unnest($1::text[]) as k',
+        [],
+      );
+      const read = pooledBatchRead(t.ctx.db, whose, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      // Three turns' batches in flight at once: through the pool each took a connection of its own.
+      const first = read('a');
+      await turn();
+      const second = read('b');
+      await turn();
+      const third = read('c');
+      const pids = (await Promise.all([first, second, third])).map((row) => row?.pid);
+      expect(new Set(pids).size).toBe(1);
+      // The database ends that connection: the next batches go on another one.
+      await sql`select pg_terminate_backend(${pids[0]})`.execute(t.ctx.db);
+      await expect
+        .poll(async () => (await read('d').catch(() => undefined))?.pid, { timeout: 5_000 })
+        .toSatisfy((pid) => typeof pid === 'number' && pid !== pids[0]);
+    });
+
+  if (dialect === 'postgres')
     it('PostgreSQL: a batch carries 64 keys at most a statement', async () => {
       const echo: CompiledQuery<{ k: string }> = CompiledQuery.raw(
         'select k from unnest($1::text[]) as k',
