@@ -375,7 +375,8 @@ class HeldConnection {
   constructor(private readonly pool: pg.Pool) {}
 
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
-    if (this.closed) return this.pool.query<R>(config);
+    // A pool of one connection keeps it for everything else.
+    if (this.closed || (this.pool.options.max ?? 10) < 2) return this.pool.query<R>(config);
     this.client ??= this.acquire();
     return this.client.then((client) => client.query<R>(config));
   }
