@@ -69,9 +69,9 @@ export function pipelineTransactions(
     begun.catch(() => undefined);
     const connection: DatabaseConnection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        const answer = send<R>(query);
-        await begun;
-        return resultOf(await answer);
+        // Both awaited together: when `begin` fails the statement's own failure is handled too.
+        const [, answer] = await Promise.all([begun, send<R>(query)]);
+        return resultOf(answer);
       },
       streamQuery: () => {
         throw new Error('a pipelined transaction does not stream');
