@@ -460,24 +460,37 @@ try {
   }
   const stormRatio = median(stormRounds.map((r) => r.ratio));
   const met = stormRounds.filter((r) => r.ratio <= 2).length;
-  console.log(
-    `storm p99 ÷ idle p99 (median of ${stormRounds.length}): ${stormRatio.toFixed(2)} (goal ≤ 2) ${stormRatio <= 2 ? 'met' : 'NOT met'}, met in ${met} of ${stormRounds.length}; the storms' onset ÷ idle (median) ${median(stormRounds.map((r) => r.onsetP99Ms / Math.max(r.idleP99Ms, 1))).toFixed(2)}; server event-loop delay p99 (median): idle ${median(stormRounds.map((r) => r.idleEventLoopDelayMs.p99)).toFixed(1)} ms, storm ${median(stormRounds.map((r) => r.stormEventLoopDelayMs.p99)).toFixed(1)} ms`,
-  );
+  // BENCH_STORM_ROUNDS=0 leaves the storm out.
+  if (stormRounds.length > 0)
+    console.log(
+      `storm p99 ÷ idle p99 (median of ${stormRounds.length}): ${stormRatio.toFixed(2)} (goal ≤ 2) ${stormRatio <= 2 ? 'met' : 'NOT met'}, met in ${met} of ${stormRounds.length}; the storms' onset ÷ idle (median) ${median(stormRounds.map((r) => r.onsetP99Ms / Math.max(r.idleP99Ms, 1))).toFixed(2)}; server event-loop delay p99 (median): idle ${median(stormRounds.map((r) => r.idleEventLoopDelayMs.p99)).toFixed(1)} ms, storm ${median(stormRounds.map((r) => r.stormEventLoopDelayMs.p99)).toFixed(1)} ms`,
+    );
 
-  const idleProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
-  // The flood lasts until the probe is done, however long its sign-ins wait.
-  const flooding = loader.run(
-    signInsAt(portal.base, accounts, FLOOD, { 'x-forwarded-for': '203.0.113.7' }),
-    3600,
-  );
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const floodProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
-  loader.stop();
-  const flood = await flooding;
-  assertStages(flood, accounts.statuses, 'the flood', true);
-  console.log(
-    `a flood of ${FLOOD} sign-ins at once from one address (${flood.requests.average.toFixed(1)}/s, ${flood['5xx'] ?? 0} refused 503): another address's sign-in, median of ${PROBES}, ${idleProbe.toFixed(0)} ms idle, ${floodProbe.toFixed(0)} ms during it (× ${(floodProbe / idleProbe).toFixed(2)})`,
-  );
+  // BENCH_FLOOD=0 leaves the flood out (e.g. to measure the sign-in levels alone).
+  const flood = FLOOD > 0 ? await measureFlood() : null;
+
+  async function measureFlood() {
+    const idleProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
+    // The flood lasts until the probe is done, however long its sign-ins wait.
+    const flooding = loader.run(
+      signInsAt(portal.base, accounts, FLOOD, { 'x-forwarded-for': '203.0.113.7' }),
+      3600,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const floodProbe = median(await probeSignIns(portal.base, accounts, '198.51.100.9'));
+    loader.stop();
+    const flood = await flooding;
+    assertStages(flood, accounts.statuses, 'the flood', true);
+    console.log(
+      `a flood of ${FLOOD} sign-ins at once from one address (${flood.requests.average.toFixed(1)}/s, ${flood['5xx'] ?? 0} refused 503): another address's sign-in, median of ${PROBES}, ${idleProbe.toFixed(0)} ms idle, ${floodProbe.toFixed(0)} ms during it (× ${(floodProbe / idleProbe).toFixed(2)})`,
+    );
+    return {
+      connections: FLOOD,
+      signInsPerSecond: flood.requests.average,
+      refused503: flood['5xx'] ?? 0,
+      otherAddressMedianMs: { idle: idleProbe, during: floodProbe },
+    };
+  }
 
   const report = {
     date: new Date().toISOString(),
@@ -496,12 +509,7 @@ try {
       metInRounds: met,
       rounds: stormRounds,
     },
-    flood: {
-      connections: FLOOD,
-      signInsPerSecond: flood.requests.average,
-      refused503: flood['5xx'] ?? 0,
-      otherAddressMedianMs: { idle: idleProbe, during: floodProbe },
-    },
+    flood,
   };
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
   const file = path.join(
