@@ -4,6 +4,7 @@ import { DatabaseProxy } from '../faults/db-proxy.js';
 import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
 import type { Db } from './connection.js';
+import { openDatabase } from './connection.js';
 import { transaction } from './transaction.js';
 
 // docs/performance.md "Sign-in": a transaction's statements started together are sent together on
@@ -150,5 +151,28 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
     proxy.restore();
     await transaction(db, (trx) => insert(trx, 3, 'trois'));
     expect(await bodies(db)).toEqual(['trois']);
+  });
+
+  it('fails when begin itself fails, with no statement left unanswered, and leaves its connection clean', async () => {
+    // A pool of one connection, left in a failed transaction block: PostgreSQL refuses everything
+    // on it but the block's end, `begin` included.
+    const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
+    try {
+      const one = single.db;
+      await sql`create temp table notes (id integer primary key, body text not null)`.execute(one);
+      await sql`begin`.execute(one);
+      await expect(sql`select 1 / 0`.execute(one)).rejects.toThrow(/division by zero/);
+      // Two statements behind the failed begin: each fails too, and neither is left unhandled
+      // (vitest fails a test on an unhandled rejection).
+      const failed = transaction(one, async (trx) => {
+        await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux')]);
+      });
+      await expect(failed).rejects.toThrow(/current transaction is aborted/);
+      // Its rollback ended the block: the connection serves the next transaction.
+      await transaction(one, (trx) => insert(trx, 3, 'trois'));
+      expect(await bodies(one)).toEqual(['trois']);
+    } finally {
+      await single.close();
+    }
   });
 });
