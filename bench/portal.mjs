@@ -33,12 +33,23 @@ export async function waitFor(url, timeoutMs = 30_000) {
   throw new Error(`${url} did not come up`);
 }
 
+/** The processes a bench started that are still running. */
+const running = new Set();
+// A bench that stops on an error past its `finally` (an unhandled rejection) ends its servers too:
+// left running, they held the terminal's output open and the command never returned.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 export function startProcess(args, env = {}) {
-  return spawn(process.execPath, args, {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export async function stopProcess(child) {
