@@ -37,9 +37,13 @@ export async function waitFor(url, timeoutMs = 30_000) {
 const running = new Set();
 // A bench that stops on an error past its `finally` (an unhandled rejection) ends its servers too:
 // left running, they held the terminal's output open and the command never returned.
+// Stopped by a signal, it ends them as well (Node runs no exit handler on a signal's death).
 process.once('exit', () => {
   for (const child of running) child.kill('SIGTERM');
 });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+}
 
 export function startProcess(args, env = {}) {
   const child = spawn(process.execPath, args, {
