@@ -504,13 +504,17 @@ try {
     durationSeconds: DURATION,
     rounds: ROUNDS,
     signIn: rows,
-    storm: {
-      meRate: ME_RATE,
-      signInConnections: STORM,
-      ratio: stormRatio,
-      metInRounds: met,
-      rounds: stormRounds,
-    },
+    // Null for a part the run left out (summary.mjs then shows no row for it).
+    storm:
+      stormRounds.length > 0
+        ? {
+            meRate: ME_RATE,
+            signInConnections: STORM,
+            ratio: stormRatio,
+            metInRounds: met,
+            rounds: stormRounds,
+          }
+        : null,
     flood,
   };
   fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
