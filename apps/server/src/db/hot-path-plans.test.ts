@@ -1,0 +1,309 @@
+import type { CompiledQuery } from 'kysely';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import type { ListeningApp } from '../modules/oidc/test-support.js';
+import {
+  authorizationRequest,
+  authorizeTo,
+  Browser,
+  listeningTestApp,
+  registerPlatform,
+  relyingParty,
+} from '../modules/oidc/test-support.js';
+import { createUser, DIALECTS, lastCode, signIn, TestClient } from '../test/helpers.js';
+import type { Dialect } from './connection.js';
+import { explain } from '../test/query-log.js';
+
+// Performance issue: no statement on a hot path grows with its table. The journeys below are the
+// ones every user, platform and attacker repeats — each way of signing in and its refusals, the
+// second factor by e-mail and SMS, the trusted browser, the session check and the signed-in
+// landing, an OpenID Connect authorization, token, userinfo and refresh, the sign-out, and the
+// public forms (sign-up, forgotten password, "not you?") — run through the app as a client would.
+// Every statement they send, as sent (with its parameters), is explained: each must reach its
+// rows through an index, on both databases. A query that scans a table passes every functional
+// test at a hundred users and takes the portal down at a million; this is where it is caught.
+
+const PATIENT = {
+  email: 'patient@hygie.test',
+  password: 'Patient-Passw0rd!',
+  phone: '+33612345678',
+  ins: '295109912611193',
+};
+const PROFESSIONAL = {
+  email: 'pro@hygie.test',
+  password: 'Pro-Passw0rd!42',
+  phone: '+33612345679',
+  profile: 'professional' as const,
+  professionalId: { type: 'RPPS', value: '10002909371' },
+};
+const LOCKED = {
+  email: 'locked@hygie.test',
+  password: 'Locked-Passw0rd!',
+  status: 'locked' as const,
+};
+const CALLBACK = 'http://127.0.0.1:9/alpha/callback';
+/**
+ * Tables read whole by design: configuration an admin writes, whose size follows neither the
+ * users nor the traffic. The platforms are the relying parties registered (tens at most): the
+ * signed-in landing lists every one the user may reach.
+ */
+const CONFIGURATION_TABLES = new Set(['platforms']);
+
+/**
+ * The tables a plan reads whole (or through a whole index): SQLite's `SCAN t` (with or without
+ * an index); PostgreSQL's `Seq Scan on t`, and an index scan with no `Index Cond` (with
+ * sequential scans switched off for the explain, the planner walks a whole index rather than say
+ * it has none that fits).
+ */
+function scannedTables(plan: string, dialect: Dialect): string[] {
+  const lines = plan.split('\n');
+  if (dialect === 'sqlite') {
+    return lines.flatMap((line) => {
+      const scan = /\bSCAN (\w+)/.exec(line);
+      return scan?.[1] && scan[1] !== 'CONSTANT' ? [scan[1]] : [];
+    });
+  }
+  return lines.flatMap((line, i) => {
+    const seq = /Seq Scan on (\w+)/.exec(line);
+    if (seq?.[1]) return [seq[1]];
+    const index = /Index (?:Only )?Scan(?: Backward)? using \w+ on (\w+)/.exec(line);
+    if (!index?.[1]) return [];
+    const details: string[] = [];
+    for (const next of lines.slice(i + 1)) {
+      if (next.includes('->')) break;
+      details.push(next);
+    }
+    return details.some((d) => d.includes('Index Cond:')) ? [] : [index[1]];
+  });
+}
+
+describe('scannedTables', () => {
+  it('names the tables a plan reads whole, and none that it reaches by an index', () => {
+    expect(scannedTables('SEARCH users USING INDEX users_email_uq (email=?)', 'sqlite')).toEqual(
+      [],
+    );
+    expect(scannedTables('SCAN outbox\nUSE TEMP B-TREE FOR ORDER BY', 'sqlite')).toEqual([
+      'outbox',
+    ]);
+    expect(scannedTables('SCAN users USING COVERING INDEX users_created_idx', 'sqlite')).toEqual([
+      'users',
+    ]);
+    expect(scannedTables('SCAN CONSTANT ROW', 'sqlite')).toEqual([]);
+    expect(
+      scannedTables(
+        'Index Scan using users_pkey on users  (cost=0.15..8.17 rows=1)\n  Index Cond: (id = $1)',
+        'postgres',
+      ),
+    ).toEqual([]);
+    expect(
+      scannedTables(
+        'Limit\n  ->  Seq Scan on outbox  (cost=1.00..10.88 rows=1)\n        Filter: (recipient = $1)',
+        'postgres',
+      ),
+    ).toEqual(['outbox']);
+    expect(
+      scannedTables(
+        [
+          'Limit',
+          '  ->  Index Scan Backward using outbox_created_idx on outbox  (cost=0.15..60.2)',
+          '        Filter: (recipient = $1)',
+          '  ->  Index Only Scan using users_pkey on users  (cost=0.15..8.17 rows=1)',
+          '        Index Cond: (id = $2)',
+        ].join('\n'),
+        'postgres',
+      ),
+    ).toEqual(['outbox']);
+  });
+});
+
+describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
+  let t: ListeningApp;
+  /** Each statement the journeys sent, with the journey that sent it. */
+  const sent: { journey: string; query: CompiledQuery }[] = [];
+
+  /** Runs a journey's step, keeping every statement it sends under the journey's name. */
+  async function recorded<T>(journey: string, step: () => Promise<T>): Promise<T> {
+    let result: T | undefined;
+    const queries = await t.queries.during(async () => {
+      result = await step();
+    });
+    sent.push(...queries.map((query) => ({ journey, query })));
+    if (result === undefined) throw new Error(`${journey}: no answer`);
+    return result;
+  }
+
+  function codeOf(res: LightMyRequestResponse): string | undefined {
+    return res.json<{ code?: string }>().code;
+  }
+
+  /** A password sign-in through its second factor (code read outside the journey's statements). */
+  async function signInWithCode(
+    journey: string,
+    browser: TestClient,
+    username: string,
+    password: string,
+    provider: 'email' | 'sms',
+    recipient: string,
+  ): Promise<void> {
+    t.clock.advance(13 * 60_000);
+    const first = await recorded(journey, () => browser.login(username, password));
+    expect(codeOf(first), journey).toBe('two_factor_authentication_required');
+    const send = await recorded(journey, () => browser.post('/api/mfa/send', { provider }));
+    expect(send.statusCode, journey).toBe(200);
+    const code = await lastCode(t, recipient);
+    const verified = await recorded(journey, () =>
+      browser.post('/api/mfa/verify', { provider, code, trustDevice: true }),
+    );
+    expect(verified.statusCode, `${journey}: ${verified.body}`).toBe(200);
+  }
+
+  beforeAll(async () => {
+    t = await listeningTestApp(dialect);
+    const admin = new TestClient(t.app);
+    expect((await signIn(t, admin)).statusCode).toBe(200);
+    const platform = await registerPlatform(admin, { name: 'Alpha', redirectUris: [CALLBACK] });
+    const rp = await relyingParty(t.base, platform);
+    await createUser(t, PATIENT);
+    await createUser(t, PROFESSIONAL);
+    await createUser(t, LOCKED);
+
+    const patient = new TestClient(t.app);
+    await signInWithCode(
+      'sign-in, code by e-mail',
+      patient,
+      PATIENT.email,
+      PATIENT.password,
+      'email',
+      PATIENT.email,
+    );
+    for (const url of ['/api/me', '/api/me', '/api/dashboard', '/api/services', '/api/config']) {
+      const res = await recorded('session check and landing', () => patient.get(url));
+      expect(res.statusCode, url).toBe(200);
+    }
+    await recorded('OpenID Connect', async () => {
+      const start = await authorizationRequest(rp, CALLBACK);
+      const callback = await authorizeTo(new Browser(patient.cookies), t.base, start);
+      const tokens = await client.authorizationCodeGrant(rp, callback, {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+      });
+      const info = await client.fetchUserInfo(rp, tokens.access_token, client.skipSubjectCheck);
+      expect(info.email).toBe(PATIENT.email);
+      const refreshed = await client.refreshTokenGrant(rp, tokens.refresh_token ?? '');
+      expect(refreshed.access_token).toBeTruthy();
+      return refreshed;
+    });
+    const out = await recorded('sign-out', () => patient.get('/api/logout'));
+    expect(out.statusCode).toBe(303);
+    t.clock.advance(13 * 60_000);
+    const trusted = await recorded('sign-in from a trusted browser', () =>
+      patient.login(PATIENT.email, PATIENT.password),
+    );
+    expect(trusted.statusCode, trusted.body).toBe(200);
+
+    await signInWithCode(
+      'sign-in by phone, code by SMS',
+      new TestClient(t.app),
+      PATIENT.phone,
+      PATIENT.password,
+      'sms',
+      PATIENT.phone,
+    );
+    for (const [journey, username, password] of [
+      ['sign-in by INS', PATIENT.ins, PATIENT.password],
+      ['sign-in by RPPS', PROFESSIONAL.professionalId.value, PROFESSIONAL.password],
+    ] as const) {
+      const res = await recorded(journey, () => new TestClient(t.app).login(username, password));
+      expect(codeOf(res), journey).toBe('two_factor_authentication_required');
+    }
+    for (const [journey, username, password, code] of [
+      ['a wrong password', PATIENT.email, 'Wrong-Passw0rd!!', 'bad_credentials'],
+      ['an unknown account', 'nobody@hygie.test', 'Wrong-Passw0rd!!', 'bad_credentials'],
+      ['a locked account', LOCKED.email, LOCKED.password, 'account_locked'],
+    ] as const) {
+      const res = await recorded(journey, () => new TestClient(t.app).login(username, password));
+      expect(codeOf(res), journey).toBe(code);
+    }
+
+    const stranger = new TestClient(t.app);
+    const forgot = await recorded('forgotten password', () =>
+      stranger.post('/api/password/forgot', { username: PATIENT.email, channel: 'email' }),
+    );
+    expect(forgot.statusCode).toBe(200);
+    const wrongCode = await recorded('forgotten password', () =>
+      stranger.post('/api/password/forgot/verify', {
+        username: PATIENT.email,
+        channel: 'email',
+        code: '000000',
+      }),
+    );
+    expect(wrongCode.statusCode).toBe(400);
+    const lock = await recorded('"not you?"', () =>
+      stranger.post('/api/lock-account', { email: PATIENT.email, code: 'x'.repeat(43) }),
+    );
+    expect(lock.statusCode).toBeGreaterThanOrEqual(400);
+    expect(lock.statusCode).toBeLessThan(500);
+    const terms = (await stranger.get('/api/cgu')).json<{ version: string; hash: string }>();
+    const registered = await recorded('sign-up', () =>
+      stranger.post('/api/register', {
+        type: 'professional',
+        email: 'new@hygie.test',
+        password: 'Sunny-Garden-42',
+        passwordConfirmation: 'Sunny-Garden-42',
+        acceptCgu: true,
+        cguVersion: terms.version,
+        cguHash: terms.hash,
+        firstName: 'Léa',
+        lastName: 'Bernard',
+        birthDate: '17/05/1980',
+        birthPlaceInsee: '75056',
+        sex: 'female',
+        phone: '06 12 34 56 70',
+        identifier: { type: 'RPPS', value: '10101215225' },
+        job: 'Infirmière',
+      }),
+    );
+    expect(registered.statusCode, registered.body).toBe(201);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('reach the tables of every hot path', () => {
+    const tables = new Set(
+      sent.flatMap(({ query }) =>
+        [...query.sql.matchAll(/(?:from|into|update|join) "(\w+)"/g)].map((m) => m[1]),
+      ),
+    );
+    for (const table of [
+      'users',
+      'sessions',
+      'throttles',
+      'one_time_codes',
+      'trusted_devices',
+      'outbox',
+      'audit_events',
+      'oidc_store',
+      'platforms',
+    ]) {
+      expect(tables, table).toContain(table);
+    }
+    expect(new Set(sent.map((s) => s.query.sql)).size).toBeGreaterThan(40);
+  });
+
+  it('read every table through an index: no statement grows with its table', async () => {
+    const explained = new Map<string, string[]>();
+    const offenders: string[] = [];
+    for (const { journey, query } of sent) {
+      if (!/^\s*(select|insert|update|delete|with)\b/i.test(query.sql)) continue;
+      let scanned = explained.get(query.sql);
+      if (!scanned) {
+        const plan = await explain(t.ctx.db, dialect, query);
+        scanned = scannedTables(plan, dialect).filter((table) => !CONFIGURATION_TABLES.has(table));
+        explained.set(query.sql, scanned);
+        if (scanned.length > 0) offenders.push(`${journey}: ${scanned.join(', ')} ← ${query.sql}`);
+      }
+    }
+    expect(explained.size).toBeGreaterThan(40);
+    expect(offenders).toEqual([]);
+  });
+});
