@@ -2,6 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { purgeExpired } from '../modules/maintenance/service.js';
 import type { ListeningApp } from '../modules/oidc/test-support.js';
 import {
   authorizationRequest,
@@ -265,6 +266,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
       }),
     );
     expect(registered.statusCode, registered.body).toBe(201);
+    await recorded('the hourly purge', () => purgeExpired(t.ctx));
   }, 120_000);
   afterAll(() => t.close());
 

@@ -99,4 +99,35 @@ describe.each(DIALECTS)('data retention on %s', (dialect) => {
     expect(left).toEqual([{ action: 'setting_changed' }]);
     expect((await purgeExpired(t.ctx)).auditEvents).toBe(0);
   });
+
+  it('a session kept alive by its use goes at its absolute expiry, not later', async () => {
+    const userId = await createUser(t, {
+      email: 'alive@hygie.test',
+      password: 'Alive-Passw0rd-1',
+      phone: '+33657000089',
+    });
+    const person = new TestClient(t.app);
+    expect((await signIn(t, person, 'alive@hygie.test', 'Alive-Passw0rd-1')).statusCode).toBe(200);
+    const session = () =>
+      t.ctx.db
+        .selectFrom('sessions')
+        .select(['idle_expires_at', 'absolute_expires_at'])
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    const { idleSeconds } = t.ctx.config.session;
+    const opened = await session();
+    if (!opened) throw new Error('no session');
+    // Used more often than its idle time-out, until that would take it past its absolute expiry.
+    while (t.clock.now() + idleSeconds * 1000 < opened.absolute_expires_at) {
+      t.clock.advance(idleSeconds * 400);
+      expect((await person.get('/api/me')).statusCode).toBe(200);
+    }
+    expect((await session())?.idle_expires_at).toBe(opened.absolute_expires_at);
+    t.clock.current = opened.absolute_expires_at - 1;
+    await purgeExpired(t.ctx);
+    expect(await session()).toBeDefined();
+    t.clock.current = opened.absolute_expires_at + 1;
+    expect((await purgeExpired(t.ctx)).sessions).toBe(1);
+    expect(await session()).toBeUndefined();
+  });
 });

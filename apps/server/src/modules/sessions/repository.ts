@@ -448,10 +448,15 @@ export async function touchSession(
     .execute();
 }
 
+/**
+ * The sessions past their expiry. A session's idle expiry never passes its absolute one (set and
+ * slid capped by it: service.ts `openSession`, `slide`), so a session past either is past its
+ * idle expiry: one index range (`sessions_idle_expires_idx`), not the table.
+ */
 export async function deleteExpiredSessions(db: Db, now: number): Promise<number> {
   const result = await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('idle_expires_at', '<', now), eb('absolute_expires_at', '<', now)]))
+    .where('idle_expires_at', '<', now)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
