@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { purgeExpired } from '../modules/maintenance/service.js';
+import { findUserByEmail } from '../modules/users/service.js';
 import type { ListeningApp } from '../modules/oidc/test-support.js';
 import {
   authorizationRequest,
@@ -44,6 +45,9 @@ const LOCKED = {
   status: 'locked' as const,
 };
 const CALLBACK = 'http://127.0.0.1:9/alpha/callback';
+const METRICS_TOKEN = 'metrics-token-of-the-hot-path-plans';
+/** The journey of the operator's trail filtered by a type. */
+const FILTERED_LISTS = "the operator's trail by type";
 /**
  * Tables read whole by design: configuration an admin writes, whose size follows neither the
  * users nor the traffic. The platforms are the relying parties registered (tens at most): the
@@ -51,18 +55,36 @@ const CALLBACK = 'http://127.0.0.1:9/alpha/callback';
  */
 const CONFIGURATION_TABLES = new Set(['platforms']);
 
+/** Columns whose index range holds one person's rows: a sort of them is bounded by that person. */
+const OWNER_COLUMNS = new Set(['user_id', 'target_id', 'phone']);
+
 /**
- * The tables a plan reads whole (or through a whole index): SQLite's `SCAN t` (with or without
- * an index); PostgreSQL's `Seq Scan on t`, and an index scan with no `Index Cond` (with
- * sequential scans switched off for the explain, the planner walks a whole index rather than say
- * it has none that fits).
+ * The tables a plan reads whole (or through a whole index): SQLite's `SCAN t`; PostgreSQL's `Seq
+ * Scan on t`, and an index scan with no `Index Cond` (with sequential scans switched off for the
+ * explain, the planner walks a whole index rather than say it has none that fits). But a first
+ * page in an index's order — the walk stopped by a `LIMIT`, no row filtered out on the way and
+ * nothing sorted — reads its page, not the table. And a page sorted after it is read (`LIMIT`
+ * over a sort) reads every row of its index range: one person's rows, or the table's when the
+ * range is on a column most rows share (a channel, a status).
  */
-function scannedTables(plan: string, dialect: Dialect): string[] {
+function scannedTables(
+  plan: string,
+  dialect: Dialect,
+  statement: string,
+  walk: 'ordered' | 'filtered' = 'ordered',
+): string[] {
   const lines = plan.split('\n');
+  const paged = /\blimit\b/i.test(statement) || /^Limit\b/.test(plan);
+  const sorted = /TEMP B-TREE FOR (?:LAST TERM OF )?ORDER BY|\bSort\b/.test(plan);
   if (dialect === 'sqlite') {
+    const pageInIndexOrder =
+      paged && (walk === 'filtered' || !/\bwhere\b/i.test(statement)) && !sorted;
     return lines.flatMap((line) => {
-      const scan = /\bSCAN (\w+)/.exec(line);
-      return scan?.[1] && scan[1] !== 'CONSTANT' ? [scan[1]] : [];
+      const scan = /\bSCAN (\w+)( USING (?:COVERING )?INDEX)?/.exec(line);
+      if (scan?.[1] && scan[1] !== 'CONSTANT') return scan[2] && pageInIndexOrder ? [] : [scan[1]];
+      const search = /\bSEARCH (\w+) USING (?:COVERING )?INDEX \w+ \((\w+)/.exec(line);
+      if (search?.[1] && paged && sorted && !OWNER_COLUMNS.has(search[2] ?? '')) return [search[1]];
+      return [];
     });
   }
   return lines.flatMap((line, i) => {
@@ -75,46 +97,97 @@ function scannedTables(plan: string, dialect: Dialect): string[] {
       if (next.includes('->')) break;
       details.push(next);
     }
-    return details.some((d) => d.includes('Index Cond:')) ? [] : [index[1]];
+    const condition = details.find((d) => d.includes('Index Cond:'));
+    if (condition) {
+      const column = /Index Cond: \(+(\w+)/.exec(condition)?.[1] ?? '';
+      return paged && sorted && !OWNER_COLUMNS.has(column) ? [index[1]] : [];
+    }
+    const filtered = details.some((d) => d.includes('Filter:'));
+    return paged && !sorted && (walk === 'filtered' || !filtered) ? [] : [index[1]];
   });
 }
 
 describe('scannedTables', () => {
+  const bySqlite = (plan: string, statement = 'select * from t where a = ?') =>
+    scannedTables(plan, 'sqlite', statement);
+  const byPostgres = (plan: string[]) => scannedTables(plan.join('\n'), 'postgres', '');
+
   it('names the tables a plan reads whole, and none that it reaches by an index', () => {
-    expect(scannedTables('SEARCH users USING INDEX users_email_uq (email=?)', 'sqlite')).toEqual(
-      [],
-    );
-    expect(scannedTables('SCAN outbox\nUSE TEMP B-TREE FOR ORDER BY', 'sqlite')).toEqual([
-      'outbox',
-    ]);
-    expect(scannedTables('SCAN users USING COVERING INDEX users_created_idx', 'sqlite')).toEqual([
-      'users',
-    ]);
-    expect(scannedTables('SCAN CONSTANT ROW', 'sqlite')).toEqual([]);
+    expect(bySqlite('SEARCH users USING INDEX users_email_uq (email=?)')).toEqual([]);
+    expect(bySqlite('SCAN outbox\nUSE TEMP B-TREE FOR ORDER BY')).toEqual(['outbox']);
+    expect(bySqlite('SCAN users USING COVERING INDEX users_created_idx')).toEqual(['users']);
+    expect(bySqlite('SCAN CONSTANT ROW')).toEqual([]);
     expect(
-      scannedTables(
-        'Index Scan using users_pkey on users  (cost=0.15..8.17 rows=1)\n  Index Cond: (id = $1)',
-        'postgres',
-      ),
+      byPostgres([
+        'Index Scan using users_pkey on users  (cost=0.15..8.17 rows=1)',
+        '  Index Cond: (id = $1)',
+      ]),
     ).toEqual([]);
     expect(
-      scannedTables(
-        'Limit\n  ->  Seq Scan on outbox  (cost=1.00..10.88 rows=1)\n        Filter: (recipient = $1)',
-        'postgres',
-      ),
+      byPostgres([
+        'Limit',
+        '  ->  Seq Scan on outbox  (cost=1.00..10.88 rows=1)',
+        '        Filter: (recipient = $1)',
+      ]),
     ).toEqual(['outbox']);
     expect(
-      scannedTables(
-        [
-          'Limit',
-          '  ->  Index Scan Backward using outbox_created_idx on outbox  (cost=0.15..60.2)',
-          '        Filter: (recipient = $1)',
-          '  ->  Index Only Scan using users_pkey on users  (cost=0.15..8.17 rows=1)',
-          '        Index Cond: (id = $2)',
-        ].join('\n'),
-        'postgres',
-      ),
+      byPostgres([
+        'Limit',
+        '  ->  Index Scan Backward using outbox_created_idx on outbox  (cost=0.15..60.2)',
+        '        Filter: (recipient = $1)',
+        '  ->  Index Only Scan using users_pkey on users  (cost=0.15..8.17 rows=1)',
+        '        Index Cond: (id = $2)',
+      ]),
     ).toEqual(['outbox']);
+  });
+
+  it('takes a first page in an index’s order for its page, unless a row is filtered or sorted', () => {
+    const list = 'select * from users order by created_at desc, id desc limit ?';
+    expect(bySqlite('SCAN users USING INDEX users_created_idx', list)).toEqual([]);
+    expect(bySqlite('SCAN users', list)).toEqual(['users']);
+    expect(
+      bySqlite(
+        'SCAN users USING INDEX users_created_idx\nUSE TEMP B-TREE FOR LAST TERM OF ORDER BY',
+        list,
+      ),
+    ).toEqual(['users']);
+    expect(
+      bySqlite(
+        'SCAN users USING INDEX users_created_idx',
+        'select * from users where status = ? order by created_at desc limit ?',
+      ),
+    ).toEqual(['users']);
+    const walk = '  ->  Index Scan Backward using users_created_idx on users  (cost=0.14..36.28)';
+    expect(byPostgres(['Limit  (cost=0.14..36.28 rows=10)', walk])).toEqual([]);
+    expect(byPostgres(['Limit', walk, '        Filter: (status = $1)'])).toEqual(['users']);
+    expect(byPostgres(['Limit', '  ->  Sort', '        Sort Key: at DESC, id DESC', walk])).toEqual(
+      ['users'],
+    );
+    expect(byPostgres([walk.replace('  ->  ', '')])).toEqual(['users']);
+  });
+
+  it('takes a page sorted after it is read for the index range it sorts: one person’s, or most of a table', () => {
+    const page = 'select * from outbox where channel = ? order by created_at desc limit ?';
+    const sort = 'USE TEMP B-TREE FOR ORDER BY';
+    expect(
+      bySqlite(`SEARCH outbox USING INDEX outbox_channel_idx (channel=?)\n${sort}`, page),
+    ).toEqual(['outbox']);
+    expect(
+      bySqlite(`SEARCH sessions USING INDEX sessions_user_idx (user_id=?)\n${sort}`, page),
+    ).toEqual([]);
+    expect(bySqlite('SEARCH outbox USING INDEX outbox_channel_idx (channel=?)', page)).toEqual([]);
+    const sortedRange = (condition: string) => [
+      'Limit',
+      '  ->  Sort',
+      '        Sort Key: created_at DESC, id DESC',
+      '        ->  Index Scan using some_idx on outbox  (cost=0.14..8.16 rows=1)',
+      `              Index Cond: ${condition}`,
+    ];
+    expect(byPostgres(sortedRange("((channel)::text = 'sms'::text)"))).toEqual(['outbox']);
+    expect(byPostgres(sortedRange("((user_id)::text = 'x'::text)"))).toEqual([]);
+    expect(
+      byPostgres(sortedRange("((channel)::text = 'sms'::text)").filter((l) => !/Sort/.test(l))),
+    ).toEqual([]);
   });
 });
 
@@ -160,7 +233,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await listeningTestApp(dialect);
+    t = await listeningTestApp(dialect, { METRICS_TOKEN });
     const admin = new TestClient(t.app);
     expect((await signIn(t, admin)).statusCode).toBe(200);
     const platform = await registerPlatform(admin, { name: 'Alpha', redirectUris: [CALLBACK] });
@@ -266,6 +339,63 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
       }),
     );
     expect(registered.statusCode, registered.body).toBe(201);
+
+    // The signed-in pages a person opens, and the operator's screens over the largest tables.
+    t.clock.advance(13 * 60_000);
+    const person = new TestClient(t.app);
+    await signInWithCode(
+      'sign-in, code by e-mail',
+      person,
+      PATIENT.email,
+      PATIENT.password,
+      'email',
+      PATIENT.email,
+    );
+    for (const url of [
+      '/api/me/sessions',
+      '/api/me/activity',
+      '/api/devices',
+      '/api/me/consents',
+      '/api/me/assurance',
+      '/api/me/identity-links',
+      '/api/profile',
+    ]) {
+      const res = await recorded('signed-in pages', () => person.get(url));
+      expect(res.statusCode, url).toBe(200);
+    }
+    expect((await signIn(t, admin)).statusCode).toBe(200);
+    const patientId = (await findUserByEmail(t.ctx.db, PATIENT.email))?.id ?? '';
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    // The trail filtered by a type walks its time order and skips the other types: checked as a
+    // walk, not a range (below).
+    const filtered = new Set(['/api/admin/audit?type=login_failed']);
+    for (const url of [
+      '/api/admin/users',
+      `/api/admin/users/${patientId}`,
+      '/api/admin/audit',
+      `/api/admin/audit?user=${patientId}`,
+      `/api/admin/audit?from=${today}&to=${today}`,
+      '/api/admin/messages?limit=4',
+      '/api/admin/messages?channel=sms',
+      '/api/admin/messages?status=failed',
+      ...filtered,
+      '/api/admin/settings',
+      '/api/admin/platforms',
+    ]) {
+      const journey = filtered.has(url) ? FILTERED_LISTS : "the operator's screens";
+      const res = await recorded(journey, () => admin.get(url));
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      const cursor = res.json<{ nextCursor?: string | null }>().nextCursor;
+      if (cursor) {
+        const next = `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
+        const page = await recorded(journey, () => admin.get(next));
+        expect(page.statusCode, next).toBe(200);
+      }
+    }
+    const scrape = await recorded('the metrics scrape', () =>
+      stranger.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` }),
+    );
+    expect(scrape.statusCode).toBe(200);
     await recorded('the hourly purge', () => purgeExpired(t.ctx));
   }, 120_000);
   afterAll(() => t.close());
@@ -289,7 +419,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     ]) {
       expect(tables, table).toContain(table);
     }
-    expect(new Set(sent.map((s) => s.query.sql)).size).toBeGreaterThan(40);
+    expect(new Set(sent.map((s) => s.query.sql)).size).toBeGreaterThan(70);
   });
 
   it('read every table through an index: no statement grows with its table', async () => {
@@ -300,12 +430,17 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
       let scanned = explained.get(query.sql);
       if (!scanned) {
         const plan = await explain(t.ctx.db, dialect, query);
-        scanned = scannedTables(plan, dialect).filter((table) => !CONFIGURATION_TABLES.has(table));
+        scanned = scannedTables(
+          plan,
+          dialect,
+          query.sql,
+          journey === FILTERED_LISTS ? 'filtered' : 'ordered',
+        ).filter((table) => !CONFIGURATION_TABLES.has(table));
         explained.set(query.sql, scanned);
         if (scanned.length > 0) offenders.push(`${journey}: ${scanned.join(', ')} ← ${query.sql}`);
       }
     }
-    expect(explained.size).toBeGreaterThan(40);
+    expect(explained.size).toBeGreaterThan(70);
     expect(offenders).toEqual([]);
   });
 });

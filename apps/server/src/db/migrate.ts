@@ -26,7 +26,7 @@ import * as m0021 from './migrations/0021-assurance-levels.js';
 import * as m0022 from './migrations/0022-search-indexes.js';
 import * as m0023 from './migrations/0023-user-version.js';
 import * as m0024 from './migrations/0024-admin-search-indexes.js';
-import * as m0025 from './migrations/0025-purge-indexes.js';
+import * as m0025 from './migrations/0025-purge-and-list-indexes.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -54,7 +54,7 @@ const migrations: Record<string, Migration> = {
   '0022-search-indexes': m0022,
   '0023-user-version': m0023,
   '0024-admin-search-indexes': m0024,
-  '0025-purge-indexes': m0025,
+  '0025-purge-and-list-indexes': m0025,
 };
 
 /** Every migration this version carries, in application order. */

@@ -9,7 +9,10 @@ export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
   await db.insertInto('outbox').values(row).execute();
 }
 
-/** Pending and given-up messages by channel, and the oldest pending one's creation (metrics). */
+/**
+ * Pending and given-up messages by channel, and the oldest pending one's creation (metrics: every
+ * scrape): the ranges of those two statuses in `outbox_status_created_idx`, not the table.
+ */
 export function outboxCounts(db: Db) {
   return db
     .selectFrom('outbox')

@@ -63,7 +63,10 @@ export interface AuditFilter {
   after?: { at: number; id: string };
 }
 
-/** Events newest first, filtered; keyset pages on (at, id). */
+/**
+ * Events newest first, filtered; keyset pages on (at, id), the next page by a row comparison: one
+ * range of the (…, at, id) index the filter picks, on both databases.
+ */
 export function listAuditEvents(db: Db, filter: AuditFilter, limit: number) {
   const { targetId, action, actions, from, before, after } = filter;
   return db
@@ -75,12 +78,7 @@ export function listAuditEvents(db: Db, filter: AuditFilter, limit: number) {
     .$if(from !== undefined, (qb) => qb.where('at', '>=', from ?? 0))
     .$if(before !== undefined, (qb) => qb.where('at', '<', before ?? 0))
     .$if(after !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('at', '<', after?.at ?? 0),
-          eb.and([eb('at', '=', after?.at ?? 0), eb('id', '<', after?.id ?? '')]),
-        ]),
-      ),
+      qb.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after?.at ?? 0, after?.id ?? ''))),
     )
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')

@@ -9,7 +9,10 @@ export interface MessagePageQuery {
   limit: number;
 }
 
-/** A page of the outbox, newest first (keyset on created_at, id). */
+/**
+ * A page of the outbox, newest first (keyset on created_at, id), the next page by a row
+ * comparison: one range of the (…, created_at, id) index, on both databases.
+ */
 export function listMessages(db: Db, query: MessagePageQuery): Promise<OutboxRow[]> {
   const { after } = query;
   return db
@@ -19,10 +22,7 @@ export function listMessages(db: Db, query: MessagePageQuery): Promise<OutboxRow
     .$if(query.channel !== undefined, (qb) => qb.where('channel', '=', query.channel ?? 'email'))
     .$if(after !== undefined, (qb) =>
       qb.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after?.createdAt ?? 0),
-          eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '<', after?.id ?? '')]),
-        ]),
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after?.createdAt ?? 0, after?.id ?? '')),
       ),
     )
     .orderBy('created_at', 'desc')

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+
+// Forward-only. Two kinds of statement read whole tables, found by explaining every statement of
+// the hot paths (db/hot-path-plans.test.ts; docs/performance.md "Every hot path's statements,
+// explained").
+//
+// The hourly purge (modules/maintenance) deleted what has expired by time columns no index
+// served: each run read every session, code, link, challenge, trusted browser, throttle counter
+// and settled message — on SQLite on the event loop, about 170 ms a million rows a table, every
+// hour on every node. Each purge condition gets the index it ranges over. A session's idle expiry
+// never passes its absolute one, so its idle expiry alone says it has expired (one index where
+// two would cost every sign-in's insert); the links' condition is an OR of two columns, served by
+// one index each (SQLite's MULTI-INDEX OR, PostgreSQL's BitmapOr).
+//
+// The operator's lists, newest first in keyset pages on (time, id), had no index in that order:
+// the trail's on the time alone (PostgreSQL then read and sorted every event for a page), the
+// message queue none (every message sorted, or every message of a channel when filtered by it).
+// The trail's time index gets the id as its last column, and the queue indexes on (created_at,
+// id), by status and by channel, the id last: a page reads its own rows (the purge of settled
+// messages and the metrics' counts of waiting ones, at every scrape a whole-table read until
+// now on SQLite, range over the status's). The trail filtered by a type walks the time order and skips
+// the other types: an index of its own would cost every sign-in's events (docs/performance.md).
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const index = (name: string, table: string, columns: string[]) =>
+    db.schema.createIndex(name).on(table).columns(columns).execute();
+  await index('sessions_idle_expires_idx', 'sessions', ['idle_expires_at']);
+  await index('trusted_devices_expires_idx', 'trusted_devices', ['expires_at']);
+  await index('one_time_codes_expires_idx', 'one_time_codes', ['expires_at']);
+  await index('link_tokens_expires_idx', 'link_tokens', ['expires_at']);
+  await index('link_tokens_consumed_idx', 'link_tokens', ['consumed_at']);
+  await index('biometric_challenges_expires_idx', 'biometric_challenges', ['expires_at']);
+  await index('throttles_window_idx', 'throttles', ['window_start']);
+  await index('outbox_created_idx', 'outbox', ['created_at', 'id']);
+  await index('outbox_status_created_idx', 'outbox', ['status', 'created_at', 'id']);
+  await index('outbox_channel_created_idx', 'outbox', ['channel', 'created_at', 'id']);
+  await index('audit_events_at_id_idx', 'audit_events', ['at', 'id']);
+  await db.schema.dropIndex('audit_events_at_idx').execute();
+}
