@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
+import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
 import { migrateToLatest } from './migrate.js';
+import { up as buildPurgeAndListIndexes } from './migrations/0025-purge-and-list-indexes.js';
 
 // Kysely's migration lock on PostgreSQL (one advisory lock for the whole database).
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';
@@ -26,6 +27,21 @@ describe.skipIf(!TEST_DATABASE_URL)('migrations on PostgreSQL', () => {
       ).rejects.toMatchObject({ code: '57014' });
     } finally {
       await other.end();
+      await handle.close();
+      await drop();
+    }
+  });
+});
+
+describe.each(DIALECTS)('migrations on %s', (dialect) => {
+  it('0025 finds the indexes an operator built ahead of it (docs/operations.md)', async () => {
+    const { handle, drop } = await openTestDatabase(dialect);
+    try {
+      await migrateToLatest(handle);
+      // Built already, as by `create index concurrently` before the deployment: run again, it
+      // builds nothing and fails on nothing.
+      await expect(buildPurgeAndListIndexes(handle.db)).resolves.toBeUndefined();
+    } finally {
       await handle.close();
       await drop();
     }

@@ -16,13 +16,17 @@ import type { Kysely } from 'kysely';
 // the trail's on the time alone (PostgreSQL then read and sorted every event for a page), the
 // message queue none (every message sorted, or every message of a channel when filtered by it).
 // The trail's time index gets the id as its last column, and the queue indexes on (created_at,
-// id), by status and by channel, the id last: a page reads its own rows (the purge of settled
-// messages and the metrics' counts of waiting ones, at every scrape a whole-table read until
-// now on SQLite, range over the status's). The trail filtered by a type walks the time order and skips
-// the other types: an index of its own would cost every sign-in's events (docs/performance.md).
+// id), by status and by channel, the id last: a page reads its own rows. The purge of settled
+// messages and the metrics' counts of waiting ones (at every scrape, until now a whole-table
+// read on SQLite) range over the status's. The trail filtered by a type walks the time order and
+// skips the other types: an index of its own would cost every sign-in's events
+// (docs/performance.md).
+//
+// An operator may build these first (PostgreSQL's `create index concurrently`, under the same
+// names, docs/operations.md): the migration then finds them built.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const index = (name: string, table: string, columns: string[]) =>
-    db.schema.createIndex(name).on(table).columns(columns).execute();
+    db.schema.createIndex(name).ifNotExists().on(table).columns(columns).execute();
   await index('sessions_idle_expires_idx', 'sessions', ['idle_expires_at']);
   await index('trusted_devices_expires_idx', 'trusted_devices', ['expires_at']);
   await index('one_time_codes_expires_idx', 'one_time_codes', ['expires_at']);
@@ -34,5 +38,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await index('outbox_status_created_idx', 'outbox', ['status', 'created_at', 'id']);
   await index('outbox_channel_created_idx', 'outbox', ['channel', 'created_at', 'id']);
   await index('audit_events_at_id_idx', 'audit_events', ['at', 'id']);
-  await db.schema.dropIndex('audit_events_at_idx').execute();
+  await db.schema.dropIndex('audit_events_at_idx').ifExists().execute();
 }
