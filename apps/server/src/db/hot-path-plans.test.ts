@@ -232,6 +232,14 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     expect(verified.statusCode, `${journey}: ${verified.body}`).toBe(200);
   }
 
+  /** A browser of the patient's, signed in with a code by e-mail. */
+  async function signedInPatient(): Promise<TestClient> {
+    const browser = new TestClient(t.app);
+    const { email, password } = PATIENT;
+    await signInWithCode('sign-in, code by e-mail', browser, email, password, 'email', email);
+    return browser;
+  }
+
   beforeAll(async () => {
     t = await listeningTestApp(dialect, { METRICS_TOKEN });
     const admin = new TestClient(t.app);
@@ -242,15 +250,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     await createUser(t, PROFESSIONAL);
     await createUser(t, LOCKED);
 
-    const patient = new TestClient(t.app);
-    await signInWithCode(
-      'sign-in, code by e-mail',
-      patient,
-      PATIENT.email,
-      PATIENT.password,
-      'email',
-      PATIENT.email,
-    );
+    const patient = await signedInPatient();
     for (const url of ['/api/me', '/api/me', '/api/dashboard', '/api/services', '/api/config']) {
       const res = await recorded('session check and landing', () => patient.get(url));
       expect(res.statusCode, url).toBe(200);
@@ -341,16 +341,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     expect(registered.statusCode, registered.body).toBe(201);
 
     // The signed-in pages a person opens, and the operator's screens over the largest tables.
-    t.clock.advance(13 * 60_000);
-    const person = new TestClient(t.app);
-    await signInWithCode(
-      'sign-in, code by e-mail',
-      person,
-      PATIENT.email,
-      PATIENT.password,
-      'email',
-      PATIENT.email,
-    );
+    const person = await signedInPatient();
     for (const url of [
       '/api/me/sessions',
       '/api/me/activity',
