@@ -383,6 +383,14 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
         expect(page.statusCode, next).toBe(200);
       }
     }
+    // The person's own data, as the law lets them ask: the export, then the erasure.
+    const exported = await recorded('the data export', () => person.get('/api/me/export'));
+    expect(exported.statusCode).toBe(200);
+    const erased = await recorded('the erasure', () =>
+      person.request({ method: 'DELETE', url: '/api/me', payload: { password: PATIENT.password } }),
+    );
+    expect(erased.statusCode, erased.body).toBe(200);
+
     const scrape = await recorded('the metrics scrape', () =>
       stranger.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` }),
     );

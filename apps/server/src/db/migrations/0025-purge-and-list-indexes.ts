@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 
 // Forward-only. Two kinds of statement read whole tables, found by explaining every statement of
 // the hot paths (db/hot-path-plans.test.ts; docs/performance.md "Every hot path's statements,
@@ -22,6 +23,11 @@ import type { Kysely } from 'kysely';
 // skips the other types: an index of its own would cost every sign-in's events
 // (docs/performance.md).
 //
+// An erasure removed the addresses from the person's events by reading the whole trail (no index
+// on who caused an event). The events someone caused about something else than themselves (an
+// admin's about others, a person's about a platform) get a partial index of their own; a
+// sign-in's events, about the person who caused them, are not in it and write nothing to it.
+//
 // An operator may build these first (PostgreSQL's `create index concurrently`, under the same
 // names, docs/operations.md): the migration then finds them built.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -39,4 +45,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await index('outbox_channel_created_idx', 'outbox', ['channel', 'created_at', 'id']);
   await index('audit_events_at_id_idx', 'audit_events', ['at', 'id']);
   await db.schema.dropIndex('audit_events_at_idx').ifExists().execute();
+  await sql`create index if not exists audit_events_actor_others_idx on audit_events (actor_id)
+    where actor_id is not null and (target_id is null or target_id <> actor_id)`.execute(db);
 }
