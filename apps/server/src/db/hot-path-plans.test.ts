@@ -31,6 +31,7 @@ const PATIENT = {
   password: 'Patient-Passw0rd!',
   phone: '+33612345678',
   ins: '295109912611193',
+  newPassword: 'Brisk-Lantern-58',
 };
 const PROFESSIONAL = {
   email: 'pro@hygie.test',
@@ -54,6 +55,20 @@ const FILTERED_LISTS = "the operator's trail by type";
  * signed-in landing lists every one the user may reach.
  */
 const CONFIGURATION_TABLES = new Set(['platforms']);
+
+/**
+ * Whole-table reads found and not fixed yet, each with why. The test fails when one of them stops
+ * reading its table whole, so that it leaves this list with its fix.
+ */
+const KNOWN_WHOLE_TABLE_READS = [
+  {
+    statement: /^delete from "throttles" where substr\(key, 1, /,
+    why:
+      'clearing an account’s per-client sign-in counters (an admin’s unlock, a new password): ' +
+      'their keys share a prefix, and a key range over it is not the prefix on every ' +
+      'PostgreSQL collation (docs/performance.md)',
+  },
+];
 
 /** Columns whose index range holds one person's rows: a sort of them is bounded by that person. */
 const OWNER_COLUMNS = new Set(['user_id', 'target_id', 'phone']);
@@ -356,6 +371,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     }
     expect((await signIn(t, admin)).statusCode).toBe(200);
     const patientId = (await findUserByEmail(t.ctx.db, PATIENT.email))?.id ?? '';
+    const professionalId = (await findUserByEmail(t.ctx.db, PROFESSIONAL.email))?.id ?? '';
     const today = new Date(t.clock.now()).toISOString().slice(0, 10);
     // The trail filtered by a type walks its time order and skips the other types: checked as a
     // walk, not a range (below).
@@ -383,11 +399,41 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
         expect(page.statusCode, next).toBe(200);
       }
     }
+    // The account's changes: by its owner, then by an admin (each ends sessions, tells the
+    // platforms and the person, and leaves its event).
+    const changes: [TestClient, string, object][] = [
+      [person, '/api/me/sessions/end-others', {}],
+      [
+        person,
+        '/api/profile/password',
+        {
+          currentPassword: PATIENT.password,
+          password: PATIENT.newPassword,
+          passwordConfirmation: PATIENT.newPassword,
+        },
+      ],
+      ...['lock', 'unlock', 'end-sessions', 'send-password-reset'].map(
+        (action): [TestClient, string, object] => [
+          admin,
+          `/api/admin/users/${professionalId}/${action}`,
+          {},
+        ],
+      ),
+    ];
+    for (const [client, url, payload] of changes) {
+      const res = await recorded("the account's changes", () => client.post(url, payload));
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    }
+
     // The person's own data, as the law lets them ask: the export, then the erasure.
     const exported = await recorded('the data export', () => person.get('/api/me/export'));
     expect(exported.statusCode).toBe(200);
     const erased = await recorded('the erasure', () =>
-      person.request({ method: 'DELETE', url: '/api/me', payload: { password: PATIENT.password } }),
+      person.request({
+        method: 'DELETE',
+        url: '/api/me',
+        payload: { password: PATIENT.newPassword },
+      }),
     );
     expect(erased.statusCode, erased.body).toBe(200);
 
@@ -424,6 +470,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
   it('read every table through an index: no statement grows with its table', async () => {
     const explained = new Map<string, string[]>();
     const offenders: string[] = [];
+    const stillKnown = new Set<string>();
     for (const { journey, query } of sent) {
       if (!/^\s*(select|insert|update|delete|with)\b/i.test(query.sql)) continue;
       let scanned = explained.get(query.sql);
@@ -436,10 +483,16 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
           journey === FILTERED_LISTS ? 'filtered' : 'ordered',
         ).filter((table) => !CONFIGURATION_TABLES.has(table));
         explained.set(query.sql, scanned);
-        if (scanned.length > 0) offenders.push(`${journey}: ${scanned.join(', ')} ← ${query.sql}`);
+        const known = KNOWN_WHOLE_TABLE_READS.find((k) => k.statement.test(query.sql));
+        if (scanned.length > 0 && known) stillKnown.add(known.why);
+        else if (scanned.length > 0) {
+          offenders.push(`${journey}: ${scanned.join(', ')} ← ${query.sql}`);
+        }
       }
     }
     expect(explained.size).toBeGreaterThan(70);
     expect(offenders).toEqual([]);
+    // A known read that no longer reads its table whole leaves the list with its fix.
+    expect([...stillKnown]).toEqual(KNOWN_WHOLE_TABLE_READS.map((k) => k.why));
   });
 });
