@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 
-// Forward-only. Two kinds of statement read whole tables, found by explaining every statement of
-// the hot paths (db/hot-path-plans.test.ts; docs/performance.md "Every hot path's statements,
-// explained").
+// Forward-only. Statements that read whole tables, found by explaining every statement of the
+// hot paths (db/hot-path-plans.test.ts; docs/performance.md "Every hot path's statements,
+// explained"): the hourly purge, the operator's lists and the metrics' counts, an erasure.
 //
 // The hourly purge (modules/maintenance) deleted what has expired by time columns no index
 // served: each run read every session, code, link, challenge, trusted browser, throttle counter
