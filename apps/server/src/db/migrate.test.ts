@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
-import { migrateToLatest } from './migrate.js';
+import { MIGRATION_NAMES, migrateToLatest } from './migrate.js';
 
 // Kysely's migration lock on PostgreSQL (one advisory lock for the whole database).
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';
@@ -39,10 +39,11 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     try {
       await migrateToLatest(handle);
       // Its indexes built already, as by `create index concurrently` before the deployment, and
-      // the migration not yet recorded: it runs, builds nothing and fails on nothing.
+      // the migration not yet recorded (nor those after it): it runs, builds nothing and fails on
+      // nothing, and so do the later ones.
       const name = '0025-purge-and-list-indexes';
-      await sql`delete from kysely_migration where name = ${name}`.execute(handle.db);
-      expect(await migrateToLatest(handle)).toEqual([name]);
+      await sql`delete from kysely_migration where name >= ${name}`.execute(handle.db);
+      expect(await migrateToLatest(handle)).toEqual(MIGRATION_NAMES.filter((m) => m >= name));
     } finally {
       await handle.close();
       await drop();

@@ -148,12 +148,15 @@ export async function reserveAttempt(
   return row?.failures;
 }
 
-/** Deletes every key that starts with `prefix` (an account's per-client counts). */
+/**
+ * Deletes every key that starts with `prefix` (an account's per-client counts) as one range of
+ * the key's index: from the prefix up to the prefix with its last character's successor. Keys
+ * compare character by character on both databases (migration 0026); they are ASCII.
+ */
 export async function deleteThrottlesWithPrefix(db: Db, prefix: string): Promise<void> {
-  await db
-    .deleteFrom('throttles')
-    .where(sql<string>`substr(key, 1, ${prefix.length})`, '=', prefix)
-    .execute();
+  if (!/^[\x20-\x7e]+$/.test(prefix)) throw new Error('a throttle key prefix is printable ASCII');
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  await db.deleteFrom('throttles').where('key', '>=', prefix).where('key', '<', end).execute();
 }
 
 /** Retention: counters whose window started before `before` and that block nothing now go. */
