@@ -27,7 +27,7 @@ import * as m0022 from './migrations/0022-search-indexes.js';
 import * as m0023 from './migrations/0023-user-version.js';
 import * as m0024 from './migrations/0024-admin-search-indexes.js';
 import * as m0025 from './migrations/0025-purge-and-list-indexes.js';
-import * as m0026 from './migrations/0026-throttle-key-order.js';
+import * as m0026 from './migrations/0026-byte-order-keys.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -56,7 +56,7 @@ const migrations: Record<string, Migration> = {
   '0023-user-version': m0023,
   '0024-admin-search-indexes': m0024,
   '0025-purge-and-list-indexes': m0025,
-  '0026-throttle-key-order': m0026,
+  '0026-byte-order-keys': m0026,
 };
 
 /** Every migration this version carries, in application order. */

@@ -33,6 +33,57 @@ export const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : 
 
 export const ADMIN = { email: 'admin@hygie.test', password: 'Adm1n-Passw0rd!' };
 
+/**
+ * A PostgreSQL database's default collation, when it is not the test database's (C.UTF-8, byte
+ * order): glibc's French one, as a French deployment's database has it, or ICU's English one.
+ */
+export type TestCollation = 'fr_FR.UTF-8' | 'icu:en-US';
+
+/**
+ * Where the suites that read text by ranges run: every dialect, and PostgreSQL databases whose
+ * collations order text otherwise than byte by byte (migration 0026).
+ */
+export const TEXT_RANGE_TARGETS: { name: string; dialect: Dialect; collation?: TestCollation }[] = [
+  ...DIALECTS.map((dialect) => ({ name: dialect, dialect })),
+  ...(TEST_DATABASE_URL ? (['fr_FR.UTF-8', 'icu:en-US'] as const) : []).map((collation) => ({
+    name: `postgres, ${collation} collation`,
+    dialect: 'postgres' as const,
+    collation,
+  })),
+];
+
+/**
+ * The URL of a database on the test PostgreSQL server whose default collation is `collation`,
+ * created by the first file that asks (each test takes a schema of its own in it).
+ */
+async function collatedDatabase(collation: TestCollation): Promise<string> {
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `hygie_test_${collation.replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
+  const locale = collation.startsWith('icu:')
+    ? `locale_provider icu icu_locale '${collation.slice(4)}'`
+    : `lc_collate '${collation}' lc_ctype '${collation}'`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template template0 ${locale}`);
+  } catch (err) {
+    // Made already (by another file, maybe at this very moment).
+    const code = err instanceof pg.DatabaseError ? err.code : undefined;
+    if (code !== '42P04' && code !== '23505') {
+      throw new Error(
+        `PostgreSQL cannot make a database with the ${collation} collation (${String(err)}): ` +
+          'generate the locale (locale-gen) and restart PostgreSQL, as .ci/run does',
+        { cause: err },
+      );
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
 /** The port a listening server is bound to. */
 export function portOf(server: { address(): AddressInfo | string | null }): number {
   const address = server.address();
@@ -66,6 +117,8 @@ export async function openTestDatabase(
     url?: string;
     /** PostgreSQL: a shorter statement time-out than the default. */
     statementTimeoutMs?: number;
+    /** PostgreSQL: in a database of this default collation instead of the test database. */
+    collation?: TestCollation;
   } = {},
 ): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
@@ -82,11 +135,13 @@ export async function openTestDatabase(
   const schema = `t_${randomToken(9)
     .replace(/[^a-zA-Z0-9]/g, '')
     .toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { collation, statementTimeoutMs, ...rest } = options;
+  const server = collation ? await collatedDatabase(collation) : TEST_DATABASE_URL;
+  const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const { url = TEST_DATABASE_URL, statementTimeoutMs, ...open } = options;
+  const { url = server, ...open } = rest;
   const database = {
     kind: 'postgres',
     url,
@@ -104,7 +159,7 @@ export async function openTestDatabase(
     handle,
     reopen: () => openDatabase(database, { searchPath: schema, waitForCommitOnDisk: false }),
     drop: async () => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const c = new pg.Client({ connectionString: server });
       await c.connect();
       await c.query(`drop schema if exists ${schema} cascade`);
       await c.end();
@@ -148,6 +203,8 @@ export async function createTestApp(
     /** PostgreSQL: reach the database through this URL (a fault-injecting proxy). */
     databaseUrl?: string;
     statementTimeoutMs?: number;
+    /** PostgreSQL: in a database of this default collation (TEXT_RANGE_TARGETS). */
+    collation?: TestCollation;
   } = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
@@ -156,6 +213,7 @@ export async function createTestApp(
     onQuery: (q) => queries.add(q),
     ...(options.databaseUrl ? { url: options.databaseUrl } : {}),
     ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+    ...(options.collation ? { collation: options.collation } : {}),
   });
   const built = await buildApp(testConfig(options.env), {
     ...options.deps,

@@ -310,7 +310,8 @@ export async function setCguVersion(db: Db, userId: string, version: string, now
     .execute();
 }
 
-// The largest character that sorts after any search key: `[q, q + END)` is a prefix range.
+// The largest character that sorts after any search key: `[q, q + END)` is a prefix range (the
+// keys compare byte by byte on both databases: migration 0026).
 const END = '\uffff';
 const PROFESSIONAL_ID_TYPES = ['RPPS', 'ADELI', 'FINESS', 'SIRET', 'SIREN', 'DRASS'];
 
