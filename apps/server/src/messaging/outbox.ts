@@ -5,7 +5,12 @@ import type { OutboxRow } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import type { OutboxChannelStats } from '../lib/metrics.js';
-import { insertOutboxRow, outboxCounts, requeueFailedMessage } from './repository.js';
+import {
+  failedOutboxCounts,
+  insertOutboxRow,
+  pendingOutboxCounts,
+  requeueFailedMessage,
+} from './repository.js';
 import type { TemplateName } from './templates.js';
 
 export interface OutgoingMessage {
@@ -100,21 +105,21 @@ async function enqueueRow(
 
 /** What the outbox holds, by channel, for the metrics scrape. */
 export async function outboxStats(db: Db, clock: Clock): Promise<OutboxChannelStats[]> {
-  const rows = await outboxCounts(db);
+  const [pending, failed] = await Promise.all([pendingOutboxCounts(db), failedOutboxCounts(db)]);
   const now = clock.now();
   const stats = new Map<string, OutboxChannelStats>();
   for (const channel of ['email', 'sms', 'logout']) {
     stats.set(channel, { channel, pending: 0, oldestPendingSeconds: 0, failed: 0 });
   }
-  for (const row of rows) {
+  for (const row of pending) {
     const entry = stats.get(row.channel);
     if (!entry) continue;
-    if (row.status === 'pending') {
-      entry.pending = Number(row.count);
-      entry.oldestPendingSeconds = row.oldest === null ? 0 : (now - Number(row.oldest)) / 1000;
-    } else {
-      entry.failed = Number(row.count);
-    }
+    entry.pending = Number(row.count);
+    entry.oldestPendingSeconds = row.oldest === null ? 0 : (now - Number(row.oldest)) / 1000;
+  }
+  for (const row of failed) {
+    const entry = stats.get(row.channel);
+    if (entry) entry.failed = Number(row.count);
   }
   return [...stats.values()];
 }

@@ -9,21 +9,42 @@ export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
   await db.insertInto('outbox').values(row).execute();
 }
 
+/** Every channel of the outbox (the scrape's counts range over each, in the due index). */
+const OUTBOX_CHANNELS: readonly OutboxTable['channel'][] = ['email', 'sms', 'logout'];
+
 /**
- * Pending and given-up messages by channel, and the oldest pending one's creation (metrics: every
- * scrape): the ranges of those two statuses in `outbox_status_created_idx`, not the table.
+ * The waiting messages by channel, and the oldest one's creation (metrics: every scrape): one
+ * range of `outbox_channel_due_idx` per channel, its rows read for their creation (a queue's
+ * backlog, not its history).
  */
-export function outboxCounts(db: Db) {
+export function pendingOutboxCounts(db: Db) {
   return db
     .selectFrom('outbox')
     .select((eb) => [
       'channel',
-      'status',
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.min('created_at').as('oldest'),
     ])
-    .where('status', 'in', ['pending', 'failed'])
-    .groupBy(['channel', 'status'])
+    .where('channel', 'in', OUTBOX_CHANNELS)
+    .where('status', '=', 'pending')
+    .groupBy('channel')
+    .execute();
+}
+
+/**
+ * The given-up messages by channel (metrics: every scrape), counted on the entries of one range
+ * of `outbox_channel_due_idx` per channel: 30 days of failures, no row read. One statement for
+ * both statuses, grouped by channel and status, read every failed message's row and sorted them
+ * (17 ms a scrape at a million messages on SQLite, on the event loop; 315 ms where the table had
+ * been analysed without samples, which read the whole index: bench/lists.mjs).
+ */
+export function failedOutboxCounts(db: Db) {
+  return db
+    .selectFrom('outbox')
+    .select((eb) => ['channel', eb.fn.countAll<number | string>().as('count')])
+    .where('channel', 'in', OUTBOX_CHANNELS)
+    .where('status', '=', 'failed')
+    .groupBy('channel')
     .execute();
 }
 
