@@ -1,5 +1,5 @@
 // The performance issue's table, goal by goal, from the newest results each benchmark wrote in
-// bench/results (me, hashing, search, web): `npm run bench` ends with it. Each row names the run
+// bench/results (me, hashing, search, lists, web): `npm run bench` ends with it. Each row names the run
 // it comes from (its date and machine), since a row may be older than the others when only some
 // benchmarks ran. A benchmark with no result yet leaves its rows out, and says so.
 import fs from 'node:fs';
@@ -104,6 +104,27 @@ if (search) {
     );
   }
 } else missing.push('search');
+
+const lists = newest('lists');
+if (lists) {
+  for (const [kind, bySize] of Object.entries(lists.results)) {
+    const sizes = Object.keys(bySize).map(Number);
+    const largest = Math.max(...sizes);
+    const cases = Object.keys(bySize[largest]).filter((name) => !name.includes('baseline'));
+    // The trail by a rare type walks the time order past the other types: it grows, by design.
+    const flat = cases.filter((name) => !name.startsWith('trail by type (0.1'));
+    const growth = (name) => lists.ratios[kind][name].p95.sizes;
+    const worst = flat.reduce((a, b) => (growth(b) > growth(a) ? b : a));
+    const walk = cases.find((name) => name.startsWith('trail by type (0.1'));
+    row(
+      `operator's lists p95, ${largest.toLocaleString('en')} ÷ ${Math.min(...sizes).toLocaleString('en')} rows, worst case, ${kind}`,
+      `${fixed(growth(worst), 2)} (${worst}, ${fixed(bySize[largest][worst].p95, 2)} ms)${walk ? `; a rare type's walk ${fixed(growth(walk), 2)}` : ''}`,
+      '≤ 1.5',
+      largest >= 1_000_000 ? growth(worst) <= 1.5 : null,
+      source('lists', lists),
+    );
+  }
+} else missing.push('lists');
 
 const web = newest('web');
 if (web) {
