@@ -265,7 +265,7 @@ function assertStages(result, statuses, label, allow503 = false) {
 
 /** The bare hashing route (bench/bare-hash-server.mjs), ready: `{ base, stop() }`. */
 async function startBareHashRoute() {
-  const port = freePort();
+  const port = await freePort();
   const child = startProcess(['bench/bare-hash-server.mjs'], {
     PORT: String(port),
     BENCH_PASSWORD: PASSWORD,

@@ -116,7 +116,7 @@ async function measure(kind, bare) {
   }
 }
 
-const barePort = freePort();
+const barePort = await freePort();
 const bare = startProcess(['bench/bare-server.mjs'], { PORT: String(barePort) });
 const bareUrl = `http://127.0.0.1:${barePort}/bare`;
 try {

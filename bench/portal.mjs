@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,8 +17,20 @@ export const ADMIN = { email: 'bench@hygie.test', password: 'Steady-Lamp-4821' }
 export const POSTGRES_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export function freePort() {
-  return 20_000 + Math.floor(Math.random() * 30_000);
+/**
+ * A port nothing listens on now, as the system gives one. A random one could be a port the
+ * system had just given a client's connection (one to PostgreSQL, say): the server started on it
+ * failed, and the bench waited on a port that never answered.
+ */
+export async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export async function waitFor(url, timeoutMs = 30_000) {
@@ -127,7 +140,7 @@ export async function startServer(kind, env = {}) {
       }
     };
   }
-  const port = freePort();
+  const port = await freePort();
   const server = startProcess(['apps/server/dist/server.js'], {
     ...productionEnv({ port, dataDir }),
     ...database,
@@ -178,8 +191,8 @@ export function productionEnv({ port, dataDir }) {
  * process of their own: `{ env, stop() }`, `env` the server's SMTP_URL and SMS_GATEWAY_URL.
  */
 export async function startMessageSinks() {
-  const smtpPort = freePort();
-  const smsPort = freePort();
+  const smtpPort = await freePort();
+  const smsPort = await freePort();
   const sinks = startProcess(['bench/message-sinks.mjs'], {
     SINK_SMTP_PORT: String(smtpPort),
     SINK_SMS_PORT: String(smsPort),

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { createPostgresDatabase, POSTGRES_URL, postgresAvailable } from './portal.mjs';
+import { createPostgresDatabase, freePort, POSTGRES_URL, postgresAvailable } from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -248,7 +248,7 @@ async function runSize(benchmark, kind, size) {
     console.log(
       `  seeded ${size.toLocaleString('en')} ${benchmark.rows} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = await freePort();
     const starting = Date.now();
     server = spawn(process.execPath, [path.join(SERVER_DIR, 'dist/server.js')], {
       cwd: root,
@@ -262,7 +262,9 @@ async function runSize(benchmark, kind, size) {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
+      if (i === 600) throw new Error('the server was not ready within a minute');
       try {
         if ((await fetch(`${base}/api/ready`)).ok) break;
       } catch {

@@ -109,7 +109,7 @@ function median(values) {
 const sum = (entries, key) => entries.reduce((total, entry) => total + entry[key], 0);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
-const baselinePort = freePort();
+const baselinePort = await freePort();
 const server = await startServer('sqlite');
 const compareServer = COMPARE_DIST
   ? await startServer('sqlite', { WEB_DIST_DIR: path.resolve(COMPARE_DIST) })
