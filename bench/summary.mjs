@@ -110,15 +110,23 @@ if (lists) {
   for (const [kind, bySize] of Object.entries(lists.results)) {
     const sizes = Object.keys(bySize).map(Number);
     const largest = Math.max(...sizes);
+    const smallest = Math.min(...sizes);
     const cases = Object.keys(bySize[largest]).filter((name) => !name.includes('baseline'));
     // The trail by a rare type walks the time order past the other types: it grows, by design.
-    const flat = cases.filter((name) => !name.startsWith('trail by type (0.1'));
+    // A list whose page at the smallest size is not as full as at the largest (5 failed messages
+    // of 1,000, 50 of a million) is compared with itself doing less: left out of the verdict.
+    const flat = cases.filter(
+      (name) =>
+        !name.startsWith('trail by type (0.1') &&
+        bySize[smallest][name].rows === bySize[largest][name].rows,
+    );
+    const unlike = cases.length - flat.length - 1;
     const growth = (name) => lists.ratios[kind][name].p95.sizes;
     const worst = flat.reduce((a, b) => (growth(b) > growth(a) ? b : a));
     const walk = cases.find((name) => name.startsWith('trail by type (0.1'));
     row(
-      `operator's lists p95, ${largest.toLocaleString('en')} ÷ ${Math.min(...sizes).toLocaleString('en')} rows, worst case, ${kind}`,
-      `${fixed(growth(worst), 2)} (${worst}, ${fixed(bySize[largest][worst].p95, 2)} ms)${walk ? `; a rare type's walk ${fixed(growth(walk), 2)}` : ''}`,
+      `operator's lists p95, ${largest.toLocaleString('en')} ÷ ${smallest.toLocaleString('en')} rows, worst case, ${kind}`,
+      `${fixed(growth(worst), 2)} (${worst}, ${fixed(bySize[largest][worst].p95, 2)} ms)${walk ? `; a rare type's walk ${fixed(growth(walk), 2)}` : ''}${unlike > 0 ? `; ${unlike} with fuller pages at ${largest.toLocaleString('en')} left out` : ''}`,
       '≤ 1.5',
       largest >= 1_000_000 ? growth(worst) <= 1.5 : null,
       source('lists', lists),
