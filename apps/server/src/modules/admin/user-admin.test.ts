@@ -188,6 +188,26 @@ describe.each(DIALECTS)('user administration on %s', (dialect) => {
     expect((await messagesTo(t, person.email))[0]?.params).toMatchObject({ change: 'reopened' });
   });
 
+  it('an unlock frees every client the account’s failures slowed, not only the account', async () => {
+    const person = await patient();
+    // The admin's fresh proof first: it moves the clock by a minute.
+    await fresh();
+    // Another browser, at another address, fails five times: it waits a minute before its next.
+    const stranger = new TestClient(t.app);
+    for (let i = 0; i < 5; i++) {
+      expect((await stranger.login(person.email, 'Not-The-Passw0rd')).statusCode).toBe(401);
+    }
+    const held = await stranger.login(person.email, person.password);
+    expect(held.statusCode).toBe(429);
+    expect(held.json()).toMatchObject({ code: 'too_many_attempts' });
+    expect((await admin.post(`/api/admin/users/${person.id}/lock`)).json()).toEqual({ ok: true });
+    expect((await admin.post(`/api/admin/users/${person.id}/unlock`)).json()).toEqual({ ok: true });
+    // The clock has not reached the minute: only the unlock's reset lets the right password in.
+    const freed = await stranger.login(person.email, person.password);
+    expect(freed.statusCode).not.toBe(429);
+    expect(freed.json()).not.toMatchObject({ code: 'too_many_attempts' });
+  });
+
   it('disables an account: sign-in and password reset refused with a clear code, until enabled', async () => {
     const person = await patient();
     await fresh();
