@@ -6,6 +6,7 @@ import type { CompiledQuery, KyselyConfig, SqliteDatabase } from 'kysely';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
 import type { WalStats } from './checkpointer.js';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
+import { isStalePreparedStatement } from './errors.js';
 import { CurrentSchemaPostgresDialect } from './introspector.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { pipelineTransactions } from './transaction.js';
@@ -134,7 +135,7 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     // itself (pg-pool listens only while a client is idle). The statement in flight, or the next
     // one, fails instead — a 503 — and the pool replaces the client.
     pool.on('error', () => {});
-    const prepared = new Map<string, string>();
+    const prepared = new KeptStatements();
     pool.on('connect', (client) => {
       client.on('error', () => {});
       nameKeptStatements(client, prepared);
@@ -423,33 +424,41 @@ const pooledReaders = new WeakMap<Db, PooledReader>();
  */
 function openPooledReader(
   pool: pg.Pool,
-  names: Map<string, string>,
+  kept: KeptStatements,
   onQuery: OpenOptions['onQuery'],
 ): PooledReader {
   const held = new HeldConnection(pool);
-  const statementOf = (text: string) => {
-    let name = names.get(text);
-    if (name === undefined) {
-      name = `hygie_kept_${names.size + 1}`;
-      names.set(text, name);
+  /**
+   * Runs `text` under its kept name; once more, under a new name, when the connection's prepared
+   * statement is stale (the schema changed since it was prepared): a read, safe to run again.
+   */
+  const run = async <R extends pg.QueryResultRow>(
+    send: (config: pg.QueryConfig) => Promise<pg.QueryResult<R>>,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> => {
+    const name = kept.nameOf(text);
+    try {
+      return await send({ name, text, values });
+    } catch (err) {
+      if (!kept.renewIfStale(text, name, err)) throw err;
+      return send({ name: kept.nameOf(text), text, values });
     }
-    return { name, text };
   };
   return {
     close: () => held.close(),
     prepare: <R>(query: CompiledQuery<R>): PooledRead<R> => {
-      const statement = statementOf(query.sql);
+      kept.keep(query.sql);
       return async (parameters) => {
         onQuery?.({ ...query, parameters });
-        const result = await pool.query<R & pg.QueryResultRow>({
-          ...statement,
-          values: [...parameters],
-        });
+        const result = await run<R & pg.QueryResultRow>((config) => pool.query(config), query.sql, [
+          ...parameters,
+        ]);
         return result.rows[0];
       };
     },
     batch: <R>(query: CompiledQuery<R>, keyOf: (row: R) => string): BatchedRead<R> => {
-      const statement = statementOf(query.sql);
+      kept.keep(query.sql);
       type Waiting = { resolve: (row: R | undefined) => void; reject: (err: unknown) => void };
       let pending: Map<string, Waiting[]> | null = null;
       const send = (batch: Map<string, Waiting[]>) => {
@@ -465,8 +474,7 @@ function openPooledReader(
         try {
           const keys = [...batch.keys()];
           onQuery?.({ ...query, parameters: [keys] });
-          held
-            .query<R & pg.QueryResultRow>({ ...statement, values: [keys] })
+          run<R & pg.QueryResultRow>((config) => held.query(config), query.sql, [keys])
             .then(answer)
             .catch(fail);
         } catch (err) {
@@ -527,8 +535,46 @@ export function pooledBatchRead<R>(
   return pooledReaders.get(db)?.batch(query, keyOf);
 }
 
-/** Per PostgreSQL database: the SQL texts kept prepared, and the name each is prepared under. */
-const keptStatements = new WeakMap<Db, Map<string, string>>();
+/**
+ * The SQL texts a PostgreSQL database keeps prepared on each connection, each under a name. A
+ * migration that changes what a kept statement returns (a column's type or collation, as 0026 did
+ * to `users.email`) makes PostgreSQL refuse it on every connection that prepared it before, at
+ * every run, for as long as the connection lives ("cached plan must not change result type"): on
+ * a node serving while another migrated, every session check that read its user failed. The text
+ * is then given a new name, which each connection prepares afresh at its next run.
+ */
+class KeptStatements {
+  private readonly names = new Map<string, string>();
+  private named = 0;
+
+  /** Keeps `text` prepared from now on. */
+  keep(text: string): void {
+    if (!this.names.has(text)) this.names.set(text, this.nextName());
+  }
+
+  /** The name `text` is prepared under, if it is kept. */
+  nameOf(text: string): string | undefined {
+    return this.names.get(text);
+  }
+
+  /**
+   * Whether `err` says the statement prepared as `name` is stale; then `text` gets a new name
+   * (once, however many runs under the old one fail together).
+   */
+  renewIfStale(text: string, name: string | undefined, err: unknown): boolean {
+    if (name === undefined || !isStalePreparedStatement(err)) return false;
+    if (this.names.get(text) === name) this.names.set(text, this.nextName());
+    return true;
+  }
+
+  private nextName(): string {
+    this.named++;
+    return `hygie_kept_${this.named}`;
+  }
+}
+
+/** Per PostgreSQL database: the SQL texts kept prepared. */
+const keptStatements = new WeakMap<Db, KeptStatements>();
 
 /**
  * Asks PostgreSQL to keep a statement prepared on each connection (a named prepared statement):
@@ -537,20 +583,28 @@ const keptStatements = new WeakMap<Db, Map<string, string>>();
  * connection for its lifetime. Nothing on SQLite (its statements are kept already).
  */
 export function keepPrepared(db: Db, sql: string): void {
-  const names = keptStatements.get(db);
-  if (names && !names.has(sql)) names.set(sql, `hygie_kept_${names.size + 1}`);
+  keptStatements.get(db)?.keep(sql);
 }
 
-/** Makes a pool client send the kept statements under their names (Kysely sends text and values). */
-function nameKeptStatements(client: pg.PoolClient, names: Map<string, string>): void {
+/**
+ * Makes a pool client send the kept statements under their names (Kysely sends text and values).
+ * A stale one is not run again here — it fails the transaction it is in, which answers 503 (db/
+ * errors.ts) — but its next run, on any connection, prepares it anew.
+ */
+function nameKeptStatements(client: pg.PoolClient, kept: KeptStatements): void {
   const query: unknown = Reflect.get(client, 'query');
   if (typeof query !== 'function') return;
   Object.defineProperty(client, 'query', {
     configurable: true,
     value: (...args: unknown[]): unknown => {
       const [text, values] = args;
-      const name = typeof text === 'string' ? names.get(text) : undefined;
-      return Reflect.apply(query, client, name ? [{ name, text, values }] : args);
+      const name = typeof text === 'string' ? kept.nameOf(text) : undefined;
+      if (typeof text !== 'string' || name === undefined) return Reflect.apply(query, client, args);
+      const result: unknown = Reflect.apply(query, client, [{ name, text, values }]);
+      if (result instanceof Promise) {
+        result.catch((err: unknown) => kept.renewIfStale(text, name, err));
+      }
+      return result;
     },
   });
 }

@@ -71,9 +71,24 @@ const PG_CLIENT_MESSAGES =
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL)/;
 
 /**
+ * Whether PostgreSQL refused a statement prepared on the connection before the schema changed what
+ * it returns (a migration altering a column's type or collation): "cached plan must not change
+ * result type", raised at every run of that statement on that connection until it is prepared
+ * again (db/connection.ts gives it a new name).
+ */
+export function isStalePreparedStatement(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    'code' in err &&
+    err.code === '0A000' &&
+    /^cached plan must not change result type/.test(err.message)
+  );
+}
+
+/**
  * Whether an error means the database is unavailable for now (down, restarting, unreachable, too
- * slow, locked): the request gets 503 with Retry-After, never 500 — the one place that knows how
- * each driver says it.
+ * slow, locked, its schema changed under a prepared statement): the request gets 503 with
+ * Retry-After, never 500 — the one place that knows how each driver says it.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -83,6 +98,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (NETWORK_CODES.has(code) || SQLITE_UNAVAILABLE.test(code)) return true;
   }
   if (PG_CLIENT_MESSAGES.test(err.message)) return true;
+  // A transaction that ran a statement prepared before a migration: run again, it is prepared anew.
+  if (isStalePreparedStatement(err)) return true;
   // AggregateError (a host with several addresses all refusing) carries the codes in its errors.
   return err instanceof AggregateError && err.errors.some(isDatabaseUnavailable);
 }

@@ -14,11 +14,12 @@ import { PostgresAdapter, sql } from 'kysely';
 // collation does not: glibc's fr_FR.UTF-8 and en_US.UTF-8 put U+FFFF before the letters, so a
 // search for "dur" found only the accounts whose key is "dur" itself; ICU's en-US orders ';'
 // before ':', so the counters' range held nothing and the owner stayed slowed at every client
-// (db/collations.test.ts). The three columns get the "C" collation (byte order): they hold
-// normalised keys (lower case, the search key without its accents), never sorted for a person to
-// read, and an equality (the unique e-mail, a counter's key) is unchanged, byte for byte as it
-// was on every deterministic collation. PostgreSQL rebuilds the indexes over them, holding the
-// tables meanwhile (docs/operations.md).
+// (admin/user-search.test.ts, throttle/reset-account.test.ts, db/migrate.test.ts). The three
+// columns get the "C" collation (byte order): they hold normalised keys (lower case, the search
+// key without its accents), never sorted for a person to read, and an equality (the unique
+// e-mail, a counter's key) is unchanged, byte for byte as it was on every deterministic
+// collation. PostgreSQL rebuilds the indexes over them, holding the tables meanwhile
+// (docs/operations.md).
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table throttles alter column key type varchar(120) collate "C"`.execute(db);

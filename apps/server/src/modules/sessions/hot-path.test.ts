@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
+import { isDatabaseUnavailable, isStalePreparedStatement } from '../../db/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
@@ -239,6 +240,53 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       await expect
         .poll(async () => (await read('d').catch(() => undefined))?.pid, { timeout: 5_000 })
         .toSatisfy((pid) => typeof pid === 'number' && pid !== pids[0]);
+    });
+
+  // A migration that changes a column a kept lookup returns (0026 gave users.email another
+  // collation) makes PostgreSQL refuse the statement on each connection that prepared it before,
+  // at every run: the session checks of a node serving while another migrates failed, for as long
+  // as its connections lived. Each path prepares the lookup anew.
+  if (dialect === 'postgres')
+    it('PostgreSQL: the kept lookups survive a migration that changes what they return', async () => {
+      const { userId, token } = await liveSession('migrated-under@hygie.test');
+      const hash = hashToken(token);
+      const changeUser = () =>
+        sql`update users set first_name = first_name where id = ${userId}`.execute(t.ctx.db);
+      const alterEmail = (collation: 'POSIX' | 'C') =>
+        sql`alter table users alter column email type varchar(180) collate ${sql.id(collation)}`.execute(
+          t.ctx.db,
+        );
+      /** Eight checks at once, the user read again by each (its version moved): the pool's paths. */
+      const checks = async () => {
+        const found = await Promise.all(
+          Array.from({ length: 8 }, () => findSessionByTokenHash(t.ctx.db, hash)),
+        );
+        return found.map((f) => f?.user.email);
+      };
+      await changeUser();
+      expect(await checks()).toEqual(Array(8).fill('migrated-under@hygie.test'));
+      // A column each lookup returns in another collation, and the user changed.
+      await alterEmail('POSIX');
+      await sql`alter table sessions alter column user_agent type varchar(512) collate "POSIX"`.execute(
+        t.ctx.db,
+      );
+      await changeUser();
+      expect(await checks()).toEqual(Array(8).fill('migrated-under@hygie.test'));
+
+      // Through Kysely (a transaction, a single connection): the stale statement fails that one
+      // run, as unavailable (503, Retry-After); the next prepares it anew.
+      await t.ctx.db.connection().execute(async (connection) => {
+        expect((await findSessionByTokenHash(connection, hash))?.user_id).toBe(userId);
+        await alterEmail('C');
+        await changeUser();
+        const stale = await findSessionByTokenHash(connection, hash).catch((err: unknown) => err);
+        expect(isStalePreparedStatement(stale)).toBe(true);
+        expect(isDatabaseUnavailable(stale)).toBe(true);
+        expect((await findSessionByTokenHash(connection, hash))?.user.email).toBe(
+          'migrated-under@hygie.test',
+        );
+      });
+      expect(await checks()).toEqual(Array(8).fill('migrated-under@hygie.test'));
     });
 
   if (dialect === 'postgres')
