@@ -74,7 +74,7 @@ describe.each(DIALECTS)('unique violations on %s', (dialect) => {
       professional_id_type: 'RPPS',
       professional_id: '10000000001',
     });
-    expect(isUniqueViolation(err, 'users_professional_id_uq')).toBe(true);
+    expect(isUniqueViolation(err, 'users_professional_id_value_uq')).toBe(true);
     expect(isUniqueViolation(err, 'users_ins_index_uq')).toBe(false);
   });
 

@@ -3,7 +3,7 @@
 const UNIQUE_INDEXES = {
   users_email_uq: ['users.email'],
   users_ins_index_uq: ['users.ins_index'],
-  users_professional_id_uq: ['users.professional_id_type', 'users.professional_id'],
+  users_professional_id_value_uq: ['users.professional_id', 'users.professional_id_type'],
   sessions_token_hash_uq: ['sessions.token_hash'],
   trusted_devices_token_uq: ['trusted_devices.token_hash'],
   link_tokens_token_uq: ['link_tokens.token_hash'],

@@ -81,7 +81,8 @@ describe.skipIf(!TEST_DATABASE_URL)('migration 0026 on a populated fr_FR.UTF-8 d
       await sql`alter table users
         alter column email type varchar(180) collate "default",
         alter column search_name type varchar(210) collate "default"`.execute(t.ctx.db);
-      await sql`delete from kysely_migration where name = ${BYTE_ORDER_KEYS}`.execute(t.ctx.db);
+      // 0026 not yet recorded, nor those after it.
+      await sql`delete from kysely_migration where name >= ${BYTE_ORDER_KEYS}`.execute(t.ctx.db);
 
       const accounts: SearchUser[] = Array.from({ length: 120 }, (_, i) => ({
         id: `m-${String(i).padStart(4, '0')}`,
@@ -125,7 +126,9 @@ describe.skipIf(!TEST_DATABASE_URL)('migration 0026 on a populated fr_FR.UTF-8 d
       expect(await found('dur')).not.toEqual(durands);
       expect(await found('user1')).not.toEqual(user1x);
 
-      expect(await migrateToLatest(migrating)).toEqual([BYTE_ORDER_KEYS]);
+      expect(await migrateToLatest(migrating)).toEqual(
+        MIGRATION_NAMES.filter((m) => m >= BYTE_ORDER_KEYS),
+      );
 
       expect(await snapshot()).toEqual(before);
       const collations = await sql<{ column: string; collation: string | null }>`

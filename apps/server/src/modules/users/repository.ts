@@ -450,7 +450,7 @@ export async function searchUsersByPhone(
 
 /**
  * The accounts holding this INS or professional identifier, matched exactly: each is unique
- * (users_ins_index_uq, users_professional_id_uq), so there are a handful at most.
+ * (users_ins_index_uq, users_professional_id_value_uq), so there are a handful at most.
  */
 export async function searchUsersByIdentifier(
   db: Db,

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+
+// Forward-only. The admin search's keyed statements (an e-mail prefix, a professional
+// identifier), filtered by a status, on SQLite as the portal keeps it: without statistics (it
+// never analyses its file; modules/admin/search-plan.test.ts explains every search in both
+// states). The planner then goes by its rules, and they preferred the status's own index
+// (users_status_created_idx) to the key's:
+// - an e-mail prefix with a status read every account of that status and sorted them: 98 ms for
+//   "martin" among the locked accounts of a million, none of which matched (bench/search.mjs);
+// - a professional identifier with a status read them all too (26–46 ms), as its unique index
+//   began with the type, which the search lists (six types: six probes, ranked below the
+//   status's one).
+// The e-mail gets the status's index in its order, as the name has (users_status_name_idx): one
+// range, the status fixed and the e-mail ranged. The professional identifier's unique index
+// begins with the value, then the type: the same rule (one account a type and value), the value
+// probed once whatever the types listed, and sign-in's lookup (type and value) served alike.
+//
+// An operator may build the new indexes first (PostgreSQL's `create index concurrently`, under
+// the same names, docs/operations.md): the migration then finds them built.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex('users_status_email_idx')
+    .ifNotExists()
+    .on('users')
+    .columns(['status', 'email'])
+    .execute();
+  await db.schema
+    .createIndex('users_professional_id_value_uq')
+    .ifNotExists()
+    .on('users')
+    .columns(['professional_id', 'professional_id_type'])
+    .unique()
+    .execute();
+  await db.schema.dropIndex('users_professional_id_uq').ifExists().execute();
+}
