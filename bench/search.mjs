@@ -113,12 +113,14 @@ await runScale({
     cases: {
       'list, newest first': search('q='),
       'common name (martin)': search('q=martin'),
+      // No "martin" is locked: the name's range is empty, then the e-mails' with the status.
       'common name + status': search('q=martin&status=locked'),
       // No bench account but the admin is one: the admins' own index is read, not the name's
       // entries (docs/decisions.md "Admin search").
       'common name + role=admin': search('q=martin&role=admin'),
       'rare name (full)': search(`q=${encodeURIComponent(`${lastName(rare)} ${firstName(rare)}`)}`),
       'e-mail prefix': search('q=user77'),
+      'e-mail prefix + status': search('q=user77&status=locked'),
       'e-mail with @': search(`q=${encodeURIComponent(`user${rare}@`)}`),
       phone: search(
         `q=${encodeURIComponent(
@@ -129,6 +131,7 @@ await runScale({
       ),
       INS: search(`q=${insOf(703)}`),
       RPPS: search(`q=${rppsOf(rare)}`),
+      'RPPS + status': search(`q=${rppsOf(rare)}&status=locked`),
     },
     // Page DEEP_PAGE of 20 rows, or the last page where there are fewer (100 "martin" at 1,000).
     deep: {
