@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
 // never analyses its file; modules/admin/search-plan.test.ts explains every search in both
 // states). The planner then goes by its rules, and they preferred the status's own index
 // (users_status_created_idx) to the key's:
-// - an e-mail prefix with a status read every account of that status and sorted them: 98 ms for
-//   "martin" among the locked accounts of a million, none of which matched (bench/search.mjs);
+// - an e-mail prefix with a status read every account of that status and sorted them: 26 ms at
+//   p50 for "martin" among the locked accounts of a million, none of which matched
+//   (bench/search.mjs);
 // - a professional identifier with a status read them all too (26–46 ms), as its unique index
 //   began with the type, which the search lists (six types: six probes, ranked below the
 //   status's one).
