@@ -20,8 +20,9 @@ import { explain } from '../test/query-log.js';
 // Performance issue: no statement on a hot path grows with its table. The journeys below are the
 // ones every user, platform and attacker repeats — each way of signing in and its refusals, the
 // second factor by e-mail and SMS, the trusted browser, the session check and the signed-in
-// landing, an OpenID Connect authorization, token, userinfo and refresh, the sign-out, and the
-// public forms (sign-up, forgotten password, "not you?") — run through the app as a client would.
+// landing, an OpenID Connect authorization, token, userinfo and refresh, the sign-out, the
+// public forms (sign-up, forgotten password, "not you?"), and the queue's worker sending the
+// messages they wrote — run through the app as a client would.
 // Every statement they send, as sent (with its parameters), is explained: each must reach its
 // rows through an index, on both databases. A query that scans a table passes every functional
 // test at a hundred users and takes the portal down at a million; this is where it is caught.
@@ -521,6 +522,10 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
       }),
     );
     expect(erased.statusCode, erased.body).toBe(200);
+
+    // The queue's worker: the due messages of each channel claimed, sent and settled one by one.
+    const dispatched = await recorded('the message dispatch', () => t.dispatcher.runOnce());
+    expect(dispatched).toBeGreaterThan(0);
 
     const scrape = await recorded('the metrics scrape', () =>
       stranger.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` }),
