@@ -118,6 +118,8 @@ await runScale({
       // No bench account but the admin is one: the admins' own index is read, not the name's
       // entries (docs/decisions.md "Admin search").
       'common name + role=admin': search('q=martin&role=admin'),
+      // The admins among the active accounts (nearly all): read from the admins' own index.
+      'status + role=admin': search('status=active&role=admin'),
       'rare name (full)': search(`q=${encodeURIComponent(`${lastName(rare)} ${firstName(rare)}`)}`),
       'e-mail prefix': search('q=user77'),
       'e-mail prefix + status': search('q=user77&status=locked'),

@@ -148,6 +148,19 @@ describe.each(TEXT_RANGE_TARGETS)('admin user search pages on $name', (target) =
     ]);
     const byEmail = [...admins].sort((a, b) => (a.email < b.email ? -1 : 1));
     expect(await walk('q=marie.durand.&role=admin', 2)).toEqual(idsOf(byEmail));
+    // With a status, checked on the admins' rows (users/repository.ts), in each order.
+    const locked = (u: SearchUser) => u.status === 'locked';
+    expect(admins.filter(locked).length).toBeGreaterThan(0);
+    expect(admins.filter((u) => !locked(u)).length).toBeGreaterThan(0);
+    expect(await walk('q=durand%20marie&role=admin&status=locked', 1)).toEqual(
+      byId(idsOf(admins.filter(locked))),
+    );
+    expect(await walk('role=admin&status=locked', 1)).toEqual(
+      [...byId(idsOf(admins.filter(locked)))].reverse(),
+    );
+    expect(await walk('q=marie.durand.&role=admin&status=active', 1)).toEqual(
+      idsOf(byEmail.filter((u) => !locked(u))),
+    );
 
     // A promotion and a demotion show at once (the database keeps the admins' indexes).
     const promoted = maries.find((u) => u.admin !== true);

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 
-// Forward-only. The admin search's keyed statements (an e-mail prefix, a professional
-// identifier), filtered by a status, on SQLite as the portal keeps it: without statistics (it
-// never analyses its file; modules/admin/search-plan.test.ts explains every search in both
-// states). The planner then goes by its rules, and they preferred the status's own index
-// (users_status_created_idx) to the key's:
+// Forward-only. The admin search filtered by a status, on SQLite as the portal keeps it: without
+// statistics (it never analyses its file; modules/admin/search-plan.test.ts explains every
+// search in both states). The planner then goes by its rules, which rank an equality on an
+// index's first column above a range or a list of values, and it preferred the status's own
+// indexes to the key's:
 // - an e-mail prefix with a status read every account of that status and sorted them: 26 ms at
 //   p50 for "martin" among the locked accounts of a million, none of which matched
 //   (bench/search.mjs);
