@@ -120,6 +120,9 @@ await runScale({
       'common name + role=admin': search('q=martin&role=admin'),
       // The admins among the active accounts (nearly all): read from the admins' own index.
       'status + role=admin': search('status=active&role=admin'),
+      // No bench account lacks a profile: their own index is read, not every account's entry.
+      'no profile': search('type=none'),
+      'status + no profile': search('status=active&type=none'),
       'rare name (full)': search(`q=${encodeURIComponent(`${lastName(rare)} ${firstName(rare)}`)}`),
       'e-mail prefix': search('q=user77'),
       'e-mail prefix + status': search('q=user77&status=locked'),

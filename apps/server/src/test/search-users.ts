@@ -33,12 +33,13 @@ export async function insertSearchUsers(t: TestApp, users: SearchUser[]): Promis
 const LAST = ['Martin', 'Bernard', 'Durand', 'Dubois', 'Thomas', 'Robert', 'Petit', 'Leroy'];
 const FIRST = ['Jeanne', 'Louis', 'Léa', 'Hugo', 'Chloé', 'Lucas', 'Emma', 'Nathan'];
 const STATUSES = ['active', 'active', 'active', 'active', 'locked', 'pending_validation'] as const;
-const PROFILES = ['patient', 'patient', 'professional', null] as const;
+const PROFILES = ['patient', 'patient', 'professional'] as const;
 
 /**
  * Seeds `count` accounts for the admin search (the database left to analyse them or not): names
  * from a short list (so each is common) with a number ("Durand 12"), `seed<i>@search.test`,
- * phones shared by ten accounts, every status, profile and role; every ten share an instant.
+ * phones shared by ten accounts, every status, profile and role (the admins and the accounts
+ * without a profile one in fifty each); every ten share an instant.
  */
 export async function seedSearchUsers(t: TestApp, count: number): Promise<void> {
   const users: SearchUser[] = [];
@@ -50,7 +51,8 @@ export async function seedSearchUsers(t: TestApp, count: number): Promise<void> 
       lastName: `${LAST[Math.floor(i / 7) % LAST.length] ?? 'Martin'} ${i}`,
       phone: `+3360000${String(Math.floor(i / 10)).padStart(4, '0')}`,
       status: STATUSES[i % STATUSES.length],
-      profile: PROFILES[i % PROFILES.length],
+      // One in fifty without a profile (the portal's staff, say): as rare as the admins.
+      profile: i % 50 === 25 ? null : PROFILES[i % PROFILES.length],
       admin: i % 50 === 0,
       createdAt: 1_700_000_000_000 + Math.floor(i / 10),
     });

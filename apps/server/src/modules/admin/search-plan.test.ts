@@ -104,6 +104,11 @@ describe.each(DIALECTS)('query plans on %s', (dialect) => {
         ['?q=durand&status=locked&role=admin', /users_admin_name_idx/],
         ['?q=seed1%40&status=active&role=admin', /users_admin_email_idx/],
         ['?status=locked&type=professional', /users_status_created_idx|users_created_idx/],
+        // The accounts without a profile (one in fifty): their own index in each order.
+        ['?type=none', /users_unprofiled_created_idx/],
+        ['?status=active&type=none', /users_unprofiled_\w+_idx/],
+        ['?q=durand&type=none', /users_unprofiled_name_idx/],
+        ['?q=seed1%40&status=locked&type=none', /users_unprofiled_email_idx/],
         ['?q=seed1%40&status=pending_validation&type=patient', /users_(status_)?email/],
         // No admin of that name: the name, then the e-mail, each on the admins' index.
         ['?q=Durand%2012&role=admin&type=patient', /users_admin_(name|email)_idx/],
@@ -137,10 +142,12 @@ describe.each(DIALECTS)('query plans on %s', (dialect) => {
             if (dialect === 'sqlite') {
               expect(plan).not.toMatch(/^SCAN users$/m);
               expect(plan).not.toMatch(/TEMP B-TREE/);
-            } else if (/Bitmap Index Scan on users_admin_\w+_idx/.test(plan)) {
-              // The admins' partial index holds the admins alone (a handful): PostgreSQL may
-              // read its range whole and sort it, and nothing else.
-              expect(plan).not.toMatch(/Seq Scan|Bitmap Index Scan on (?!users_admin_)/);
+            } else if (/Bitmap Index Scan on users_(admin|unprofiled)_\w+_idx/.test(plan)) {
+              // A partial index of the admins or of the accounts without a profile holds a
+              // handful: PostgreSQL may read its range whole and sort it, and nothing else.
+              expect(plan).not.toMatch(
+                /Seq Scan|Bitmap Index Scan on (?!users_admin_|users_unprofiled_)/,
+              );
             } else {
               expect(plan).toMatch(/Index (Only )?Scan/);
               expect(plan).not.toMatch(/Seq Scan|Sort|Bitmap/);

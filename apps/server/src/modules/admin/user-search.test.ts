@@ -133,6 +133,24 @@ describe.each(TEXT_RANGE_TARGETS)('admin user search pages on $name', (target) =
     expect(await walk('q=durand%20marie&type=none', 2)).toEqual([]);
   });
 
+  it('finds the accounts without a profile by their own index, with a status checked on them', async () => {
+    const setStatus = (id: string, status: 'locked' | 'active') =>
+      t.ctx.db.updateTable('users').set({ status }).where('id', '=', id).execute();
+    // Ana Dupont and Paul Durandal have no profile; Paul is locked for the while.
+    await setStatus('o-1', 'locked');
+    try {
+      expect(await walk('q=du&type=none', 1)).toEqual(['o-2', 'o-1']);
+      expect(await walk('q=du&type=none&status=active', 1)).toEqual(['o-2']);
+      expect(await walk('q=du&type=none&status=locked', 1)).toEqual(['o-1']);
+      expect(await walk('q=paul%40&type=none&status=locked', 1)).toEqual(['o-1']);
+      expect(await walk('q=paul%40&type=none&status=active', 1)).toEqual([]);
+      const newest = await walk('type=none&status=locked', 1);
+      expect(newest).toEqual(['o-1']);
+    } finally {
+      await setStatus('o-1', 'active');
+    }
+  });
+
   it('pages the admins alone in every order, as their roles are now', async () => {
     const admins = maries.filter((u) => u.admin === true);
     const portalAdmin = await t.ctx.db

@@ -346,11 +346,11 @@ const SEARCH_COLUMNS = [
 /** The search's select, with the filters (checked on the entries of the ordering index). */
 function searchQuery(db: Db, { status, role, type }: UserSearchFilters) {
   let q = db.selectFrom('users').select(SEARCH_COLUMNS);
-  // The admins (a handful) are read through their own partial indexes, their status checked on
-  // their rows: written as an expression no index serves, else both planners took the status's
-  // index and walked every account of it to find them (495–790 ms at a million on SQLite, the
-  // event loop held; search-plan.test.ts).
-  if (status !== undefined && role === 'admin') {
+  // The admins and the accounts without a profile (a handful each) are read through their own
+  // partial indexes, their status checked on their rows: written as an expression no index
+  // serves, else both planners took the status's index and walked every account of it to find
+  // them (495–790 ms at a million on SQLite, the event loop held; search-plan.test.ts).
+  if (status !== undefined && (role === 'admin' || type === 'none')) {
     q = q.where(sql<string>`${sql.ref('status')} || ''`, '=', status);
   } else if (status !== undefined) q = q.where('status', '=', status);
   // A literal, not a parameter: the planners match it to the admins' partial indexes (0024).
