@@ -117,6 +117,9 @@ await runScale({
       'messages, newest first': '/api/admin/messages',
       'messages by channel (SMS)': '/api/admin/messages?channel=sms',
       'messages failed (0.5 %)': '/api/admin/messages?status=failed',
+      'SMS failed': '/api/admin/messages?status=failed&channel=sms',
+      "one person's trail by type": `/api/admin/audit?user=${personId(SOMEONE)}&type=login`,
+      'one day by type (4 %)': `/api/admin/audit?from=${someDay}&to=${someDay}&type=login_failed`,
       'metrics scrape': { path: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } },
     },
     deep: {

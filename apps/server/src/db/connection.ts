@@ -540,8 +540,8 @@ export function pooledBatchRead<R>(
  * migration that changes what a kept statement returns (a column's type or collation, as 0026 did
  * to `users.email`) makes PostgreSQL refuse it on every connection that prepared it before, at
  * every run, for as long as the connection lives ("cached plan must not change result type"): on
- * a node serving while another migrated, every session check that read its user failed. The text
- * is then given a new name, which each connection prepares afresh at its next run.
+ * a node serving while another migrated, the session checks that read their user failed. The
+ * text is then given a new name, which each connection prepares afresh at its next run.
  */
 class KeptStatements {
   private readonly names = new Map<string, string>();
