@@ -471,6 +471,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
       '/api/admin/messages?limit=4',
       '/api/admin/messages?channel=sms',
       '/api/admin/messages?status=failed',
+      '/api/admin/messages?status=failed&channel=sms',
       ...filtered,
       '/api/admin/settings',
       '/api/admin/platforms',

@@ -29,7 +29,7 @@ import * as m0024 from './migrations/0024-admin-search-indexes.js';
 import * as m0025 from './migrations/0025-purge-and-list-indexes.js';
 import * as m0026 from './migrations/0026-byte-order-keys.js';
 import * as m0027 from './migrations/0027-search-status-indexes.js';
-import * as m0028 from './migrations/0028-outbox-recipient-index.js';
+import * as m0028 from './migrations/0028-outbox-indexes.js';
 
 // Static list: the bundled server carries its migrations; names sort in application order.
 const migrations: Record<string, Migration> = {
@@ -60,7 +60,7 @@ const migrations: Record<string, Migration> = {
   '0025-purge-and-list-indexes': m0025,
   '0026-byte-order-keys': m0026,
   '0027-search-status-indexes': m0027,
-  '0028-outbox-recipient-index': m0028,
+  '0028-outbox-indexes': m0028,
 };
 
 /** Every migration this version carries, in application order. */
