@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewOutbox, OutboxRow } from '../../db/schema.js';
+import type { OutboxRow } from '../../db/schema.js';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, DIALECTS } from '../../test/helpers.js';
 import { explainAsPlanned } from '../../test/query-log.js';
+import { seedOutbox } from '../../test/seeded-outbox.js';
 import type { MessagePageQuery } from './repository.js';
 import { listMessages } from './repository.js';
 
@@ -14,30 +15,6 @@ import { listMessages } from './repository.js';
 // message's row for its status: every SMS when none had failed (119 ms at a million messages on
 // SQLite; bench/lists.mjs), until migration 0028.
 const MESSAGES = 20_000;
-const CHANNELS = ['email', 'sms', 'logout'] as const;
-
-function message(i: number, now: number): NewOutbox {
-  const status = i % 200 === 5 ? 'failed' : i % 1000 === 7 ? 'pending' : 'sent';
-  const channel = CHANNELS[i % 3] ?? 'email';
-  return {
-    id: `list-${String(i).padStart(6, '0')}`,
-    channel,
-    recipient: channel === 'logout' ? 'platform' : `person${i}@plan.test`,
-    template: 'mfa_code',
-    language: 'fr',
-    brand: 'hygie',
-    params: '{}',
-    status,
-    attempts: 1,
-    next_attempt_at: now - i,
-    locked_until: null,
-    lease_owner: null,
-    expires_at: null,
-    last_error: null,
-    created_at: now - MESSAGES + Math.floor(i / 2),
-    sent_at: status === 'sent' ? now - MESSAGES + i + 1 : null,
-  };
-}
 
 const STATISTICS = ['without statistics', 'analysed'] as const;
 
@@ -45,11 +22,7 @@ describe.each(DIALECTS)('the message queue’s pages on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    const now = t.clock.now();
-    for (let from = 0; from < MESSAGES; from += 1000) {
-      const rows = Array.from({ length: 1000 }, (_, k) => message(from + k, now));
-      await t.ctx.db.insertInto('outbox').values(rows).execute();
-    }
+    await seedOutbox(t, MESSAGES);
   });
   afterAll(() => t.close());
 
