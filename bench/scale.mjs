@@ -5,10 +5,10 @@
 // transaction of prepared statements, left without statistics as the portal keeps it;
 // PostgreSQL: batches of rows sent as arrays and unnested, then VACUUM ANALYZE and CHECKPOINT),
 // the built server started on it, and each case's latency measured one request at a time, with
-// GET /api/me as the baseline of the same run. Prints, per
-// database, p95 and p50 per size, the ratio of each case's figure at the largest size to the
-// smallest's (flat: ≤ 1.5), and the case ÷ /api/me. The PostgreSQL rows are skipped, and say so,
-// when BENCH_DATABASE_URL does not answer (bench/portal.mjs).
+// GET /api/me as the baseline of the same run. Prints, per database, p95 and p50 per size, the
+// ratio of each case's figure at the largest size to the smallest's (flat: ≤ 1.5), and the case
+// ÷ /api/me. The PostgreSQL rows are skipped, and say so, when BENCH_DATABASE_URL does not
+// answer (bench/portal.mjs).
 //
 // BENCH_SERVER_DIR runs another build of the server (a dist/ built from an earlier commit) against
 // the same seed, to compare before and after on one machine in one sitting.
