@@ -1,16 +1,12 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { echo } from '../test/batched-reads.js';
 import { TEST_DATABASE_URL } from '../test/helpers.js';
 import { openDatabase, pooledBatchRead } from './connection.js';
 
 // docs/performance.md "Session check": on PostgreSQL the batched reads keep one connection of the
 // pool for themselves, except in a pool of one, which needs it for everything else.
 describe.runIf(TEST_DATABASE_URL)('the connection kept for the batched reads', () => {
-  const echo: CompiledQuery<{ k: string }> = CompiledQuery.raw(
-    'select k from unnest($1::text[]) as k',
-    [],
-  );
-
   it.each([1, 2])('leaves a pool of %i connection(s) to the other statements', async (poolMax) => {
     const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax });
     try {

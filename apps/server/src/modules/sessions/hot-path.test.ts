@@ -1,9 +1,10 @@
 import { CompiledQuery, sql } from 'kysely';
-import { committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
+import { batchArity, committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
 import { isDatabaseUnavailable, isStalePreparedStatement } from '../../db/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
+import { echo, placeholders } from '../../test/batched-reads.js';
 import { explain } from '../../test/query-log.js';
 import { hashToken, randomToken } from '../../lib/tokens.js';
 import { openSession } from './service.js';
@@ -189,7 +190,8 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
         found = await Promise.all(asked.map((hash) => findSessionByTokenHash(t.ctx.db, hash)));
       });
       expect(queries).toHaveLength(1);
-      expect(queries[0]?.parameters).toEqual([[asked[0], asked[1], asked[3]]]);
+      // Three keys, sent as four: the statement for four keys, the last repeated.
+      expect(queries[0]?.parameters).toEqual([asked[0], asked[1], asked[3], asked[3]]);
       expect(found.map((s) => s?.user_id)).toEqual([a.userId, b.userId, a.userId, undefined]);
       expect(found.map((s) => s?.token_hash)).toEqual([asked[0], asked[1], asked[2], undefined]);
       // Each check its own session object: one may slide it without touching another's.
@@ -205,10 +207,8 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
 
   if (dialect === 'postgres')
     it('PostgreSQL: a batched read that fails fails every check waiting on it', async () => {
-      const broken: CompiledQuery<{ k: string }> = CompiledQuery.raw(
-        'select k from no_such_table where k = any($1)',
-        [],
-      );
+      const broken = (arity: number): CompiledQuery<{ k: string }> =>
+        CompiledQuery.raw(`select k from no_such_table where k in (${placeholders(arity)})`, []);
       const read = pooledBatchRead(t.ctx.db, broken, (row) => row.k);
       if (!read) throw new Error('no batched read on PostgreSQL');
       const outcomes = await Promise.allSettled(['x', 'y', 'x'].map((key) => read(key)));
@@ -220,10 +220,11 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
   if (dialect === 'postgres')
     it('PostgreSQL: the batches go on one connection kept for them, written without waiting for the one before; a broken one is replaced', async () => {
       // Each key answered with the backend that read it.
-      const whose: CompiledQuery<{ k: string; pid: number }> = CompiledQuery.raw(
-        'select k, pg_backend_pid() as pid from unnest($1::text[]) as k',
-        [],
-      );
+      const whose = (arity: number): CompiledQuery<{ k: string; pid: number }> =>
+        CompiledQuery.raw(
+          `select k, pg_backend_pid() as pid from unnest(array[${placeholders(arity)}]::text[]) as k`,
+          [],
+        );
       const read = pooledBatchRead(t.ctx.db, whose, (row) => row.k);
       if (!read) throw new Error('no batched read on PostgreSQL');
       const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -291,10 +292,6 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
 
   if (dialect === 'postgres')
     it('PostgreSQL: a batch carries 64 keys at most a statement', async () => {
-      const echo: CompiledQuery<{ k: string }> = CompiledQuery.raw(
-        'select k from unnest($1::text[]) as k',
-        [],
-      );
       const read = pooledBatchRead(t.ctx.db, echo, (row) => row.k);
       if (!read) throw new Error('no batched read on PostgreSQL');
       const keys = Array.from({ length: 70 }, (_, i) => `key-${i}`);
@@ -303,6 +300,71 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
         rows = await Promise.all(keys.map((key) => read(key)));
       });
       expect(rows.map((row) => row?.k)).toEqual(keys);
-      expect(queries.map((q) => q.parameters.flat().length)).toEqual([64, 6]);
+      // 64 keys, then the other six sent as eight (the last repeated).
+      expect(queries.map((q) => new Set(q.parameters).size)).toEqual([64, 6]);
+      expect(queries.map((q) => q.parameters.length)).toEqual([64, 8]);
+    });
+
+  if (dialect === 'postgres')
+    it('PostgreSQL: a batch of any number of keys is sent as the statement for a power of two, the last key repeated', async () => {
+      expect([1, 2, 3, 4, 5, 8, 9, 33, 64, 65, 200].map(batchArity)).toEqual([
+        1, 2, 4, 4, 8, 8, 16, 64, 64, 64, 64,
+      ]);
+      const read = pooledBatchRead(t.ctx.db, echo, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      for (const count of [1, 2, 3, 5]) {
+        const keys = Array.from({ length: count }, (_, i) => `k${count}-${i}`);
+        let rows: ({ k: string } | undefined)[] = [];
+        const queries = await t.queries.during(async () => {
+          rows = await Promise.all(keys.map((key) => read(key)));
+        });
+        expect(rows.map((row) => row?.k)).toEqual(keys);
+        expect(queries.map((q) => q.parameters)).toEqual([
+          [...keys, ...Array(batchArity(count) - count).fill(keys.at(-1))],
+        ]);
+      }
+    });
+
+  // A kept statement is worth keeping only if PostgreSQL keeps its plan too: a statement whose plan
+  // for any parameters looks costlier than one made for the parameters at hand is planned again at
+  // every run (pg_prepared_statements counts "custom" plans), which cost the session check more
+  // than its lookup when the batch took its keys as one array.
+  if (dialect === 'postgres')
+    it('PostgreSQL plans the batched session check once per connection, whatever the keys', async () => {
+      const sessions = await Promise.all(
+        ['plan-a', 'plan-b', 'plan-c'].map((name) => liveSession(`${name}@hygie.test`)),
+      );
+      const hashes = sessions.map(({ token }) => hashToken(token));
+      // The users seen, then ten turns of one check and ten of three: arities 1 and 4.
+      await Promise.all(hashes.map((hash) => findSessionByTokenHash(t.ctx.db, hash)));
+      for (let run = 0; run < 10; run++) {
+        expect((await findSessionByTokenHash(t.ctx.db, hashes[0]!))?.user_id).toBe(
+          sessions[0]?.userId,
+        );
+        const found = await Promise.all(
+          hashes.map((hash) => findSessionByTokenHash(t.ctx.db, hash)),
+        );
+        expect(found.map((f) => f?.user_id)).toEqual(sessions.map((s) => s.userId));
+      }
+      // What the batches' connection keeps, read on that connection (a batched read of its own).
+      type Kept = { statement: string; generic_plans: number; custom_plans: number };
+      const plans = (arity: number): CompiledQuery<{ k: string; kept: Kept[] }> =>
+        CompiledQuery.raw(
+          `select $1::text as k, (select json_agg(p) from (select statement, generic_plans, custom_plans from pg_prepared_statements where statement like '%"sessions"."token_hash" in%') p) as kept${arity > 1 ? ` where $${arity}::text is not null` : ''}`,
+          [],
+        );
+      const read = pooledBatchRead(t.ctx.db, plans, (row) => row.k);
+      if (!read) throw new Error('no batched read on PostgreSQL');
+      const kept = (await read('plans'))?.kept ?? [];
+      // The statements of one key and of four, each run eleven times or more.
+      const ran = [' in ($1)', ' in ($1, $2, $3, $4)'].map((list) =>
+        kept.find((k) => k.statement.endsWith(list)),
+      );
+      for (const statement of ran) {
+        if (!statement) throw new Error(`not kept prepared: ${JSON.stringify(kept)}`);
+        // Planned for its parameters the first five runs (PostgreSQL's rule), then never again.
+        expect(statement.custom_plans, statement.statement).toBeLessThanOrEqual(5);
+        expect(statement.generic_plans, statement.statement).toBeGreaterThanOrEqual(5);
+      }
     });
 });

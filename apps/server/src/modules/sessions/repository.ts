@@ -76,11 +76,12 @@ function sessionQuery(db: Db, tokenHash: string) {
 type SessionQueryRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
 type FoundSessionRow = NonNullable<SessionQueryRow>;
 
-/** The same, for the sessions of several token hashes at once (`= any($1)`, $1 their array). */
-function sessionsQuery(db: Db, tokenHashes: string[]) {
-  return sessionColumns(db).where('sessions.token_hash', '=', (eb) =>
-    eb.fn<string>('any', [eb.val(tokenHashes)]),
-  );
+/**
+ * The same, for the sessions of `arity` token hashes at once, each a parameter (`in ($1, …)`): a
+ * statement per arity, each planned once by PostgreSQL (db/connection.ts `batchArity`).
+ */
+function sessionsQuery(db: Db, arity: number) {
+  return sessionColumns(db).where('sessions.token_hash', 'in', Array<string>(arity).fill(''));
 }
 
 function sessionUserQuery(db: Db, userId: string) {
@@ -134,7 +135,7 @@ function compiledFor(db: Db): Compiled {
       readUser: committedRead(db, user),
       poolSession: pooledBatchRead<FoundSessionRow>(
         db,
-        sessionsQuery(db, []).compile(),
+        (arity) => sessionsQuery(db, arity).compile(),
         (row) => row.token_hash,
       ),
       poolUser: pooledRead(db, user),
