@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { CompiledQuery, KyselyConfig, SqliteDatabase } from 'kysely';
+import type { CompiledQuery, Expression, KyselyConfig, SqliteDatabase } from 'kysely';
 import { Kysely, PostgresAdapter, sql } from 'kysely';
 import type { WalStats } from './checkpointer.js';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
@@ -622,6 +622,31 @@ export function keepPrepared(db: Db, sql: string): void {
   keptStatements.get(db)?.keep(sql);
 }
 
+/** The comment `kept` ends a statement with: PostgreSQL's connections keep it prepared. */
+export const KEPT_MARK = '/* kept */';
+
+/**
+ * Marks a statement of a hot path to be kept prepared on each PostgreSQL connection, as
+ * `keepPrepared` does, from its first run: parsed and planned once per connection instead of at
+ * every run — a third of the database's CPU for a password sign-in's statements, on the 2-core
+ * machines the benchmarks ran on. For statements of fixed text whose plan is the same whatever
+ * their parameters (a row by its key, an insert): PostgreSQL keeps one plan for all parameters
+ * once five runs showed it no costlier, and db/hot-path-plans.test.ts checks that the plan it
+ * keeps for each marked statement of the journeys reads through an index. Never for a search or a
+ * list, whose best plan depends on the values (a prefix, a filter). The mark is a comment, the
+ * same text on SQLite, which keeps every statement prepared already.
+ */
+export function kept<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q {
+  return query.modifyEnd(sql.raw(KEPT_MARK));
+}
+
+/** The name of a statement marked by `kept`, kept from now on; undefined for any other. */
+function markedName(kept: KeptStatements, text: string): string | undefined {
+  if (!text.endsWith(KEPT_MARK)) return undefined;
+  kept.keep(text);
+  return kept.nameOf(text);
+}
+
 /**
  * Makes a pool client send the kept statements under their names (Kysely sends text and values).
  * A stale one is not run again here — it fails the transaction it is in, which answers 503 (db/
@@ -634,7 +659,8 @@ function nameKeptStatements(client: pg.PoolClient, kept: KeptStatements): void {
     configurable: true,
     value: (...args: unknown[]): unknown => {
       const [text, values] = args;
-      const name = typeof text === 'string' ? kept.nameOf(text) : undefined;
+      const name =
+        typeof text === 'string' ? (kept.nameOf(text) ?? markedName(kept, text)) : undefined;
       if (typeof text !== 'string' || name === undefined) return Reflect.apply(query, client, args);
       const result: unknown = Reflect.apply(query, client, [{ name, text, values }]);
       if (result instanceof Promise) {

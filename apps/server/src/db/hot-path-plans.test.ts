@@ -1,4 +1,5 @@
 import type { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
@@ -15,6 +16,7 @@ import {
 } from '../modules/oidc/test-support.js';
 import { createUser, DIALECTS, lastCode, signIn, TestClient } from '../test/helpers.js';
 import type { Dialect } from './connection.js';
+import { KEPT_MARK } from './connection.js';
 import { explain } from '../test/query-log.js';
 
 // Performance issue: no statement on a hot path grows with its table. The journeys below are the
@@ -56,6 +58,18 @@ const FILTERED_LISTS = "the operator's trail by type";
  * signed-in landing lists every one the user may reach.
  */
 const CONFIGURATION_TABLES = new Set(['platforms']);
+/** The journey of a password sign-in from a trusted browser: no second factor, a session. */
+const TRUSTED_SIGN_IN = 'sign-in from a trusted browser';
+
+/** A recorded parameter as an SQL literal, for `execute` of a statement prepared in SQL. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]`;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `'${text.replace(/'/g, "''")}'`;
+}
 
 /**
  * Whole-table reads found and not fixed yet, each with why. The test fails when one of them stops
@@ -372,7 +386,7 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     const out = await recorded('sign-out', () => patient.get('/api/logout'));
     expect(out.statusCode).toBe(303);
     t.clock.advance(13 * 60_000);
-    const trusted = await recorded('sign-in from a trusted browser', () =>
+    const trusted = await recorded(TRUSTED_SIGN_IN, () =>
       patient.login(PATIENT.email, PATIENT.password),
     );
     expect(trusted.statusCode, trusted.body).toBe(200);
@@ -557,6 +571,82 @@ describe.each(DIALECTS)('the hot paths’ statements on %s', (dialect) => {
     }
     expect(new Set(sent.map((s) => s.query.sql)).size).toBeGreaterThan(70);
   });
+
+  // docs/performance.md "Sign-in": a password sign-in's statements are kept prepared on
+  // PostgreSQL (`kept`, db/connection.ts), parsed and planned once per connection.
+  it('keep a password sign-in’s statements prepared, but for its transaction’s bounds and its account’s read', () => {
+    const signIn = sent.filter(({ journey }) => journey === TRUSTED_SIGN_IN);
+    expect(signIn.length).toBeGreaterThan(5);
+    const unkept = signIn
+      .map(({ query }) => query.sql)
+      .filter((text) => !/^(begin|commit|rollback)\b/.test(text))
+      .filter((text) => !/^select \* from "users" where "(email|phone)" = (\$1|\?)$/.test(text))
+      .filter((text) => !text.endsWith(KEPT_MARK));
+    expect(unkept).toEqual([]);
+  });
+
+  // A kept statement's plan is made once for any parameters (after five runs, when PostgreSQL
+  // finds it no costlier than those made for each run's values): that plan must read through an
+  // index as the one explained for the values at hand does.
+  if (dialect === 'postgres')
+    it('keep the plan of each kept statement, one that reads through an index for any parameters', async () => {
+      const texts = new Map<string, CompiledQuery>();
+      for (const { query } of sent) if (query.sql.endsWith(KEPT_MARK)) texts.set(query.sql, query);
+      expect(texts.size).toBeGreaterThan(8);
+      const offenders: string[] = [];
+      await t.ctx.db.connection().execute(async (conn) => {
+        const prepare = (text: string) => sql.raw(`prepare hot_kept as ${text}`).execute(conn);
+        const deallocate = () => sql`deallocate hot_kept`.execute(conn);
+        for (const [text, query] of texts) {
+          const args = query.parameters.map(literal).join(', ');
+          // Six runs, each rolled back (a write's row stays as it was): PostgreSQL's choice is
+          // made. A recorded write may no longer apply (its user since deleted): the run fails
+          // after its plan is chosen, which is what is counted.
+          await prepare(text);
+          try {
+            for (let i = 0; i < 6; i++) {
+              await sql`begin`.execute(conn);
+              await sql
+                .raw(`execute hot_kept(${args})`)
+                .execute(conn)
+                .catch(() => undefined);
+              await sql`rollback`.execute(conn);
+            }
+            const { rows } = await sql<{ generic_plans: number }>`
+              select generic_plans from pg_prepared_statements where name = 'hot_kept'`.execute(
+              conn,
+            );
+            if (!rows[0] || rows[0].generic_plans < 1)
+              offenders.push(`planned at every run: ${text}`);
+          } finally {
+            await deallocate();
+          }
+          // The plan kept for any parameters, explained as `explain` does (the test's tables are
+          // small, where a scan is the cheaper plan).
+          await sql`set enable_seqscan = off`.execute(conn);
+          await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+          await prepare(text);
+          try {
+            const plan = await sql
+              .raw<{ 'QUERY PLAN': string }>(`explain execute hot_kept(${args})`)
+              .execute(conn);
+            const scanned = scannedTables(
+              plan.rows.map((r) => r['QUERY PLAN']).join('\n'),
+              dialect,
+              text,
+              'ordered',
+            ).filter((table) => !CONFIGURATION_TABLES.has(table));
+            if (scanned.length > 0)
+              offenders.push(`kept plan reads ${scanned.join(', ')}: ${text}`);
+          } finally {
+            await deallocate();
+            await sql`reset plan_cache_mode`.execute(conn);
+            await sql`reset enable_seqscan`.execute(conn);
+          }
+        }
+      });
+      expect(offenders).toEqual([]);
+    });
 
   it('read every table through an index: no statement grows with its table', async () => {
     const explained = new Map<string, string[]>();

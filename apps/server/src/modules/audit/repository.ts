@@ -1,8 +1,9 @@
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { AuditEventTable } from '../../db/schema.js';
 
 export async function insertAuditEvent(db: Db, event: AuditEventTable): Promise<void> {
-  await db.insertInto('audit_events').values(event).execute();
+  await kept(db.insertInto('audit_events').values(event)).execute();
 }
 
 /** The last events about a user (`target_id`, indexed), newest first. */

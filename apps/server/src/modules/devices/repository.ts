@@ -1,12 +1,11 @@
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { TrustedDeviceTable } from '../../db/schema.js';
 
 export function findTrustedDeviceByTokenHash(db: Db, tokenHash: string) {
-  return db
-    .selectFrom('trusted_devices')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  return kept(
+    db.selectFrom('trusted_devices').selectAll().where('token_hash', '=', tokenHash),
+  ).executeTakeFirst();
 }
 
 export async function deleteTrustedDevicesOfUser(db: Db, userId: string): Promise<void> {
@@ -18,7 +17,9 @@ export async function insertTrustedDevice(db: Db, device: TrustedDeviceTable): P
 }
 
 export async function touchTrustedDevice(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable('trusted_devices').set({ last_used_at: now }).where('id', '=', id).execute();
+  await kept(
+    db.updateTable('trusted_devices').set({ last_used_at: now }).where('id', '=', id),
+  ).execute();
 }
 
 /** A user's unexpired trusted devices, most recently used first. */

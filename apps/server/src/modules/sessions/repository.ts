@@ -7,6 +7,7 @@ import {
   committedRead,
   isPostgres,
   keepPrepared,
+  kept,
   pooledBatchRead,
   pooledRead,
 } from '../../db/connection.js';
@@ -271,16 +272,15 @@ export async function insertSession(
   session: SessionRow,
   upstream: UpstreamSignIn | null = null,
 ): Promise<void> {
-  await db
-    .insertInto('sessions')
-    .values({
+  await kept(
+    db.insertInto('sessions').values({
       ...session,
       upstream_provider: upstream?.provider ?? null,
       upstream_id_token: upstream
         ? seal(dataKeys(), upstreamTokenContext(session.id), upstream.idToken)
         : null,
-    })
-    .execute();
+    }),
+  ).execute();
 }
 
 /**
@@ -492,11 +492,12 @@ export async function setSessionStage(
   stage: string,
   tokenHash?: string,
 ): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ stage, ...(tokenHash ? { token_hash: tokenHash } : {}) })
-    .where('id', '=', id)
-    .execute();
+  await kept(
+    db
+      .updateTable('sessions')
+      .set({ stage, ...(tokenHash ? { token_hash: tokenHash } : {}) })
+      .where('id', '=', id),
+  ).execute();
 }
 
 /**
@@ -615,12 +616,13 @@ export async function touchKnownBrowser(
   tokenHash: string,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('known_browsers')
-    .set({ last_seen_at: now })
-    .where('user_id', '=', userId)
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const result = await kept(
+    db
+      .updateTable('known_browsers')
+      .set({ last_seen_at: now })
+      .where('user_id', '=', userId)
+      .where('token_hash', '=', tokenHash),
+  ).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { SettingTable } from '../../db/schema.js';
 import {
   activeKeyId,
@@ -48,7 +49,9 @@ function openSetting(key: string, stored: string): string {
 
 /** Stored values (JSON text) of the given keys; a key never saved has no row. */
 export function findSettingValues(db: Db, keys: readonly string[]) {
-  return db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys).execute();
+  return kept(
+    db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys),
+  ).execute();
 }
 
 /** Inserts or replaces one setting. */

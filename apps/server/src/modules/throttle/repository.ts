@@ -1,21 +1,24 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 
 export function findThrottle(db: Db, key: string) {
-  return db
-    .selectFrom('throttles')
-    .select(['failures', 'blocked_until', 'window_start'])
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return kept(
+    db
+      .selectFrom('throttles')
+      .select(['failures', 'blocked_until', 'window_start'])
+      .where('key', '=', key),
+  ).executeTakeFirst();
 }
 
 /** Several keys' counters in one statement (primary key lookups); keys without a row are absent. */
 export function findThrottles(db: Db, keys: readonly string[]) {
-  return db
-    .selectFrom('throttles')
-    .select(['key', 'failures', 'blocked_until', 'window_start'])
-    .where('key', 'in', keys)
-    .execute();
+  return kept(
+    db
+      .selectFrom('throttles')
+      .select(['key', 'failures', 'blocked_until', 'window_start'])
+      .where('key', 'in', keys),
+  ).execute();
 }
 
 /**
@@ -57,16 +60,14 @@ export async function extendBlock(db: Db, key: string, until: number): Promise<v
 }
 
 export async function deleteThrottle(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('throttles').where('key', '=', key).execute();
+  await kept(db.deleteFrom('throttles').where('key', '=', key)).execute();
 }
 
 /** When the key's window started (a cooldown's last request), if it has one. */
 export async function findWindowStart(db: Db, key: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('throttles')
-    .select('window_start')
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const row = await kept(
+    db.selectFrom('throttles').select('window_start').where('key', '=', key),
+  ).executeTakeFirst();
   return row?.window_start;
 }
 
@@ -80,17 +81,18 @@ export async function claimWindow(
   now: number,
   cutoff: number,
 ): Promise<boolean> {
-  const claimed = await db
-    .insertInto('throttles')
-    .values({ key, failures: 0, window_start: now, blocked_until: null })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({ window_start: now })
-        .where('throttles.window_start', '<=', cutoff),
-    )
-    .returning('window_start')
-    .executeTakeFirst();
+  const claimed = await kept(
+    db
+      .insertInto('throttles')
+      .values({ key, failures: 0, window_start: now, blocked_until: null })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ window_start: now })
+          .where('throttles.window_start', '<=', cutoff),
+      )
+      .returning('window_start'),
+  ).executeTakeFirst();
   return claimed !== undefined;
 }
 
@@ -126,25 +128,26 @@ export async function reserveAttempt(
         sql` `,
       )} else ${last} end`
     : last;
-  const row = await db
-    .insertInto('throttles')
-    .values({ key, failures: 1, window_start: now, blocked_until: until(1) })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({
-          failures: sql`throttles.failures + 1`,
-          blocked_until: blockedUntil,
-        })
-        .where((eb) =>
-          eb.or([
-            eb('throttles.blocked_until', 'is', null),
-            eb('throttles.blocked_until', '<=', now),
-          ]),
-        ),
-    )
-    .returning('failures')
-    .executeTakeFirst();
+  const row = await kept(
+    db
+      .insertInto('throttles')
+      .values({ key, failures: 1, window_start: now, blocked_until: until(1) })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            failures: sql`throttles.failures + 1`,
+            blocked_until: blockedUntil,
+          })
+          .where((eb) =>
+            eb.or([
+              eb('throttles.blocked_until', 'is', null),
+              eb('throttles.blocked_until', '<=', now),
+            ]),
+          ),
+      )
+      .returning('failures'),
+  ).executeTakeFirst();
   return row?.failures;
 }
 

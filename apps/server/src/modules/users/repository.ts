@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { transaction } from '../../db/transaction.js';
-import { isPostgres } from '../../db/connection.js';
+import { isPostgres, kept } from '../../db/connection.js';
 import type {
   ConsentTable,
   Database,
@@ -182,12 +182,13 @@ export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | u
  * undefined when the user is gone.
  */
 export async function lockUserVersion(db: Db, id: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('version')
-    .where('id', '=', id)
-    .$if(isPostgres(db), (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const row = await kept(
+    db
+      .selectFrom('users')
+      .select('version')
+      .where('id', '=', id)
+      .$if(isPostgres(db), (qb) => qb.forUpdate()),
+  ).executeTakeFirst();
   return row?.version;
 }
 
