@@ -144,7 +144,6 @@ export function openDatabase(database: Config['database'], options: OpenOptions 
     const config: KyselyConfig = { dialect, log };
     const db = new Kysely<Database>(config);
     pipelineTransactions(db, pool, { config, dialect }, onQuery);
-    keptStatements.set(db, prepared);
     const reader = openPooledReader(pool, prepared, onQuery);
     pooledReaders.set(db, reader);
     const openForMigrations = () => {
@@ -609,32 +608,20 @@ class KeptStatements {
   }
 }
 
-/** Per PostgreSQL database: the SQL texts kept prepared. */
-const keptStatements = new WeakMap<Db, KeptStatements>();
-
-/**
- * Asks PostgreSQL to keep a statement prepared on each connection (a named prepared statement):
- * parsed and planned once per connection instead of at every run, which on the session check
- * halves the round trip. For the few hot statements of fixed text only — each name lives on every
- * connection for its lifetime. Nothing on SQLite (its statements are kept already).
- */
-export function keepPrepared(db: Db, sql: string): void {
-  keptStatements.get(db)?.keep(sql);
-}
-
 /** The comment `kept` ends a statement with: PostgreSQL's connections keep it prepared. */
 export const KEPT_MARK = '/* kept */';
 
 /**
- * Marks a statement of a hot path to be kept prepared on each PostgreSQL connection, as
- * `keepPrepared` does, from its first run: parsed and planned once per connection instead of at
- * every run — a third of the database's CPU for a password sign-in's statements, on the 2-core
- * machines the benchmarks ran on. For statements of fixed text whose plan is the same whatever
- * their parameters (a row by its key, an insert): PostgreSQL keeps one plan for all parameters
- * once five runs showed it no costlier, and db/hot-path-plans.test.ts checks that the plan it
- * keeps for each marked statement of the journeys reads through an index. Never for a search or a
- * list, whose best plan depends on the values (a prefix, a filter). The mark is a comment, the
- * same text on SQLite, which keeps every statement prepared already.
+ * Marks a statement of a hot path to be kept prepared on each PostgreSQL connection (a named
+ * prepared statement) from its first run there: parsed and planned once per connection instead of
+ * at every run — about half the session check's round trip, a third of the database's CPU for a
+ * password sign-in's statements, on the 2-core machines the benchmarks ran on. Each name lives on
+ * every connection for its lifetime: for statements of fixed text whose plan is the same whatever
+ * their parameters (a row by its key, an insert, an update by key). PostgreSQL keeps one plan for
+ * all parameters once five runs showed it no costlier, and db/hot-path-plans.test.ts checks that
+ * the plan it keeps for each marked statement of the journeys reads through an index. Never for a
+ * search or a list, whose best plan depends on the values (a prefix, a filter). The mark is a
+ * comment, the same text on SQLite, which keeps every statement prepared already.
  */
 export function kept<Q extends { modifyEnd(modifier: Expression<unknown>): Q }>(query: Q): Q {
   return query.modifyEnd(sql.raw(KEPT_MARK));

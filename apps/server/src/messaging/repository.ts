@@ -1,12 +1,13 @@
 import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../db/connection.js';
+import { kept } from '../db/connection.js';
 import type { NewOutbox, OutboxRow, OutboxTable } from '../db/schema.js';
 
 // The outbox table's SQL: queued by the change that causes a message, claimed and settled by the
 // dispatcher.
 
 export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
-  await db.insertInto('outbox').values(row).execute();
+  await kept(db.insertInto('outbox').values(row)).execute();
 }
 
 /** Every channel of the outbox (the scrape's counts range over each, in the due index). */

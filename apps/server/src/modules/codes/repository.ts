@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { OneTimeCodeTable } from '../../db/schema.js';
 
 export type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
@@ -56,18 +57,19 @@ export async function supersedeCodes(
   purpose: string,
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable('one_time_codes')
-    .set({ superseded_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .where('superseded_at', 'is', null)
-    .execute();
+  await kept(
+    db
+      .updateTable('one_time_codes')
+      .set({ superseded_at: now })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .where('superseded_at', 'is', null),
+  ).execute();
 }
 
 export async function insertCode(db: Db, code: OneTimeCodeRow): Promise<void> {
-  await db.insertInto('one_time_codes').values(code).execute();
+  await kept(db.insertInto('one_time_codes').values(code)).execute();
 }
 
 /** Consumes a live code: one conditional UPDATE, so only one of concurrent right answers wins. */
@@ -77,26 +79,28 @@ export async function consumeCode(
   now: number,
   maxAttempts: number,
 ): Promise<boolean> {
-  const consumed = await db
-    .updateTable('one_time_codes')
-    .set({ consumed_at: now })
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .where('superseded_at', 'is', null)
-    .where('attempts', '<', maxAttempts)
-    .executeTakeFirst();
+  const consumed = await kept(
+    db
+      .updateTable('one_time_codes')
+      .set({ consumed_at: now })
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null)
+      .where('superseded_at', 'is', null)
+      .where('attempts', '<', maxAttempts),
+  ).executeTakeFirst();
   return Number(consumed.numUpdatedRows) === 1;
 }
 
 /** Counts a wrong answer; the attempts after it, or undefined when the code was used meanwhile. */
 export async function countWrongAttempt(db: Db, id: string): Promise<number | undefined> {
-  const counted = await db
-    .updateTable('one_time_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .returning('attempts')
-    .executeTakeFirst();
+  const counted = await kept(
+    db
+      .updateTable('one_time_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null)
+      .returning('attempts'),
+  ).executeTakeFirst();
   return counted?.attempts;
 }
 

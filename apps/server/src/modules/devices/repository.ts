@@ -13,7 +13,7 @@ export async function deleteTrustedDevicesOfUser(db: Db, userId: string): Promis
 }
 
 export async function insertTrustedDevice(db: Db, device: TrustedDeviceTable): Promise<void> {
-  await db.insertInto('trusted_devices').values(device).execute();
+  await kept(db.insertInto('trusted_devices').values(device)).execute();
 }
 
 export async function touchTrustedDevice(db: Db, id: string, now: number): Promise<void> {
@@ -34,12 +34,13 @@ export function listLiveTrustedDevices(db: Db, userId: string, now: number) {
 }
 
 export async function countLiveTrustedDevices(db: Db, userId: string, now: number) {
-  const row = await db
-    .selectFrom('trusted_devices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await kept(
+    db
+      .selectFrom('trusted_devices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now),
+  ).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

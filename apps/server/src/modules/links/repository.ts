@@ -1,9 +1,10 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { LinkTokenTable } from '../../db/schema.js';
 
 export async function insertLinkToken(db: Db, link: Insertable<LinkTokenTable>): Promise<void> {
-  await db.insertInto('link_tokens').values(link).execute();
+  await kept(db.insertInto('link_tokens').values(link)).execute();
 }
 
 export function findLinkTokenByHash(db: Db, tokenHash: string) {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import { transaction } from '../../db/transaction.js';
-import { isPostgres } from '../../db/connection.js';
+import { isPostgres, kept } from '../../db/connection.js';
 import {
   activeKeyId,
   blindIndex,
@@ -79,11 +79,12 @@ export async function upsertArtefact(
     payload: sealPayload(key, row.payload),
     user_code: row.user_code === null ? null : userCodeIndex(row.user_code),
   };
-  await db
-    .insertInto('oidc_store')
-    .values({ id: key, model, consumed_at: null, ...stored })
-    .onConflict((oc) => oc.column('id').doUpdateSet(stored))
-    .execute();
+  await kept(
+    db
+      .insertInto('oidc_store')
+      .values({ id: key, model, consumed_at: null, ...stored })
+      .onConflict((oc) => oc.column('id').doUpdateSet(stored)),
+  ).execute();
 }
 
 function opened<R extends { id: string; payload: string }>(row: R | undefined) {
@@ -96,11 +97,12 @@ export async function findArtefact(
   model: string,
 ): Promise<StoredArtefact | undefined> {
   return opened(
-    await db
-      .selectFrom('oidc_store')
-      .select(['id', 'payload', 'expires_at', 'consumed_at'])
-      .where('id', '=', artefactKey(model, id))
-      .executeTakeFirst(),
+    await kept(
+      db
+        .selectFrom('oidc_store')
+        .select(['id', 'payload', 'expires_at', 'consumed_at'])
+        .where('id', '=', artefactKey(model, id)),
+    ).executeTakeFirst(),
   );
 }
 
@@ -112,12 +114,13 @@ export async function findArtefactBy(
   value: string,
 ): Promise<StoredArtefact | undefined> {
   return opened(
-    await db
-      .selectFrom('oidc_store')
-      .select(['id', 'payload', 'expires_at', 'consumed_at'])
-      .where(column, '=', column === 'user_code' ? userCodeIndex(value) : value)
-      .where('model', '=', model)
-      .executeTakeFirst(),
+    await kept(
+      db
+        .selectFrom('oidc_store')
+        .select(['id', 'payload', 'expires_at', 'consumed_at'])
+        .where(column, '=', column === 'user_code' ? userCodeIndex(value) : value)
+        .where('model', '=', model),
+    ).executeTakeFirst(),
   );
 }
 
@@ -128,12 +131,13 @@ export async function markArtefactConsumed(
   model: string,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('oidc_store')
-    .set({ consumed_at: now })
-    .where('id', '=', artefactKey(model, id))
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
+  const result = await kept(
+    db
+      .updateTable('oidc_store')
+      .set({ consumed_at: now })
+      .where('id', '=', artefactKey(model, id))
+      .where('consumed_at', 'is', null),
+  ).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -143,25 +147,21 @@ export async function consumedAtOfArtefact(
   id: string,
   model: string,
 ): Promise<number | null> {
-  const row = await db
-    .selectFrom('oidc_store')
-    .select('consumed_at')
-    .where('id', '=', artefactKey(model, id))
-    .executeTakeFirst();
+  const row = await kept(
+    db.selectFrom('oidc_store').select('consumed_at').where('id', '=', artefactKey(model, id)),
+  ).executeTakeFirst();
   return row?.consumed_at ?? null;
 }
 
 export async function grantIdOfArtefact(db: Db, id: string, model: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('oidc_store')
-    .select('grant_id')
-    .where('id', '=', artefactKey(model, id))
-    .executeTakeFirst();
+  const row = await kept(
+    db.selectFrom('oidc_store').select('grant_id').where('id', '=', artefactKey(model, id)),
+  ).executeTakeFirst();
   return row?.grant_id ?? null;
 }
 
 export async function deleteArtefact(db: Db, id: string, model: string): Promise<void> {
-  await db.deleteFrom('oidc_store').where('id', '=', artefactKey(model, id)).execute();
+  await kept(db.deleteFrom('oidc_store').where('id', '=', artefactKey(model, id))).execute();
 }
 
 /** Deletes the artefacts of these models that belong to a grant. */
@@ -182,11 +182,9 @@ export async function deleteArtefactsOfAccount(
   accountId: string,
   model: string,
 ): Promise<void> {
-  await db
-    .deleteFrom('oidc_store')
-    .where('account_id', '=', accountId)
-    .where('model', '=', model)
-    .execute();
+  await kept(
+    db.deleteFrom('oidc_store').where('account_id', '=', accountId).where('model', '=', model),
+  ).execute();
 }
 
 /** The payloads (opened) of an account's artefacts of one model (its provider sessions). */
@@ -204,12 +202,13 @@ export async function findArtefactEntriesOfAccount(
   accountId: string,
   model: string,
 ): Promise<{ id: string; payload: string }[]> {
-  const rows = await db
-    .selectFrom('oidc_store')
-    .select(['id', 'payload'])
-    .where('account_id', '=', accountId)
-    .where('model', '=', model)
-    .execute();
+  const rows = await kept(
+    db
+      .selectFrom('oidc_store')
+      .select(['id', 'payload'])
+      .where('account_id', '=', accountId)
+      .where('model', '=', model),
+  ).execute();
   return rows.map((row) => ({ id: row.id, payload: openPayload(row.id, row.payload) }));
 }
 

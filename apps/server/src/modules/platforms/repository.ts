@@ -1,12 +1,11 @@
 import type { Db } from '../../db/connection.js';
+import { kept } from '../../db/connection.js';
 import type { PlatformRow } from './types.js';
 
 export function findPlatformByClientId(db: Db, clientId: string): Promise<PlatformRow | undefined> {
-  return db
-    .selectFrom('platforms')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+  return kept(
+    db.selectFrom('platforms').selectAll().where('client_id', '=', clientId),
+  ).executeTakeFirst();
 }
 
 export function findPlatformById(db: Db, id: string): Promise<PlatformRow | undefined> {
@@ -19,12 +18,13 @@ export function listPlatforms(db: Db): Promise<PlatformRow[]> {
 
 /** The user's access row for a platform (primary key lookup), if any. */
 export async function accessOf(db: Db, userId: string, platformId: string) {
-  const row = await db
-    .selectFrom('platform_access')
-    .select('status')
-    .where('user_id', '=', userId)
-    .where('platform_id', '=', platformId)
-    .executeTakeFirst();
+  const row = await kept(
+    db
+      .selectFrom('platform_access')
+      .select('status')
+      .where('user_id', '=', userId)
+      .where('platform_id', '=', platformId),
+  ).executeTakeFirst();
   return row?.status ?? null;
 }
 
@@ -67,11 +67,12 @@ export async function deletePlatformRow(db: Db, id: string): Promise<boolean> {
 
 /** Every access row of a user (the primary key's leading column). */
 export function accessRowsOfUser(db: Db, userId: string) {
-  return db
-    .selectFrom('platform_access')
-    .select(['platform_id', 'status'])
-    .where('user_id', '=', userId)
-    .execute();
+  return kept(
+    db
+      .selectFrom('platform_access')
+      .select(['platform_id', 'status'])
+      .where('user_id', '=', userId),
+  ).execute();
 }
 
 /** The access rows of several users (the primary key's leading column). */

@@ -1,5 +1,11 @@
 import { CompiledQuery, sql } from 'kysely';
-import { batchArity, committedRead, pooledBatchRead, pooledRead } from '../../db/connection.js';
+import {
+  batchArity,
+  committedRead,
+  KEPT_MARK,
+  pooledBatchRead,
+  pooledRead,
+} from '../../db/connection.js';
 import { isDatabaseUnavailable, isStalePreparedStatement } from '../../db/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
@@ -357,8 +363,12 @@ describe.each(DIALECTS)('session lookup plan on %s', (dialect) => {
       if (!read) throw new Error('no batched read on PostgreSQL');
       const kept = (await read('plans'))?.kept ?? [];
       // The statements of one key and of four, each run eleven times or more.
+      // (An earlier test renamed these statements: their first names are prepared too, run less.)
       const ran = [' in ($1)', ' in ($1, $2, $3, $4)'].map((list) =>
-        kept.find((k) => k.statement.endsWith(list)),
+        kept
+          .filter((k) => k.statement.endsWith(`${list} ${KEPT_MARK}`))
+          .sort((a, b) => b.generic_plans + b.custom_plans - (a.generic_plans + a.custom_plans))
+          .at(0),
       );
       for (const statement of ran) {
         if (!statement) throw new Error(`not kept prepared: ${JSON.stringify(kept)}`);

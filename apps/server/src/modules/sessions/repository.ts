@@ -6,7 +6,6 @@ import type { SessionRow, UserRow } from '../../db/schema.js';
 import {
   committedRead,
   isPostgres,
-  keepPrepared,
   kept,
   pooledBatchRead,
   pooledRead,
@@ -72,7 +71,7 @@ function sessionColumns(db: Db) {
 }
 
 function sessionQuery(db: Db, tokenHash: string) {
-  return sessionColumns(db).where('sessions.token_hash', '=', tokenHash);
+  return kept(sessionColumns(db).where('sessions.token_hash', '=', tokenHash));
 }
 type SessionQueryRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirst']>>;
 type FoundSessionRow = NonNullable<SessionQueryRow>;
@@ -82,12 +81,11 @@ type FoundSessionRow = NonNullable<SessionQueryRow>;
  * statement per arity, each planned once by PostgreSQL (db/connection.ts `batchArity`).
  */
 function sessionsQuery(db: Db, arity: number) {
-  return sessionColumns(db).where('sessions.token_hash', 'in', Array<string>(arity).fill(''));
+  return kept(sessionColumns(db).where('sessions.token_hash', 'in', Array<string>(arity).fill('')));
 }
 
 function sessionUserQuery(db: Db, userId: string) {
-  return db
-    .selectFrom('users')
+  return kept(db.selectFrom('users'))
     .select([
       'id',
       'email',
@@ -142,8 +140,6 @@ function compiledFor(db: Db): Compiled {
       poolUser: pooledRead(db, user),
     };
     compiledQueries.set(db, compiled);
-    keepPrepared(db, compiled.session.sql);
-    keepPrepared(db, compiled.user.sql);
   }
   return compiled;
 }
@@ -299,17 +295,18 @@ export async function findUpstreamSignIn(
     }
   | undefined
 > {
-  const row = await db
-    .selectFrom('sessions')
-    .select([
-      'id',
-      'upstream_provider',
-      'upstream_id_token',
-      'idle_expires_at',
-      'absolute_expires_at',
-    ])
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await kept(
+    db
+      .selectFrom('sessions')
+      .select([
+        'id',
+        'upstream_provider',
+        'upstream_id_token',
+        'idle_expires_at',
+        'absolute_expires_at',
+      ])
+      .where('token_hash', '=', tokenHash),
+  ).executeTakeFirst();
   if (!row) return undefined;
   let upstream: UpstreamSignIn | null = null;
   if (row.upstream_provider !== null && row.upstream_id_token !== null) {
@@ -412,7 +409,7 @@ export async function resealUpstreamTokenBatch(
 }
 
 export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  await kept(db.deleteFrom('sessions').where('token_hash', '=', tokenHash)).execute();
 }
 
 /** Ends a user's sessions; the one kept, if any, stays open but no longer on a trusted device. */
@@ -442,11 +439,12 @@ export async function touchSession(
   now: number,
   idleExpiresAt: number,
 ): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
-    .where('id', '=', id)
-    .execute();
+  await kept(
+    db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
+      .where('id', '=', id),
+  ).execute();
 }
 
 /**
@@ -482,7 +480,9 @@ const SESSION_COLUMNS = [
 ] as const;
 
 export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return kept(
+    db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id),
+  ).executeTakeFirst();
 }
 
 /** Moves a session to a stage; a new token hash when the token is rotated. */
@@ -521,15 +521,16 @@ export async function markSecondFactorPassed(
   /** The method's RFC 8176 reference, added to the session's (`otp`, `sms`). */
   method: string,
 ): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({
-      mfa_verified_at: now,
-      amr: sql<string>`coalesce(amr, 'pwd') || ${` ${method}`}`,
-      ...(trustedDeviceId ? { trusted_device_id: trustedDeviceId } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+  await kept(
+    db
+      .updateTable('sessions')
+      .set({
+        mfa_verified_at: now,
+        amr: sql<string>`coalesce(amr, 'pwd') || ${` ${method}`}`,
+        ...(trustedDeviceId ? { trusted_device_id: trustedDeviceId } : {}),
+      })
+      .where('id', '=', id),
+  ).execute();
 }
 
 /**
@@ -633,11 +634,12 @@ export async function rememberBrowser(
   tokenHash: string,
   now: number,
 ): Promise<void> {
-  await db
-    .insertInto('known_browsers')
-    .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'token_hash']).doNothing())
-    .execute();
+  await kept(
+    db
+      .insertInto('known_browsers')
+      .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'token_hash']).doNothing()),
+  ).execute();
 }
 
 /** Forgets browsers not seen since `before`. */

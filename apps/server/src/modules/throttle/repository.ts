@@ -188,45 +188,52 @@ export async function reserveWindowedAttempt(
   const { windowMs, free, waitMs, max } = limits;
   const expired = sql<boolean>`throttles.window_start <= cast(${now - windowMs} as bigint)`;
   const next = sql<number>`throttles.failures + 1`;
-  const row = await db
-    .insertInto('throttles')
-    .values({ key, failures: 1, window_start: now, blocked_until: free <= 1 ? now + waitMs : null })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({
-          failures: sql`case when ${expired} then 1 else ${next} end`,
-          window_start: sql`case when ${expired} then cast(${now} as bigint) else throttles.window_start end`,
-          blocked_until: sql`case
+  const row = await kept(
+    db
+      .insertInto('throttles')
+      .values({
+        key,
+        failures: 1,
+        window_start: now,
+        blocked_until: free <= 1 ? now + waitMs : null,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({
+            failures: sql`case when ${expired} then 1 else ${next} end`,
+            window_start: sql`case when ${expired} then cast(${now} as bigint) else throttles.window_start end`,
+            blocked_until: sql`case
             when ${expired} then cast(${free <= 1 ? now + waitMs : null} as bigint)
             when ${next} >= ${max} then throttles.window_start + cast(${windowMs} as bigint)
             when ${next} >= ${free} then cast(${now + waitMs} as bigint)
             else null end`,
-        })
-        .where((eb) =>
-          eb.or([
-            expired,
-            eb.and([
-              eb.or([
-                eb('throttles.blocked_until', 'is', null),
-                eb('throttles.blocked_until', '<=', now),
+          })
+          .where((eb) =>
+            eb.or([
+              expired,
+              eb.and([
+                eb.or([
+                  eb('throttles.blocked_until', 'is', null),
+                  eb('throttles.blocked_until', '<=', now),
+                ]),
+                eb('throttles.failures', '<', max),
               ]),
-              eb('throttles.failures', '<', max),
             ]),
-          ]),
-        ),
-    )
-    .returning('failures')
-    .executeTakeFirst();
+          ),
+      )
+      .returning('failures'),
+  ).executeTakeFirst();
   return row?.failures;
 }
 
 /** Gives back an attempt reserved under `key` (it was not a failure), and lifts the key's wait. */
 export async function releaseAttempt(db: Db, key: string): Promise<void> {
-  await db
-    .updateTable('throttles')
-    .set({ failures: sql`throttles.failures - 1`, blocked_until: null })
-    .where('key', '=', key)
-    .where('failures', '>', 0)
-    .execute();
+  await kept(
+    db
+      .updateTable('throttles')
+      .set({ failures: sql`throttles.failures - 1`, blocked_until: null })
+      .where('key', '=', key)
+      .where('failures', '>', 0),
+  ).execute();
 }

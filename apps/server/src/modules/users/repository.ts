@@ -279,12 +279,13 @@ export async function findUsersByVerifiedPhone(
 // What completing a sign-in stage writes on the user.
 
 export async function markEmailVerified(db: Db, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ email_verified_at: now, updated_at: now })
-    .where('id', '=', userId)
-    .where('email_verified_at', 'is', null)
-    .execute();
+  await kept(
+    db
+      .updateTable('users')
+      .set({ email_verified_at: now, updated_at: now })
+      .where('id', '=', userId)
+      .where('email_verified_at', 'is', null),
+  ).execute();
 }
 
 /** Only the number the code was sent to becomes verified (it may have changed since). */
