@@ -578,13 +578,25 @@ export function pooledBatchRead<R>(
  * a node serving while another migrated, the session checks that read their user failed. The
  * text is then given a new name, which each connection prepares afresh at its next run.
  */
+/**
+ * The most statements a PostgreSQL database keeps prepared on each connection (each holds its
+ * parse tree and plan in the connection's backend). The hot paths mark about fifty.
+ */
+export const MAX_KEPT_STATEMENTS = 256;
+
 class KeptStatements {
   private readonly names = new Map<string, string>();
   private named = 0;
 
-  /** Keeps `text` prepared from now on. */
+  /**
+   * Keeps `text` prepared from now on, unless MAX_KEPT_STATEMENTS are kept already: then it runs
+   * unnamed, as any other statement (a mark put by mistake on a statement whose text varies
+   * without end would otherwise grow every connection's memory without end).
+   */
   keep(text: string): void {
-    if (!this.names.has(text)) this.names.set(text, this.nextName());
+    if (!this.names.has(text) && this.names.size < MAX_KEPT_STATEMENTS) {
+      this.names.set(text, this.nextName());
+    }
   }
 
   /** The name `text` is prepared under, if it is kept. */
