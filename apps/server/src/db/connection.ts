@@ -571,6 +571,12 @@ export function pooledBatchRead<R>(
 }
 
 /**
+ * The most statements a PostgreSQL database keeps prepared on each connection (each holds its
+ * parse tree and plan in the connection's backend). The hot paths mark about fifty.
+ */
+export const MAX_KEPT_STATEMENTS = 256;
+
+/**
  * The SQL texts a PostgreSQL database keeps prepared on each connection, each under a name. A
  * migration that changes what a kept statement returns (a column's type or collation, as 0026 did
  * to `users.email`) makes PostgreSQL refuse it on every connection that prepared it before, at
@@ -578,12 +584,6 @@ export function pooledBatchRead<R>(
  * a node serving while another migrated, the session checks that read their user failed. The
  * text is then given a new name, which each connection prepares afresh at its next run.
  */
-/**
- * The most statements a PostgreSQL database keeps prepared on each connection (each holds its
- * parse tree and plan in the connection's backend). The hot paths mark about fifty.
- */
-export const MAX_KEPT_STATEMENTS = 256;
-
 class KeptStatements {
   private readonly names = new Map<string, string>();
   private named = 0;
