@@ -40,6 +40,63 @@ export const SEALED_USER_COLUMNS = [
 ] as const satisfies readonly SealedUserColumn[];
 
 type StoredUserRow = Selectable<StoredUserTable>;
+
+/**
+ * Every column of the users table as stored, named: the account's reads by a key select these
+ * rather than `*`, so that a column a migration adds changes nothing of what a statement kept
+ * prepared on PostgreSQL returns (db/connection.ts `kept`; a kept `select *` fails once after such
+ * a migration). The rows are the stored row's whole shape (`openUser`): one left out fails the
+ * typecheck.
+ */
+const USER_COLUMNS = [
+  'id',
+  'type',
+  'email',
+  'email_verified_at',
+  'phone',
+  'phone_verified_at',
+  'password_hash',
+  'password_changed_at',
+  'must_create_password',
+  'profile',
+  'status',
+  'roles',
+  'first_name',
+  'last_name',
+  'birth_name',
+  'language',
+  'created_at',
+  'updated_at',
+  'birth_date',
+  'birth_place_insee',
+  'sex',
+  'ins',
+  'ins_oid',
+  'first_name_used',
+  'last_name_used',
+  'professional_id_type',
+  'professional_id',
+  'job',
+  'specialty',
+  'cgu_version',
+  'pending_email',
+  'pending_phone',
+  'search_name',
+  'category',
+  'gender',
+  'address_line1',
+  'address_line2',
+  'address_postal_code',
+  'address_city',
+  'address_country',
+  'parent_ins',
+  'totp_secret',
+  'totp_enabled_at',
+  'totp_last_step',
+  'recovery_codes_left',
+  'version',
+  'ins_index',
+] as const satisfies readonly (keyof StoredUserTable)[];
 type SealedFields = Partial<Record<SealedUserColumn, string | null>>;
 
 /** What a sealed value is bound to: its column and its row (a value moved elsewhere does not open). */
@@ -143,20 +200,24 @@ function openFirst(row: StoredUserRow | undefined): UserRow | undefined {
 /** Finds a user by normalised e-mail (unique index). */
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst(),
+    await kept(
+      db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email),
+    ).executeTakeFirst(),
   );
 }
 
 /** Finds a user by E.164 phone number (indexed). */
 export async function findUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst(),
+    await kept(
+      db.selectFrom('users').select(USER_COLUMNS).where('phone', '=', phone),
+    ).executeTakeFirst(),
   );
 }
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+    await kept(db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id)).executeTakeFirst(),
   );
 }
 
@@ -167,12 +228,13 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
  */
 export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .$if(isPostgres(db), (qb) => qb.forUpdate())
-      .executeTakeFirst(),
+    await kept(
+      db
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where('id', '=', id)
+        .$if(isPostgres(db), (qb) => qb.forUpdate()),
+    ).executeTakeFirst(),
   );
 }
 
@@ -240,7 +302,9 @@ export async function setPassword(
 /** Through the INS's blind index (unique): the INS itself is stored sealed. */
 export async function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
   return openFirst(
-    await db.selectFrom('users').selectAll().where(insIndexMatch(ins)).executeTakeFirst(),
+    await kept(
+      db.selectFrom('users').select(USER_COLUMNS).where(insIndexMatch(ins)),
+    ).executeTakeFirst(),
   );
 }
 
@@ -250,12 +314,13 @@ export async function findUserByProfessionalId(
   value: string,
 ): Promise<UserRow | undefined> {
   return openFirst(
-    await db
-      .selectFrom('users')
-      .selectAll()
-      .where('professional_id_type', '=', type)
-      .where('professional_id', '=', value)
-      .executeTakeFirst(),
+    await kept(
+      db
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where('professional_id_type', '=', type)
+        .where('professional_id', '=', value),
+    ).executeTakeFirst(),
   );
 }
 
@@ -267,7 +332,7 @@ export async function findUsersByVerifiedPhone(
 ): Promise<UserRow[]> {
   const rows = await db
     .selectFrom('users')
-    .selectAll()
+    .select(USER_COLUMNS)
     .where('phone', '=', phone)
     .where('phone_verified_at', 'is not', null)
     .orderBy('created_at')
