@@ -18,17 +18,10 @@
 // requests allocate, by function (`node bench/profile-summary.mjs FILE`).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
 import Fastify from 'fastify';
-import {
-  ADMIN,
-  createPostgresDatabase,
-  postgresAvailable,
-  productionEnv,
-  root,
-} from './portal.mjs';
+import { bundlePortal, median, startInProcess } from './in-process.mjs';
+import { ADMIN, postgresAvailable, root } from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -36,45 +29,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const ONLY = process.env.BENCH_ONLY?.split(',') ?? ['bare', 'health', 'me'];
 const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
-
-/** The portal's `buildApp` and `loadConfig`, bundled from `target`'s sources as build.mjs does. */
-async function bundlePortal() {
-  // Beside the server's own build, where its dependencies resolve (removed after the run).
-  const outfile = path.join(
-    target,
-    'apps',
-    'server',
-    'dist',
-    `bench-inject-${process.pid}`,
-    'app.mjs',
-  );
-  await build({
-    stdin: {
-      contents:
-        "export { buildApp } from './src/app.ts'; export { loadConfig } from './src/config.ts';",
-      resolveDir: path.join(target, 'apps', 'server'),
-      sourcefile: 'bench-inject-entry.ts',
-      loader: 'ts',
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node24',
-    format: 'esm',
-    sourcemap: true,
-    packages: 'external',
-    alias: { '@hygie/domain': path.join(target, 'packages', 'domain', 'src', 'index.ts') },
-    logLevel: 'warning',
-  });
-  const module = await import(outfile);
-  return { ...module, cleanup: () => fs.rmSync(path.dirname(outfile), { recursive: true }) };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 /** `REQUESTS` injections, CONCURRENCY at a time: CPU µs and wall µs per request, and non-200s. */
 async function batch(app, options) {
@@ -106,23 +60,9 @@ async function batch(app, options) {
 }
 
 async function startPortal(kind, portal) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hygie-bench-inject-'));
-  const created = kind === 'postgres' ? await createPostgresDatabase('hygie_inject') : null;
-  const env = {
-    ...process.env,
-    ...productionEnv({ port: 0, dataDir }),
-    ...(created ? { DATABASE_URL: created.url } : {}),
-  };
-  const config = portal.loadConfig(env);
-  const { app, ctx } = await portal.buildApp(config, { renderPage: null });
-  const stop = async () => {
-    await app.close();
-    await created?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  const { app, ctx, address, stop } = await startInProcess(kind, portal);
   try {
     // Signed in over a real socket (fetch), through the real stages; measured by injection after.
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const codeFor = async (recipient) => {
       const row = await ctx.db
         .selectFrom('outbox')
@@ -141,7 +81,7 @@ async function startPortal(kind, portal) {
   }
 }
 
-const portal = await bundlePortal();
+const portal = await bundlePortal(target);
 const bare = Fastify({ logger: false });
 bare.get('/bare', async () => ({ type: 'person', id: 'bench', email: 'bench@hygie.test' }));
 await bare.ready();

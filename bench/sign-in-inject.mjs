@@ -1,0 +1,197 @@
+// What a sign-in costs the portal's event loop, without the socket: POST /api/login with the right
+// password (16 accounts in turn) through Fastify's `inject` in this one process, BENCH_CONCURRENCY
+// at a time, and the CPU of this process's main thread (`process.threadCpuUsage()`) around each
+// round, per sign-in. The hashes run on the portal's worker threads and are left out; the whole
+// process's CPU is printed beside it. That event-loop time runs one sign-in after another in a
+// process whatever its cores: it is what bounds one process's sign-ins a second on a machine with
+// many cores (bench/hashing.mjs reads the same figure from /proc, over HTTP, with the client's and
+// the socket's share). BENCH_CPU_PROFILE=FILE writes a CPU profile of the main thread over the
+// measured rounds (`node bench/profile-summary.mjs FILE`: per sign-in, by function).
+//
+// The portal is bundled from the sources of BENCH_INJECT_ROOT (default this repository), as
+// bench/me-inject.mjs does: alternate runs of two checkouts to compare two builds. Its messages go
+// to relays that accept them (bench/message-sinks.mjs).
+//
+// BENCH_KINDS=sqlite|postgres, BENCH_ROUNDS (default 5), BENCH_SIGN_INS per round (default 400),
+// BENCH_CONCURRENCY sign-ins in flight (default 8).
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { bundlePortal, median, startInProcess } from './in-process.mjs';
+import { postgresAvailable, root, startMessageSinks } from './portal.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const ACCOUNTS = 16;
+const PASSWORD = 'Quiet-Harbour-5127';
+const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
+
+/** The Set-Cookie pairs of an injected answer, as a Cookie header's parts. */
+function cookiesOf(res) {
+  const set = res.headers['set-cookie'];
+  return (Array.isArray(set) ? set : set ? [set] : []).map((c) => c.split(';')[0]);
+}
+
+/** An anonymous anti-forgery cookie and header, and ACCOUNTS registered accounts. */
+async function prepare(app) {
+  const xsrf = cookiesOf(await app.inject({ method: 'GET', url: '/api/health' })).find((c) =>
+    c.startsWith('XSRF-TOKEN='),
+  );
+  if (!xsrf) throw new Error('no anti-forgery cookie');
+  const headers = {
+    'content-type': 'application/json',
+    cookie: xsrf,
+    'x-xsrf-token': xsrf.slice('XSRF-TOKEN='.length),
+  };
+  const terms = (await app.inject({ method: 'GET', url: '/api/cgu' })).json();
+  const emails = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const email = `inject${i}@bench.test`;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers,
+      payload: {
+        type: 'patient',
+        email,
+        password: PASSWORD,
+        passwordConfirmation: PASSWORD,
+        acceptCgu: true,
+        cguVersion: terms.version,
+        cguHash: terms.hash,
+        firstName: 'Camille',
+        lastName: 'Lefebvre',
+        birthDate: '02/03/1985',
+        birthPlaceInsee: '69123',
+        sex: 'female',
+        phone: `+336120000${String(i).padStart(2, '0')}`,
+      },
+    });
+    if (res.statusCode !== 201) throw new Error(`register ${res.statusCode}: ${res.body}`);
+    emails.push(email);
+  }
+  return { headers, emails };
+}
+
+/**
+ * SIGN_INS sign-ins, CONCURRENCY at a time, each answered with `status` (the next stage's): the
+ * main thread's and the process's CPU µs and the wall µs per sign-in.
+ */
+async function round(app, { headers, emails }, status) {
+  let sent = 0;
+  const worker = async () => {
+    while (sent < SIGN_INS) {
+      const username = emails[sent++ % emails.length];
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers,
+        payload: { username, password: PASSWORD },
+      });
+      if (res.statusCode !== status) {
+        throw new Error(`sign-in answered ${res.statusCode} (${res.body}), not ${status}`);
+      }
+      // Back to the event loop, as a server between its sockets' reads (bench/me-inject.mjs).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const thread = process.threadCpuUsage();
+  const whole = process.cpuUsage();
+  const wall = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const threadUsed = process.threadCpuUsage(thread);
+  const wholeUsed = process.cpuUsage(whole);
+  return {
+    eventLoop: (threadUsed.user + threadUsed.system) / SIGN_INS,
+    system: threadUsed.system / SIGN_INS,
+    process: (wholeUsed.user + wholeUsed.system) / SIGN_INS,
+    wall: Number(process.hrtime.bigint() - wall) / 1000 / SIGN_INS,
+  };
+}
+
+const portal = await bundlePortal(target);
+const sinks = await startMessageSinks();
+const kinds = ['sqlite', ...((await postgresAvailable()) ? ['postgres'] : [])].filter(
+  (kind) => !process.env.BENCH_KINDS || process.env.BENCH_KINDS.split(',').includes(kind),
+);
+const report = {
+  date: new Date().toISOString(),
+  root: path.basename(target),
+  node: process.version,
+  cores: os.availableParallelism(),
+  rounds: ROUNDS,
+  signIns: SIGN_INS,
+  concurrency: CONCURRENCY,
+  results: {},
+};
+try {
+  for (const kind of kinds) {
+    const { app, stop } = await startInProcess(kind, portal, sinks.env);
+    try {
+      const accounts = await prepare(app);
+      // The answer of a right password (the next stage); a refusal would time something else.
+      const first = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: accounts.headers,
+        payload: { username: accounts.emails[0], password: PASSWORD },
+      });
+      if (
+        first.statusCode >= 500 ||
+        first.statusCode === 429 ||
+        first.json().code === 'bad_credentials'
+      ) {
+        throw new Error(`sign-in refused: ${first.statusCode} ${first.body}`);
+      }
+      // Warm-up (JIT, caches, the pool's connections).
+      await round(app, accounts, first.statusCode);
+      const profiler = process.env.BENCH_CPU_PROFILE ? new Session() : null;
+      if (profiler) {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+        await profiler.post('Profiler.start');
+      }
+      const runs = [];
+      for (let i = 0; i < ROUNDS; i++) runs.push(await round(app, accounts, first.statusCode));
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        const file = `${process.env.BENCH_CPU_PROFILE}.${kind}.cpuprofile`;
+        fs.writeFileSync(file, JSON.stringify({ ...profile, requests: ROUNDS * SIGN_INS }));
+        profiler.disconnect();
+        console.log(`CPU profile: ${file}`);
+      }
+      const figure = (key) => Number(median(runs.map((r) => r[key])).toFixed(1));
+      const range = (key) =>
+        `${Math.min(...runs.map((r) => r[key])).toFixed(0)}–${Math.max(...runs.map((r) => r[key])).toFixed(0)}`;
+      report.results[kind] = {
+        eventLoopMicros: figure('eventLoop'),
+        eventLoopSystemMicros: figure('system'),
+        processMicros: figure('process'),
+        wallMicros: figure('wall'),
+        runs,
+      };
+      console.log(
+        `${kind} (${report.root}), ${ROUNDS} rounds of ${SIGN_INS} sign-ins, ${CONCURRENCY} in flight, answered ${first.statusCode}, µs a sign-in, median (min–max):`,
+      );
+      console.log(
+        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}`,
+      );
+    } finally {
+      await stop();
+    }
+  }
+} finally {
+  portal.cleanup();
+  await sinks.stop();
+}
+const file = path.join(
+  import.meta.dirname,
+  'results',
+  `sign-in-inject-${report.date.replace(/[:.]/g, '-')}.json`,
+);
+fs.mkdirSync(path.dirname(file), { recursive: true });
+fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`written ${path.relative(root, file)}`);
