@@ -1,9 +1,27 @@
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { AuditEventTable } from '../../db/schema.js';
 
+const auditEventInserted = precompiled((db: Db, $: Slots<AuditEventTable>) =>
+  kept(
+    db.insertInto('audit_events').values({
+      id: $('id'),
+      at: $('at'),
+      actor_id: $('actor_id'),
+      action: $('action'),
+      target_id: $('target_id'),
+      ip: $('ip'),
+      details: $('details'),
+      request_id: $('request_id'),
+      user_agent: $('user_agent'),
+    } satisfies Record<keyof AuditEventTable, unknown>),
+  ),
+);
+
 export async function insertAuditEvent(db: Db, event: AuditEventTable): Promise<void> {
-  await kept(db.insertInto('audit_events').values(event)).execute();
+  await auditEventInserted.run(db, event);
 }
 
 /** The last events about a user (`target_id`, indexed), newest first. */

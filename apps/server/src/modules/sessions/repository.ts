@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import type { BatchedRead, CommittedRead, Db, PooledRead } from '../../db/connection.js';
 import { transaction } from '../../db/transaction.js';
-import type { SessionRow, UserRow } from '../../db/schema.js';
+import type { SessionRow, SessionTable, UserRow } from '../../db/schema.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import {
   committedRead,
   isPostgres,
@@ -268,16 +270,38 @@ export async function insertSession(
   session: SessionRow,
   upstream: UpstreamSignIn | null = null,
 ): Promise<void> {
-  await kept(
-    db.insertInto('sessions').values({
-      ...session,
-      upstream_provider: upstream?.provider ?? null,
-      upstream_id_token: upstream
-        ? seal(dataKeys(), upstreamTokenContext(session.id), upstream.idToken)
-        : null,
-    }),
-  ).execute();
+  await sessionInserted.run(db, {
+    ...session,
+    upstream_provider: upstream?.provider ?? null,
+    upstream_id_token: upstream
+      ? seal(dataKeys(), upstreamTokenContext(session.id), upstream.idToken)
+      : null,
+  });
 }
+
+const sessionInserted = precompiled((db: Db, $: Slots<SessionTable>) =>
+  kept(
+    db.insertInto('sessions').values({
+      id: $('id'),
+      token_hash: $('token_hash'),
+      user_id: $('user_id'),
+      stage: $('stage'),
+      created_at: $('created_at'),
+      last_seen_at: $('last_seen_at'),
+      idle_expires_at: $('idle_expires_at'),
+      absolute_expires_at: $('absolute_expires_at'),
+      ip: $('ip'),
+      user_agent: $('user_agent'),
+      mfa_verified_at: $('mfa_verified_at'),
+      trusted_device_id: $('trusted_device_id'),
+      reauthenticated_at: $('reauthenticated_at'),
+      amr: $('amr'),
+      upstream_provider: $('upstream_provider'),
+      upstream_id_token: $('upstream_id_token'),
+      upstream_acr: $('upstream_acr'),
+    } satisfies Record<keyof SessionTable, unknown>),
+  ),
+);
 
 /**
  * The upstream sign-in of the session with this token hash, with the session's expiries; the

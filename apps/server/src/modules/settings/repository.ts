@@ -1,5 +1,7 @@
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiledByCount } from '../../db/precompiled.js';
 import type { SettingTable } from '../../db/schema.js';
 import {
   activeKeyId,
@@ -47,11 +49,22 @@ function openSetting(key: string, stored: string): string {
   return text === null ? stored : open(dataKeys(), settingContext(key), text);
 }
 
+const settingValues = precompiledByCount((db: Db, $: Slots<readonly string[]>, count) =>
+  kept(
+    db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where(
+        'key',
+        'in',
+        Array.from({ length: count }, (_, i) => $(i)),
+      ),
+  ),
+);
+
 /** Stored values (JSON text) of the given keys; a key never saved has no row. */
 export function findSettingValues(db: Db, keys: readonly string[]) {
-  return kept(
-    db.selectFrom('settings').select(['key', 'value']).where('key', 'in', keys),
-  ).execute();
+  return settingValues(db, keys);
 }
 
 /** Inserts or replaces one setting. */

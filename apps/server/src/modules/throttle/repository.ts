@@ -1,52 +1,76 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { ThrottleTable } from '../../db/schema.js';
+import type { Precompiled, Slots } from '../../db/precompiled.js';
+import { precompiled, precompiledByCount } from '../../db/precompiled.js';
 
-export function findThrottle(db: Db, key: string) {
-  return kept(
+// The statements a sign-in runs are compiled once per database (`precompiled`), one per shape
+// where a shape varies (the keys of findThrottles, the block curve of reserveAttempt).
+
+const throttleByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(
     db
       .selectFrom('throttles')
       .select(['failures', 'blocked_until', 'window_start'])
-      .where('key', '=', key),
-  ).executeTakeFirst();
+      .where('key', '=', $('key')),
+  ),
+);
+
+export function findThrottle(db: Db, key: string) {
+  return throttleByKey.first(db, { key });
 }
 
-/** Several keys' counters in one statement (primary key lookups); keys without a row are absent. */
-export function findThrottles(db: Db, keys: readonly string[]) {
-  return kept(
+const throttlesByKeys = precompiledByCount((db: Db, $: Slots<readonly string[]>, count) =>
+  kept(
     db
       .selectFrom('throttles')
       .select(['key', 'failures', 'blocked_until', 'window_start'])
-      .where('key', 'in', keys),
-  ).execute();
+      .where(
+        'key',
+        'in',
+        Array.from({ length: count }, (_, i) => $(i)),
+      ),
+  ),
+);
+
+/** Several keys' counters in one statement (primary key lookups); keys without a row are absent. */
+export function findThrottles(db: Db, keys: readonly string[]): Promise<ThrottleTable[]> {
+  return throttlesByKeys(db, keys);
 }
 
 /**
  * Counts one failure in a single upsert (parallel failures are all counted); a count whose window
  * started before `cutoff` restarts at 1. Returns the new count and its window start.
  */
-export function incrementFailures(db: Db, key: string, now: number, cutoff: number) {
-  return db
-    .insertInto('throttles')
-    .values({ key, failures: 1, window_start: now, blocked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({
-        failures: eb
-          .case()
-          .when('throttles.window_start', '<', cutoff)
-          .then(1)
-          .else(eb('throttles.failures', '+', 1))
-          .end(),
-        window_start: eb
-          .case()
-          .when('throttles.window_start', '<', cutoff)
-          .then(now)
-          .else(eb.ref('throttles.window_start'))
-          .end(),
-      })),
-    )
-    .returning(['failures', 'window_start'])
-    .executeTakeFirstOrThrow();
+const failureCounted = precompiled(
+  (db: Db, $: Slots<{ key: string; now: number; cutoff: number }>) =>
+    db
+      .insertInto('throttles')
+      .values({ key: $('key'), failures: 1, window_start: $('now'), blocked_until: null })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          failures: eb
+            .case()
+            .when('throttles.window_start', '<', $('cutoff'))
+            .then(1)
+            .else(eb('throttles.failures', '+', 1))
+            .end(),
+          window_start: eb
+            .case()
+            .when('throttles.window_start', '<', $('cutoff'))
+            .then($('now'))
+            .else(eb.ref('throttles.window_start'))
+            .end(),
+        })),
+      )
+      .returning(['failures', 'window_start']),
+);
+
+export async function incrementFailures(db: Db, key: string, now: number, cutoff: number) {
+  const row = await failureCounted.first(db, { key, now, cutoff });
+  if (!row) throw new Error('the failure count returned no row');
+  return row;
 }
 
 /** Blocks the key until `until`, never shortening a longer block set by a parallel failure. */
@@ -59,17 +83,38 @@ export async function extendBlock(db: Db, key: string, until: number): Promise<v
     .execute();
 }
 
+const throttleDeleted = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.deleteFrom('throttles').where('key', '=', $('key'))),
+);
+
 export async function deleteThrottle(db: Db, key: string): Promise<void> {
-  await kept(db.deleteFrom('throttles').where('key', '=', key)).execute();
+  await throttleDeleted.run(db, { key });
 }
+
+const windowStartOf = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.selectFrom('throttles').select('window_start').where('key', '=', $('key'))),
+);
 
 /** When the key's window started (a cooldown's last request), if it has one. */
 export async function findWindowStart(db: Db, key: string): Promise<number | undefined> {
-  const row = await kept(
-    db.selectFrom('throttles').select('window_start').where('key', '=', key),
-  ).executeTakeFirst();
-  return row?.window_start;
+  return (await windowStartOf.first(db, { key }))?.window_start;
 }
+
+const windowClaimed = precompiled(
+  (db: Db, $: Slots<{ key: string; now: number; cutoff: number }>) =>
+    kept(
+      db
+        .insertInto('throttles')
+        .values({ key: $('key'), failures: 0, window_start: $('now'), blocked_until: null })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({ window_start: $('now') })
+            .where('throttles.window_start', '<=', $('cutoff')),
+        )
+        .returning('window_start'),
+    ),
+);
 
 /**
  * Starts the key's window at `now` unless it started after `cutoff`, in one statement: of
@@ -81,19 +126,7 @@ export async function claimWindow(
   now: number,
   cutoff: number,
 ): Promise<boolean> {
-  const claimed = await kept(
-    db
-      .insertInto('throttles')
-      .values({ key, failures: 0, window_start: now, blocked_until: null })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({ window_start: now })
-          .where('throttles.window_start', '<=', cutoff),
-      )
-      .returning('window_start'),
-  ).executeTakeFirst();
-  return claimed !== undefined;
+  return (await windowClaimed.first(db, { key, now, cutoff })) !== undefined;
 }
 
 /** The attempts reserveAttempt's block curve may change over; later ones get its last value. */
@@ -116,39 +149,71 @@ export async function reserveAttempt(
     return ms > 0 ? now + ms : null;
   };
   // The curve reaches its ceiling within these steps; later attempts get the last one. Only the
-  // steps below the ceiling are spelled out (the statement is built at every sign-in).
+  // steps below the ceiling are spelled out: one statement for each curve (the settings').
   const ceiling = until(MAX_STEPS + 1);
   const steps = Array.from({ length: MAX_STEPS }, (_, i) => i + 1).filter(
     (n) => until(n) !== ceiling,
   );
-  const last = sql<number | null>`cast(${ceiling} as bigint)`;
-  const blockedUntil = steps.length
-    ? sql<number | null>`case throttles.failures + 1 ${sql.join(
-        steps.map((n) => sql`when ${n} then cast(${until(n)} as bigint)`),
-        sql` `,
-      )} else ${last} end`
-    : last;
-  const row = await kept(
-    db
-      .insertInto('throttles')
-      .values({ key, failures: 1, window_start: now, blocked_until: until(1) })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({
-            failures: sql`throttles.failures + 1`,
-            blocked_until: blockedUntil,
-          })
-          .where((eb) =>
-            eb.or([
-              eb('throttles.blocked_until', 'is', null),
-              eb('throttles.blocked_until', '<=', now),
-            ]),
-          ),
-      )
-      .returning('failures'),
-  ).executeTakeFirst();
-  return row?.failures;
+  const shape = steps.join(',');
+  let query = attemptReserved.get(shape);
+  if (!query) {
+    query = attemptReservedFor(steps);
+    attemptReserved.set(shape, query);
+  }
+  const values: ReservedAttempt = {
+    key,
+    now,
+    first: until(1),
+    ceiling,
+    steps: steps.map((n) => until(n)),
+  };
+  return (await query.first(db, values))?.failures;
+}
+
+interface ReservedAttempt {
+  key: string;
+  now: number;
+  /** The block of a first attempt. */
+  first: number | null;
+  /** The block of any attempt past the steps. */
+  ceiling: number | null;
+  /** The block of the n-th attempt of each step, in the steps' order. */
+  steps: (number | null)[];
+}
+
+/** reserveAttempt's statement for each curve's steps (a few curves: the settings'). */
+const attemptReserved = new Map<string, Precompiled<ReservedAttempt, { failures: number }>>();
+
+function attemptReservedFor(steps: readonly number[]) {
+  return precompiled((db: Db, $: Slots<ReservedAttempt>) => {
+    const last = sql<number | null>`cast(${$('ceiling')} as bigint)`;
+    const blockedUntil = steps.length
+      ? sql<number | null>`case throttles.failures + 1 ${sql.join(
+          steps.map((n, i) => sql`when ${n} then cast(${$('steps', i)} as bigint)`),
+          sql` `,
+        )} else ${last} end`
+      : last;
+    return kept(
+      db
+        .insertInto('throttles')
+        .values({ key: $('key'), failures: 1, window_start: $('now'), blocked_until: $('first') })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              failures: sql`throttles.failures + 1`,
+              blocked_until: blockedUntil,
+            })
+            .where((eb) =>
+              eb.or([
+                eb('throttles.blocked_until', 'is', null),
+                eb('throttles.blocked_until', '<=', $('now')),
+              ]),
+            ),
+        )
+        .returning('failures'),
+    );
+  });
 }
 
 /**
@@ -186,54 +251,80 @@ export async function reserveWindowedAttempt(
   limits: { windowMs: number; free: number; waitMs: number; max: number },
 ): Promise<number | undefined> {
   const { windowMs, free, waitMs, max } = limits;
-  const expired = sql<boolean>`throttles.window_start <= cast(${now - windowMs} as bigint)`;
-  const next = sql<number>`throttles.failures + 1`;
-  const row = await kept(
-    db
-      .insertInto('throttles')
-      .values({
-        key,
-        failures: 1,
-        window_start: now,
-        blocked_until: free <= 1 ? now + waitMs : null,
-      })
-      .onConflict((oc) =>
-        oc
-          .column('key')
-          .doUpdateSet({
-            failures: sql`case when ${expired} then 1 else ${next} end`,
-            window_start: sql`case when ${expired} then cast(${now} as bigint) else throttles.window_start end`,
-            blocked_until: sql`case
-            when ${expired} then cast(${free <= 1 ? now + waitMs : null} as bigint)
-            when ${next} >= ${max} then throttles.window_start + cast(${windowMs} as bigint)
-            when ${next} >= ${free} then cast(${now + waitMs} as bigint)
-            else null end`,
-          })
-          .where((eb) =>
-            eb.or([
-              expired,
-              eb.and([
-                eb.or([
-                  eb('throttles.blocked_until', 'is', null),
-                  eb('throttles.blocked_until', '<=', now),
-                ]),
-                eb('throttles.failures', '<', max),
-              ]),
-            ]),
-          ),
-      )
-      .returning('failures'),
-  ).executeTakeFirst();
-  return row?.failures;
+  const firstBlock = free <= 1 ? now + waitMs : null;
+  const values = { key, now, windowMs, free, max, firstBlock, expiredFrom: now - windowMs };
+  return (await windowedAttemptReserved.first(db, { ...values, waitUntil: now + waitMs }))
+    ?.failures;
 }
+
+const windowedAttemptReserved = precompiled(
+  (
+    db: Db,
+    $: Slots<{
+      key: string;
+      now: number;
+      windowMs: number;
+      free: number;
+      max: number;
+      /** The block of a first attempt (when one is all that is free). */
+      firstBlock: number | null;
+      /** A window that started at this time or before is over. */
+      expiredFrom: number;
+      waitUntil: number;
+    }>,
+  ) => {
+    const expired = sql<boolean>`throttles.window_start <= cast(${$('expiredFrom')} as bigint)`;
+    const next = sql<number>`throttles.failures + 1`;
+    return kept(
+      db
+        .insertInto('throttles')
+        .values({
+          key: $('key'),
+          failures: 1,
+          window_start: $('now'),
+          blocked_until: $('firstBlock'),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              failures: sql`case when ${expired} then 1 else ${next} end`,
+              window_start: sql`case when ${expired} then cast(${$('now')} as bigint) else throttles.window_start end`,
+              blocked_until: sql`case
+            when ${expired} then cast(${$('firstBlock')} as bigint)
+            when ${next} >= ${$('max')} then throttles.window_start + cast(${$('windowMs')} as bigint)
+            when ${next} >= ${$('free')} then cast(${$('waitUntil')} as bigint)
+            else null end`,
+            })
+            .where((eb) =>
+              eb.or([
+                expired,
+                eb.and([
+                  eb.or([
+                    eb('throttles.blocked_until', 'is', null),
+                    eb('throttles.blocked_until', '<=', $('now')),
+                  ]),
+                  eb('throttles.failures', '<', $('max')),
+                ]),
+              ]),
+            ),
+        )
+        .returning('failures'),
+    );
+  },
+);
 
 /** Gives back an attempt reserved under `key` (it was not a failure), and lifts the key's wait. */
 export async function releaseAttempt(db: Db, key: string): Promise<void> {
-  await kept(
+  await attemptReleased.run(db, { key });
+}
+
+const attemptReleased = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(
     db
       .updateTable('throttles')
       .set({ failures: sql`throttles.failures - 1`, blocked_until: null })
-      .where('key', '=', key)
+      .where('key', '=', $('key'))
       .where('failures', '>', 0),
-  ).execute();
-}
+  ),
+);

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { transaction } from '../../db/transaction.js';
 import { isPostgres, kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import type {
   ConsentTable,
   Database,
@@ -197,28 +199,47 @@ function openFirst(row: StoredUserRow | undefined): UserRow | undefined {
   return row && openUser(row);
 }
 
+/** The account's row by one of its unique keys, compiled once per database (`precompiled`). */
+const userByEmail = precompiled((db: Db, $: Slots<{ email: string }>) =>
+  kept(db.selectFrom('users').select(USER_COLUMNS).where('email', '=', $('email'))),
+);
+const userByPhone = precompiled((db: Db, $: Slots<{ phone: string }>) =>
+  kept(db.selectFrom('users').select(USER_COLUMNS).where('phone', '=', $('phone'))),
+);
+const userById = precompiled((db: Db, $: Slots<{ id: string }>) =>
+  kept(db.selectFrom('users').select(USER_COLUMNS).where('id', '=', $('id'))),
+);
+const userForUpdate = precompiled((db: Db, $: Slots<{ id: string }>) =>
+  kept(
+    db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('id', '=', $('id'))
+      .$if(isPostgres(db), (qb) => qb.forUpdate()),
+  ),
+);
+const userVersionForUpdate = precompiled((db: Db, $: Slots<{ id: string }>) =>
+  kept(
+    db
+      .selectFrom('users')
+      .select('version')
+      .where('id', '=', $('id'))
+      .$if(isPostgres(db), (qb) => qb.forUpdate()),
+  ),
+);
+
 /** Finds a user by normalised e-mail (unique index). */
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return openFirst(
-    await kept(
-      db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email),
-    ).executeTakeFirst(),
-  );
+  return openFirst(await userByEmail.first(db, { email }));
 }
 
 /** Finds a user by E.164 phone number (indexed). */
 export async function findUserByPhone(db: Db, phone: string): Promise<UserRow | undefined> {
-  return openFirst(
-    await kept(
-      db.selectFrom('users').select(USER_COLUMNS).where('phone', '=', phone),
-    ).executeTakeFirst(),
-  );
+  return openFirst(await userByPhone.first(db, { phone }));
 }
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return openFirst(
-    await kept(db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id)).executeTakeFirst(),
-  );
+  return openFirst(await userById.first(db, { id }));
 }
 
 /**
@@ -227,15 +248,7 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
  * writer at a time).
  */
 export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | undefined> {
-  return openFirst(
-    await kept(
-      db
-        .selectFrom('users')
-        .select(USER_COLUMNS)
-        .where('id', '=', id)
-        .$if(isPostgres(db), (qb) => qb.forUpdate()),
-    ).executeTakeFirst(),
-  );
+  return openFirst(await userForUpdate.first(db, { id }));
 }
 
 /**
@@ -244,14 +257,7 @@ export async function findUserForUpdate(db: Db, id: string): Promise<UserRow | u
  * undefined when the user is gone.
  */
 export async function lockUserVersion(db: Db, id: string): Promise<number | undefined> {
-  const row = await kept(
-    db
-      .selectFrom('users')
-      .select('version')
-      .where('id', '=', id)
-      .$if(isPostgres(db), (qb) => qb.forUpdate()),
-  ).executeTakeFirst();
-  return row?.version;
+  return (await userVersionForUpdate.first(db, { id }))?.version;
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<void> {
