@@ -1,14 +1,40 @@
 import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../db/connection.js';
 import { kept } from '../db/connection.js';
-import type { NewOutbox, OutboxRow, OutboxTable } from '../db/schema.js';
+import type { Slots } from '../db/precompiled.js';
+import { precompiled } from '../db/precompiled.js';
+import type { OutboxRow, OutboxTable } from '../db/schema.js';
 
 // The outbox table's SQL: queued by the change that causes a message, claimed and settled by the
 // dispatcher.
 
-export async function insertOutboxRow(db: Db, row: NewOutbox): Promise<void> {
-  await kept(db.insertInto('outbox').values(row)).execute();
+/** A message queued by the change that causes it (compiled once per database: `precompiled`). */
+export async function insertOutboxRow(db: Db, row: OutboxRow): Promise<void> {
+  await outboxRowInserted.run(db, row);
 }
+
+const outboxRowInserted = precompiled((db: Db, $: Slots<OutboxRow>) =>
+  kept(
+    db.insertInto('outbox').values({
+      id: $('id'),
+      channel: $('channel'),
+      recipient: $('recipient'),
+      template: $('template'),
+      language: $('language'),
+      brand: $('brand'),
+      params: $('params'),
+      status: $('status'),
+      attempts: $('attempts'),
+      next_attempt_at: $('next_attempt_at'),
+      locked_until: $('locked_until'),
+      lease_owner: $('lease_owner'),
+      expires_at: $('expires_at'),
+      last_error: $('last_error'),
+      created_at: $('created_at'),
+      sent_at: $('sent_at'),
+    } satisfies Record<keyof OutboxRow, unknown>),
+  ),
+);
 
 /** Every channel of the outbox (the scrape's counts range over each, in the due index). */
 const OUTBOX_CHANNELS: readonly OutboxTable['channel'][] = ['email', 'sms', 'logout'];

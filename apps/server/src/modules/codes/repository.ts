@@ -1,21 +1,28 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { OneTimeCodeTable } from '../../db/schema.js';
 
 export type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
 
 /** Send times of an account's codes for a purpose since `since`, newest first (cooldown, cap). */
 export function recentSendsOf(db: Db, userId: string, purpose: string, since: number) {
-  return db
-    .selectFrom('one_time_codes')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('created_at', '>', since)
-    .orderBy('created_at', 'desc')
-    .execute();
+  return sendsOf.all(db, { userId, purpose, since });
 }
+
+// The second factor's statements, compiled once per database (`precompiled`).
+const sendsOf = precompiled(
+  (db: Db, $: Slots<{ userId: string; purpose: string; since: number }>) =>
+    db
+      .selectFrom('one_time_codes')
+      .select('created_at')
+      .where('user_id', '=', $('userId'))
+      .where('purpose', '=', $('purpose'))
+      .where('created_at', '>', $('since'))
+      .orderBy('created_at', 'desc'),
+);
 
 /** Send times of the codes of these purposes to a destination since `since`, newest first. */
 export function recentSendsTo(
@@ -40,15 +47,18 @@ export function latestCode(
   userId: string,
   purpose: string,
 ): Promise<OneTimeCodeRow | undefined> {
-  return db
+  return newestCode.first(db, { userId, purpose });
+}
+
+const newestCode = precompiled((db: Db, $: Slots<{ userId: string; purpose: string }>) =>
+  db
     .selectFrom('one_time_codes')
     .selectAll()
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
+    .where('user_id', '=', $('userId'))
+    .where('purpose', '=', $('purpose'))
     .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
+    .limit(1),
+);
 
 /** The previous live code of this purpose stops working when a new one is issued. */
 export async function supersedeCodes(
@@ -57,20 +67,42 @@ export async function supersedeCodes(
   purpose: string,
   now: number,
 ): Promise<void> {
-  await kept(
-    db
-      .updateTable('one_time_codes')
-      .set({ superseded_at: now })
-      .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .where('superseded_at', 'is', null),
-  ).execute();
+  await codesSuperseded.run(db, { userId, purpose, now });
 }
 
+const codesSuperseded = precompiled(
+  (db: Db, $: Slots<{ userId: string; purpose: string; now: number }>) =>
+    kept(
+      db
+        .updateTable('one_time_codes')
+        .set({ superseded_at: $('now') })
+        .where('user_id', '=', $('userId'))
+        .where('purpose', '=', $('purpose'))
+        .where('consumed_at', 'is', null)
+        .where('superseded_at', 'is', null),
+    ),
+);
+
 export async function insertCode(db: Db, code: OneTimeCodeRow): Promise<void> {
-  await kept(db.insertInto('one_time_codes').values(code)).execute();
+  await codeInserted.run(db, code);
 }
+
+const codeInserted = precompiled((db: Db, $: Slots<OneTimeCodeRow>) =>
+  kept(
+    db.insertInto('one_time_codes').values({
+      id: $('id'),
+      user_id: $('user_id'),
+      purpose: $('purpose'),
+      destination: $('destination'),
+      code_hash: $('code_hash'),
+      attempts: $('attempts'),
+      created_at: $('created_at'),
+      expires_at: $('expires_at'),
+      consumed_at: $('consumed_at'),
+      superseded_at: $('superseded_at'),
+    } satisfies Record<keyof OneTimeCodeRow, unknown>),
+  ),
+);
 
 /** Consumes a live code: one conditional UPDATE, so only one of concurrent right answers wins. */
 export async function consumeCode(
@@ -79,30 +111,38 @@ export async function consumeCode(
   now: number,
   maxAttempts: number,
 ): Promise<boolean> {
-  const consumed = await kept(
-    db
-      .updateTable('one_time_codes')
-      .set({ consumed_at: now })
-      .where('id', '=', id)
-      .where('consumed_at', 'is', null)
-      .where('superseded_at', 'is', null)
-      .where('attempts', '<', maxAttempts),
-  ).executeTakeFirst();
-  return Number(consumed.numUpdatedRows) === 1;
+  const { numAffectedRows } = await codeConsumed.run(db, { id, now, maxAttempts });
+  return numAffectedRows === 1n;
 }
+
+const codeConsumed = precompiled(
+  (db: Db, $: Slots<{ id: string; now: number; maxAttempts: number }>) =>
+    kept(
+      db
+        .updateTable('one_time_codes')
+        .set({ consumed_at: $('now') })
+        .where('id', '=', $('id'))
+        .where('consumed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .where('attempts', '<', $('maxAttempts')),
+    ),
+);
 
 /** Counts a wrong answer; the attempts after it, or undefined when the code was used meanwhile. */
 export async function countWrongAttempt(db: Db, id: string): Promise<number | undefined> {
-  const counted = await kept(
+  return (await wrongAttemptCounted.first(db, { id }))?.attempts;
+}
+
+const wrongAttemptCounted = precompiled((db: Db, $: Slots<{ id: string }>) =>
+  kept(
     db
       .updateTable('one_time_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', id)
+      .where('id', '=', $('id'))
       .where('consumed_at', 'is', null)
       .returning('attempts'),
-  ).executeTakeFirst();
-  return counted?.attempts;
-}
+  ),
+);
 
 /** Every live code of a user (of the given purposes, or all) stops working. */
 export async function supersedeCodesOfUser(

@@ -1,11 +1,27 @@
-import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { LinkTokenTable } from '../../db/schema.js';
 
-export async function insertLinkToken(db: Db, link: Insertable<LinkTokenTable>): Promise<void> {
-  await kept(db.insertInto('link_tokens').values(link)).execute();
+/** A link's token, written as its message is queued (compiled once per database: `precompiled`). */
+export async function insertLinkToken(db: Db, link: LinkTokenTable): Promise<void> {
+  await linkTokenInserted.run(db, link);
 }
+
+const linkTokenInserted = precompiled((db: Db, $: Slots<LinkTokenTable>) =>
+  kept(
+    db.insertInto('link_tokens').values({
+      id: $('id'),
+      user_id: $('user_id'),
+      purpose: $('purpose'),
+      token_hash: $('token_hash'),
+      created_at: $('created_at'),
+      expires_at: $('expires_at'),
+      consumed_at: $('consumed_at'),
+    } satisfies Record<keyof LinkTokenTable, unknown>),
+  ),
+);
 
 export function findLinkTokenByHash(db: Db, tokenHash: string) {
   return db

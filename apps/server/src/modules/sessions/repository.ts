@@ -319,18 +319,7 @@ export async function findUpstreamSignIn(
     }
   | undefined
 > {
-  const row = await kept(
-    db
-      .selectFrom('sessions')
-      .select([
-        'id',
-        'upstream_provider',
-        'upstream_id_token',
-        'idle_expires_at',
-        'absolute_expires_at',
-      ])
-      .where('token_hash', '=', tokenHash),
-  ).executeTakeFirst();
+  const row = await upstreamSignInOf.first(db, { tokenHash });
   if (!row) return undefined;
   let upstream: UpstreamSignIn | null = null;
   if (row.upstream_provider !== null && row.upstream_id_token !== null) {
@@ -432,8 +421,27 @@ export async function resealUpstreamTokenBatch(
   });
 }
 
+const upstreamSignInOf = precompiled((db: Db, $: Slots<{ tokenHash: string }>) =>
+  kept(
+    db
+      .selectFrom('sessions')
+      .select([
+        'id',
+        'upstream_provider',
+        'upstream_id_token',
+        'idle_expires_at',
+        'absolute_expires_at',
+      ])
+      .where('token_hash', '=', $('tokenHash')),
+  ),
+);
+
+const sessionDeleted = precompiled((db: Db, $: Slots<{ tokenHash: string }>) =>
+  kept(db.deleteFrom('sessions').where('token_hash', '=', $('tokenHash'))),
+);
+
 export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {
-  await kept(db.deleteFrom('sessions').where('token_hash', '=', tokenHash)).execute();
+  await sessionDeleted.run(db, { tokenHash });
 }
 
 /** Ends a user's sessions; the one kept, if any, stays open but no longer on a trusted device. */
@@ -463,13 +471,18 @@ export async function touchSession(
   now: number,
   idleExpiresAt: number,
 ): Promise<void> {
-  await kept(
-    db
-      .updateTable('sessions')
-      .set({ last_seen_at: now, idle_expires_at: idleExpiresAt })
-      .where('id', '=', id),
-  ).execute();
+  await sessionTouched.run(db, { id, now, idleExpiresAt });
 }
+
+const sessionTouched = precompiled(
+  (db: Db, $: Slots<{ id: string; now: number; idleExpiresAt: number }>) =>
+    kept(
+      db
+        .updateTable('sessions')
+        .set({ last_seen_at: $('now'), idle_expires_at: $('idleExpiresAt') })
+        .where('id', '=', $('id')),
+    ),
+);
 
 /**
  * The sessions past their expiry. A session's idle expiry never passes its absolute one (set and
@@ -503,10 +516,12 @@ const SESSION_COLUMNS = [
   'upstream_acr',
 ] as const;
 
+const sessionById = precompiled((db: Db, $: Slots<{ id: string }>) =>
+  kept(db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', $('id'))),
+);
+
 export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
-  return kept(
-    db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id),
-  ).executeTakeFirst();
+  return sessionById.first(db, { id });
 }
 
 /** Moves a session to a stage; a new token hash when the token is rotated. */
@@ -516,13 +531,27 @@ export async function setSessionStage(
   stage: string,
   tokenHash?: string,
 ): Promise<void> {
-  await kept(
+  if (tokenHash) await stageAndTokenSet.run(db, { id, stage, tokenHash });
+  else await stageSet.run(db, { id, stage });
+}
+
+const stageSet = precompiled((db: Db, $: Slots<{ id: string; stage: string }>) =>
+  kept(
     db
       .updateTable('sessions')
-      .set({ stage, ...(tokenHash ? { token_hash: tokenHash } : {}) })
-      .where('id', '=', id),
-  ).execute();
-}
+      .set({ stage: $('stage') })
+      .where('id', '=', $('id')),
+  ),
+);
+const stageAndTokenSet = precompiled(
+  (db: Db, $: Slots<{ id: string; stage: string; tokenHash: string }>) =>
+    kept(
+      db
+        .updateTable('sessions')
+        .set({ stage: $('stage'), token_hash: $('tokenHash') })
+        .where('id', '=', $('id')),
+    ),
+);
 
 /**
  * Sends a complete session back to the second factor (a platform asks for two factors and a
@@ -545,17 +574,42 @@ export async function markSecondFactorPassed(
   /** The method's RFC 8176 reference, added to the session's (`otp`, `sms`). */
   method: string,
 ): Promise<void> {
-  await kept(
+  const values = { id, now, method: ` ${method}` };
+  if (trustedDeviceId) await passedOnDevice.run(db, { ...values, trustedDeviceId });
+  else await passed.run(db, values);
+}
+
+interface SecondFactorPassed {
+  id: string;
+  now: number;
+  /** The method's reference, after a space (added to the session's `amr`). */
+  method: string;
+}
+
+const passed = precompiled((db: Db, $: Slots<SecondFactorPassed>) =>
+  kept(
     db
       .updateTable('sessions')
       .set({
-        mfa_verified_at: now,
-        amr: sql<string>`coalesce(amr, 'pwd') || ${` ${method}`}`,
-        ...(trustedDeviceId ? { trusted_device_id: trustedDeviceId } : {}),
+        mfa_verified_at: $('now'),
+        amr: sql<string>`coalesce(amr, 'pwd') || ${$('method')}`,
       })
-      .where('id', '=', id),
-  ).execute();
-}
+      .where('id', '=', $('id')),
+  ),
+);
+const passedOnDevice = precompiled(
+  (db: Db, $: Slots<SecondFactorPassed & { trustedDeviceId: string }>) =>
+    kept(
+      db
+        .updateTable('sessions')
+        .set({
+          mfa_verified_at: $('now'),
+          amr: sql<string>`coalesce(amr, 'pwd') || ${$('method')}`,
+          trusted_device_id: $('trustedDeviceId'),
+        })
+        .where('id', '=', $('id')),
+    ),
+);
 
 /**
  * Records a step-up to a higher level on a complete session: its methods now (`amr`), the
@@ -641,15 +695,25 @@ export async function touchKnownBrowser(
   tokenHash: string,
   now: number,
 ): Promise<boolean> {
-  const result = await kept(
+  const { numAffectedRows } = await browserTouched.run(db, { userId, tokenHash, now });
+  return numAffectedRows !== undefined && numAffectedRows > 0n;
+}
+
+interface KnownBrowser {
+  userId: string;
+  tokenHash: string;
+  now: number;
+}
+
+const browserTouched = precompiled((db: Db, $: Slots<KnownBrowser>) =>
+  kept(
     db
       .updateTable('known_browsers')
-      .set({ last_seen_at: now })
-      .where('user_id', '=', userId)
-      .where('token_hash', '=', tokenHash),
-  ).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+      .set({ last_seen_at: $('now') })
+      .where('user_id', '=', $('userId'))
+      .where('token_hash', '=', $('tokenHash')),
+  ),
+);
 
 /** Remembers a browser for an account (idempotent: two sign-ins at once store it once). */
 export async function rememberBrowser(
@@ -658,13 +722,22 @@ export async function rememberBrowser(
   tokenHash: string,
   now: number,
 ): Promise<void> {
-  await kept(
+  await browserRemembered.run(db, { userId, tokenHash, now });
+}
+
+const browserRemembered = precompiled((db: Db, $: Slots<KnownBrowser>) =>
+  kept(
     db
       .insertInto('known_browsers')
-      .values({ user_id: userId, token_hash: tokenHash, created_at: now, last_seen_at: now })
+      .values({
+        user_id: $('userId'),
+        token_hash: $('tokenHash'),
+        created_at: $('now'),
+        last_seen_at: $('now'),
+      })
       .onConflict((oc) => oc.columns(['user_id', 'token_hash']).doNothing()),
-  ).execute();
-}
+  ),
+);
 
 /** Forgets browsers not seen since `before`. */
 export async function deleteBrowsersUnseenSince(db: Db, before: number): Promise<number> {

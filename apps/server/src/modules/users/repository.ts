@@ -350,14 +350,18 @@ export async function findUsersByVerifiedPhone(
 // What completing a sign-in stage writes on the user.
 
 export async function markEmailVerified(db: Db, userId: string, now: number): Promise<void> {
-  await kept(
+  await emailVerified.run(db, { userId, now });
+}
+
+const emailVerified = precompiled((db: Db, $: Slots<{ userId: string; now: number }>) =>
+  kept(
     db
       .updateTable('users')
-      .set({ email_verified_at: now, updated_at: now })
-      .where('id', '=', userId)
+      .set({ email_verified_at: $('now'), updated_at: $('now') })
+      .where('id', '=', $('userId'))
       .where('email_verified_at', 'is', null),
-  ).execute();
-}
+  ),
+);
 
 /** Only the number the code was sent to becomes verified (it may have changed since). */
 export async function markPhoneVerified(
@@ -366,13 +370,17 @@ export async function markPhoneVerified(
   phone: string,
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ phone_verified_at: now, updated_at: now })
-    .where('id', '=', userId)
-    .where('phone', '=', phone)
-    .execute();
+  await phoneVerified.run(db, { userId, phone, now });
 }
+
+const phoneVerified = precompiled(
+  (db: Db, $: Slots<{ userId: string; phone: string; now: number }>) =>
+    db
+      .updateTable('users')
+      .set({ phone_verified_at: $('now'), updated_at: $('now') })
+      .where('id', '=', $('userId'))
+      .where('phone', '=', $('phone')),
+);
 
 /** The terms version the user has accepted (the consent row keeps each acceptance). */
 export async function setCguVersion(db: Db, userId: string, version: string, now: number) {
