@@ -57,6 +57,8 @@ export function precompiled<P extends object, R>(
   build: (db: Db, $: Slots<P>) => Compilable<R>,
 ): Precompiled<P, R> {
   const templates = new WeakMap<object, CompiledQuery<R>>();
+  // Typed `never` here only so that one function is each of Slots' signatures: those give every
+  // placeholder its value's type.
   const slot: Slots<P> = (key: keyof P, index?: number) => sql<never>`${new Slot(key, index)}`;
   const compile = (db: Db, values: P): CompiledQuery<R> => {
     const { adapter } = db.getExecutor();

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/connection.js';
 import { transaction } from '../../db/transaction.js';
 import { isPostgres, kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import {
   activeKeyId,
   blindIndex,
@@ -79,13 +81,82 @@ export async function upsertArtefact(
     payload: sealPayload(key, row.payload),
     user_code: row.user_code === null ? null : userCodeIndex(row.user_code),
   };
-  await kept(
-    db
-      .insertInto('oidc_store')
-      .values({ id: key, model, consumed_at: null, ...stored })
-      .onConflict((oc) => oc.column('id').doUpdateSet(stored)),
-  ).execute();
+  await artefactUpserted.run(db, { ...stored, key, model });
 }
+
+// The provider's statements at each authorization, token and refresh, compiled once per database
+// (`precompiled`).
+const artefactUpserted = precompiled(
+  (db: Db, $: Slots<ArtefactRow & { key: string; model: string }>) => {
+    const stored = {
+      payload: $('payload'),
+      grant_id: $('grant_id'),
+      user_code: $('user_code'),
+      uid: $('uid'),
+      account_id: $('account_id'),
+      expires_at: $('expires_at'),
+    } satisfies Record<keyof ArtefactRow, unknown>;
+    return kept(
+      db
+        .insertInto('oidc_store')
+        .values({ id: $('key'), model: $('model'), consumed_at: null, ...stored })
+        .onConflict((oc) => oc.column('id').doUpdateSet(stored)),
+    );
+  },
+);
+
+const ARTEFACT_COLUMNS = ['id', 'payload', 'expires_at', 'consumed_at'] as const;
+const artefactByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.selectFrom('oidc_store').select(ARTEFACT_COLUMNS).where('id', '=', $('key'))),
+);
+const artefactBySecondaryKey = (column: 'uid' | 'user_code') =>
+  precompiled((db: Db, $: Slots<{ value: string; model: string }>) =>
+    kept(
+      db
+        .selectFrom('oidc_store')
+        .select(ARTEFACT_COLUMNS)
+        .where(column, '=', $('value'))
+        .where('model', '=', $('model')),
+    ),
+  );
+const artefactByUid = artefactBySecondaryKey('uid');
+const artefactByUserCode = artefactBySecondaryKey('user_code');
+const artefactConsumed = precompiled((db: Db, $: Slots<{ key: string; now: number }>) =>
+  kept(
+    db
+      .updateTable('oidc_store')
+      .set({ consumed_at: $('now') })
+      .where('id', '=', $('key'))
+      .where('consumed_at', 'is', null),
+  ),
+);
+const consumedAtByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.selectFrom('oidc_store').select('consumed_at').where('id', '=', $('key'))),
+);
+const grantIdByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.selectFrom('oidc_store').select('grant_id').where('id', '=', $('key'))),
+);
+const artefactDeleted = precompiled((db: Db, $: Slots<{ key: string }>) =>
+  kept(db.deleteFrom('oidc_store').where('id', '=', $('key'))),
+);
+const artefactsOfAccountDeleted = precompiled(
+  (db: Db, $: Slots<{ accountId: string; model: string }>) =>
+    kept(
+      db
+        .deleteFrom('oidc_store')
+        .where('account_id', '=', $('accountId'))
+        .where('model', '=', $('model')),
+    ),
+);
+const artefactsOfAccount = precompiled((db: Db, $: Slots<{ accountId: string; model: string }>) =>
+  kept(
+    db
+      .selectFrom('oidc_store')
+      .select(['id', 'payload'])
+      .where('account_id', '=', $('accountId'))
+      .where('model', '=', $('model')),
+  ),
+);
 
 function opened<R extends { id: string; payload: string }>(row: R | undefined) {
   return row && { ...row, payload: openPayload(row.id, row.payload) };
@@ -96,14 +167,7 @@ export async function findArtefact(
   id: string,
   model: string,
 ): Promise<StoredArtefact | undefined> {
-  return opened(
-    await kept(
-      db
-        .selectFrom('oidc_store')
-        .select(['id', 'payload', 'expires_at', 'consumed_at'])
-        .where('id', '=', artefactKey(model, id)),
-    ).executeTakeFirst(),
-  );
+  return opened(await artefactByKey.first(db, { key: artefactKey(model, id) }));
 }
 
 /** An artefact of a model by one of its indexed secondary keys. */
@@ -113,15 +177,11 @@ export async function findArtefactBy(
   column: 'uid' | 'user_code',
   value: string,
 ): Promise<StoredArtefact | undefined> {
-  return opened(
-    await kept(
-      db
-        .selectFrom('oidc_store')
-        .select(['id', 'payload', 'expires_at', 'consumed_at'])
-        .where(column, '=', column === 'user_code' ? userCodeIndex(value) : value)
-        .where('model', '=', model),
-    ).executeTakeFirst(),
-  );
+  const row =
+    column === 'user_code'
+      ? await artefactByUserCode.first(db, { value: userCodeIndex(value), model })
+      : await artefactByUid.first(db, { value, model });
+  return opened(row);
 }
 
 /** Marks an artefact used unless it already is; true when this call did (one conditional UPDATE). */
@@ -131,14 +191,8 @@ export async function markArtefactConsumed(
   model: string,
   now: number,
 ): Promise<boolean> {
-  const result = await kept(
-    db
-      .updateTable('oidc_store')
-      .set({ consumed_at: now })
-      .where('id', '=', artefactKey(model, id))
-      .where('consumed_at', 'is', null),
-  ).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const { numAffectedRows } = await artefactConsumed.run(db, { key: artefactKey(model, id), now });
+  return numAffectedRows === 1n;
 }
 
 /** When an artefact was consumed (null: not yet, or no such artefact). */
@@ -147,21 +201,17 @@ export async function consumedAtOfArtefact(
   id: string,
   model: string,
 ): Promise<number | null> {
-  const row = await kept(
-    db.selectFrom('oidc_store').select('consumed_at').where('id', '=', artefactKey(model, id)),
-  ).executeTakeFirst();
+  const row = await consumedAtByKey.first(db, { key: artefactKey(model, id) });
   return row?.consumed_at ?? null;
 }
 
 export async function grantIdOfArtefact(db: Db, id: string, model: string): Promise<string | null> {
-  const row = await kept(
-    db.selectFrom('oidc_store').select('grant_id').where('id', '=', artefactKey(model, id)),
-  ).executeTakeFirst();
+  const row = await grantIdByKey.first(db, { key: artefactKey(model, id) });
   return row?.grant_id ?? null;
 }
 
 export async function deleteArtefact(db: Db, id: string, model: string): Promise<void> {
-  await kept(db.deleteFrom('oidc_store').where('id', '=', artefactKey(model, id))).execute();
+  await artefactDeleted.run(db, { key: artefactKey(model, id) });
 }
 
 /** Deletes the artefacts of these models that belong to a grant. */
@@ -182,9 +232,7 @@ export async function deleteArtefactsOfAccount(
   accountId: string,
   model: string,
 ): Promise<void> {
-  await kept(
-    db.deleteFrom('oidc_store').where('account_id', '=', accountId).where('model', '=', model),
-  ).execute();
+  await artefactsOfAccountDeleted.run(db, { accountId, model });
 }
 
 /** The payloads (opened) of an account's artefacts of one model (its provider sessions). */
@@ -202,13 +250,7 @@ export async function findArtefactEntriesOfAccount(
   accountId: string,
   model: string,
 ): Promise<{ id: string; payload: string }[]> {
-  const rows = await kept(
-    db
-      .selectFrom('oidc_store')
-      .select(['id', 'payload'])
-      .where('account_id', '=', accountId)
-      .where('model', '=', model),
-  ).execute();
+  const rows = await artefactsOfAccount.all(db, { accountId, model });
   return rows.map((row) => ({ id: row.id, payload: openPayload(row.id, row.payload) }));
 }
 

@@ -1,11 +1,34 @@
 import type { Db } from '../../db/connection.js';
 import { kept } from '../../db/connection.js';
+import type { Slots } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { PlatformRow } from './types.js';
 
+// The statements of each OpenID Connect exchange and landing, compiled once per database
+// (`precompiled`).
+const platformByClientId = precompiled((db: Db, $: Slots<{ clientId: string }>) =>
+  kept(db.selectFrom('platforms').selectAll().where('client_id', '=', $('clientId'))),
+);
+const accessStatus = precompiled((db: Db, $: Slots<{ userId: string; platformId: string }>) =>
+  kept(
+    db
+      .selectFrom('platform_access')
+      .select('status')
+      .where('user_id', '=', $('userId'))
+      .where('platform_id', '=', $('platformId')),
+  ),
+);
+const accessRows = precompiled((db: Db, $: Slots<{ userId: string }>) =>
+  kept(
+    db
+      .selectFrom('platform_access')
+      .select(['platform_id', 'status'])
+      .where('user_id', '=', $('userId')),
+  ),
+);
+
 export function findPlatformByClientId(db: Db, clientId: string): Promise<PlatformRow | undefined> {
-  return kept(
-    db.selectFrom('platforms').selectAll().where('client_id', '=', clientId),
-  ).executeTakeFirst();
+  return platformByClientId.first(db, { clientId });
 }
 
 export function findPlatformById(db: Db, id: string): Promise<PlatformRow | undefined> {
@@ -18,13 +41,7 @@ export function listPlatforms(db: Db): Promise<PlatformRow[]> {
 
 /** The user's access row for a platform (primary key lookup), if any. */
 export async function accessOf(db: Db, userId: string, platformId: string) {
-  const row = await kept(
-    db
-      .selectFrom('platform_access')
-      .select('status')
-      .where('user_id', '=', userId)
-      .where('platform_id', '=', platformId),
-  ).executeTakeFirst();
+  const row = await accessStatus.first(db, { userId, platformId });
   return row?.status ?? null;
 }
 
@@ -67,12 +84,7 @@ export async function deletePlatformRow(db: Db, id: string): Promise<boolean> {
 
 /** Every access row of a user (the primary key's leading column). */
 export function accessRowsOfUser(db: Db, userId: string) {
-  return kept(
-    db
-      .selectFrom('platform_access')
-      .select(['platform_id', 'status'])
-      .where('user_id', '=', userId),
-  ).execute();
+  return accessRows.all(db, { userId });
 }
 
 /** The access rows of several users (the primary key's leading column). */

@@ -307,28 +307,38 @@ export async function setPassword(
 
 /** Through the INS's blind index (unique): the INS itself is stored sealed. */
 export async function findUserByIns(db: Db, ins: string): Promise<UserRow | undefined> {
+  const [index, ...former] = insIndexes(ins);
+  // One index outside an index-key rebuild: the statement of every sign-in. During a rebuild,
+  // the few keys' lookup is built for the occasion.
+  if (index !== undefined && former.length === 0) {
+    return openFirst(await userByInsIndex.first(db, { index }));
+  }
   return openFirst(
-    await kept(
-      db.selectFrom('users').select(USER_COLUMNS).where(insIndexMatch(ins)),
-    ).executeTakeFirst(),
+    await db.selectFrom('users').select(USER_COLUMNS).where(insIndexMatch(ins)).executeTakeFirst(),
   );
 }
+
+const userByInsIndex = precompiled((db: Db, $: Slots<{ index: string }>) =>
+  kept(db.selectFrom('users').select(USER_COLUMNS).where('ins_index', '=', $('index'))),
+);
 
 export async function findUserByProfessionalId(
   db: Db,
   type: string,
   value: string,
 ): Promise<UserRow | undefined> {
-  return openFirst(
-    await kept(
-      db
-        .selectFrom('users')
-        .select(USER_COLUMNS)
-        .where('professional_id_type', '=', type)
-        .where('professional_id', '=', value),
-    ).executeTakeFirst(),
-  );
+  return openFirst(await userByProfessionalId.first(db, { type, value }));
 }
+
+const userByProfessionalId = precompiled((db: Db, $: Slots<{ type: string; value: string }>) =>
+  kept(
+    db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('professional_id_type', '=', $('type'))
+      .where('professional_id', '=', $('value')),
+  ),
+);
 
 /** The accounts that verified this mobile number (a family may share one), at most `limit`. */
 export async function findUsersByVerifiedPhone(
@@ -336,16 +346,18 @@ export async function findUsersByVerifiedPhone(
   phone: string,
   limit: number,
 ): Promise<UserRow[]> {
-  const rows = await db
+  return (await usersByVerifiedPhone.all(db, { phone, limit })).map(openUser);
+}
+
+const usersByVerifiedPhone = precompiled((db: Db, $: Slots<{ phone: string; limit: number }>) =>
+  db
     .selectFrom('users')
     .select(USER_COLUMNS)
-    .where('phone', '=', phone)
+    .where('phone', '=', $('phone'))
     .where('phone_verified_at', 'is not', null)
     .orderBy('created_at')
-    .limit(limit)
-    .execute();
-  return rows.map(openUser);
-}
+    .limit($('limit')),
+);
 
 // What completing a sign-in stage writes on the user.
 
