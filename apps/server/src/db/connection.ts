@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import type { CompiledQuery, Expression, KyselyConfig, SqliteDatabase } from 'kysely';
-import { Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Expression, KyselyConfig, SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, sql } from 'kysely';
 import type { WalStats } from './checkpointer.js';
 import { BACKSTOP_PAGES, checkpointInBackground } from './checkpointer.js';
 import { isStalePreparedStatement } from './errors.js';
@@ -38,8 +38,11 @@ export function isPostgres(db: Db): boolean {
  */
 export async function lockUntilCommit(db: Db, key: string): Promise<void> {
   if (!isPostgres(db)) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+  await db.executeQuery({ ...ADVISORY_LOCK, parameters: [key] });
 }
+
+/** lockUntilCommit's statement, compiled once (as `precompiled` statements are). */
+const ADVISORY_LOCK = CompiledQuery.raw('select pg_advisory_xact_lock(hashtextextended($1, 0))');
 
 /**
  * Rewrites the database after values were replaced in place (clear values sealed), so the old

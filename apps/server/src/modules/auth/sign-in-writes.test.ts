@@ -119,6 +119,37 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     }
   });
 
+  it('builds none of its statements at each sign-in: each was compiled once (db/precompiled.ts)', async () => {
+    /** A sign-in with a code by e-mail, from a new client: every statement its requests sent. */
+    const signInWithCode = async () => {
+      const client = await freshClient();
+      t.clock.advance(13 * 60_000); // past the last code's resend limits
+      const password = await t.queries.during(async () => {
+        expect((await loginFrom(client, '192.0.2.10', OWNER.password)).statusCode).toBe(401);
+      });
+      const send = await t.queries.during(() =>
+        client.post('/api/mfa/send', { provider: 'email' }),
+      );
+      const code = await lastCode(t, OWNER.email);
+      const verify = await t.queries.during(async () => {
+        const res = await client.post('/api/mfa/verify', { provider: 'email', code });
+        expect(res.statusCode).toBe(200);
+      });
+      return [...password, ...send, ...verify];
+    };
+    const first = await signInWithCode();
+    const again = await signInWithCode();
+    // A statement compiled once is sent as the same compiled tree at every run; one the builder
+    // made for the run is a new tree. The transactions' bounds are no statement of a module.
+    const compiledOnce = new Set(first.map((query) => query.query));
+    const built = again
+      .filter((query) => !/^(begin|commit|rollback)\b/.test(query.sql))
+      .filter((query) => !compiledOnce.has(query.query))
+      .map((query) => query.sql);
+    expect(again.length).toBeGreaterThan(15);
+    expect(built).toEqual([]);
+  });
+
   it('a completed sign-in in a trusted browser: stage, browser and events in the same one transaction', async () => {
     const client = new TestClient(t.app);
     expect(
