@@ -30,6 +30,24 @@ export interface Slots<P> {
 
 type ElementOf<T> = T extends readonly (infer E)[] ? E : never;
 
+/** The trees of the statements compiled once: each run of one sends its template's tree. */
+const compiledTrees = new WeakSet<object>();
+
+/**
+ * Registers a statement compiled once by its caller, its values set at each run (the session
+ * check's own, `sessions/repository.ts`), beside the `precompiled` ones: what `isCompiledOnce`
+ * recognises.
+ */
+export function compiledOnce<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  compiledTrees.add(query.query);
+  return query;
+}
+
+/** Whether a statement sent is one compiled once (`precompiled`, `compiledOnce`), not built for its run. */
+export function isCompiledOnce(query: CompiledQuery): boolean {
+  return compiledTrees.has(query.query);
+}
+
 /** A statement of fixed text, built and compiled once per database, run with each call's values. */
 export interface Precompiled<P extends object, R> {
   /** The statement with `values` in their places, ready for `db.executeQuery`. */
@@ -64,7 +82,7 @@ export function precompiled<P extends object, R>(
     const { adapter } = db.getExecutor();
     let template = templates.get(adapter);
     if (!template) {
-      template = build(db, slot).compile();
+      template = compiledOnce(build(db, slot).compile());
       templates.set(adapter, template);
     }
     const parameters = template.parameters.map((value) =>

@@ -4,7 +4,7 @@ import type { BatchedRead, CommittedRead, Db, PooledRead } from '../../db/connec
 import { transaction } from '../../db/transaction.js';
 import type { SessionRow, SessionTable, UserRow } from '../../db/schema.js';
 import type { Slots } from '../../db/precompiled.js';
-import { precompiled } from '../../db/precompiled.js';
+import { compiledOnce, precompiled } from '../../db/precompiled.js';
 import {
   committedRead,
   isPostgres,
@@ -127,8 +127,8 @@ const compiledQueries = new WeakMap<Db, Compiled>();
 function compiledFor(db: Db): Compiled {
   let compiled = compiledQueries.get(db);
   if (!compiled) {
-    const session = sessionQuery(db, '').compile();
-    const user = sessionUserQuery(db, '').compile();
+    const session = compiledOnce(sessionQuery(db, '').compile());
+    const user = compiledOnce(sessionUserQuery(db, '').compile());
     compiled = {
       session,
       user,
@@ -136,7 +136,7 @@ function compiledFor(db: Db): Compiled {
       readUser: committedRead(db, user),
       poolSession: pooledBatchRead<FoundSessionRow>(
         db,
-        (arity) => sessionsQuery(db, arity).compile(),
+        (arity) => compiledOnce(sessionsQuery(db, arity).compile()),
         (row) => row.token_hash,
       ),
       poolUser: pooledRead(db, user),
