@@ -37,6 +37,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import {
   freePort,
+  patientSignUp,
   root,
   startMessageSinks,
   startPortal,
@@ -211,21 +212,7 @@ async function prepare(base) {
     const res = await fetch(`${base}/api/register`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        type: 'patient',
-        email,
-        password: PASSWORD,
-        passwordConfirmation: PASSWORD,
-        acceptCgu: true,
-        cguVersion: terms.version,
-        cguHash: terms.hash,
-        firstName: 'Camille',
-        lastName: 'Lefebvre',
-        birthDate: '02/03/1985',
-        birthPlaceInsee: '69123',
-        sex: 'female',
-        phone: `+336120000${String(i).padStart(2, '0')}`,
-      }),
+      body: JSON.stringify(patientSignUp({ email, password: PASSWORD, terms, index: i })),
     });
     if (res.status !== 201) throw new Error(`register ${res.status}: ${await res.text()}`);
     emails.push(email);

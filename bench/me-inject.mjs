@@ -21,7 +21,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { bundlePortal, median, startInProcess } from './in-process.mjs';
-import { ADMIN, postgresAvailable, root } from './portal.mjs';
+import { ADMIN, postgresAvailable, root, writeReport } from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -179,11 +179,4 @@ try {
   portal.cleanup();
   await bare.close();
 }
-const file = path.join(
-  import.meta.dirname,
-  'results',
-  `me-inject-${report.date.replace(/[:.]/g, '-')}.json`,
-);
-fs.mkdirSync(path.dirname(file), { recursive: true });
-fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`written ${path.relative(root, file)}`);
+writeReport('me-inject', report);

@@ -233,3 +233,37 @@ export async function startPortal(kind, env = {}) {
     throw err;
   }
 }
+
+/**
+ * The sign-up of bench patient `index` (`POST /api/register`'s body): `email` with `password`,
+ * accepting `terms` (`GET /api/cgu`'s answer), a mobile number of its own.
+ */
+export function patientSignUp({ email, password, terms, index }) {
+  return {
+    type: 'patient',
+    email,
+    password,
+    passwordConfirmation: password,
+    acceptCgu: true,
+    cguVersion: terms.version,
+    cguHash: terms.hash,
+    firstName: 'Camille',
+    lastName: 'Lefebvre',
+    birthDate: '02/03/1985',
+    birthPlaceInsee: '69123',
+    sex: 'female',
+    phone: `+336120000${String(index).padStart(2, '0')}`,
+  };
+}
+
+/** Writes a benchmark's report to bench/results/<name>-<date>.json and says where. */
+export function writeReport(name, report) {
+  const file = path.join(
+    import.meta.dirname,
+    'results',
+    `${name}-${report.date.replace(/[:.]/g, '-')}.json`,
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`written ${path.relative(root, file)}`);
+}

@@ -19,7 +19,13 @@ import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundlePortal, median, startInProcess } from './in-process.mjs';
-import { postgresAvailable, root, startMessageSinks } from './portal.mjs';
+import {
+  patientSignUp,
+  postgresAvailable,
+  root,
+  startMessageSinks,
+  writeReport,
+} from './portal.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 400);
@@ -53,21 +59,7 @@ async function prepare(app) {
       method: 'POST',
       url: '/api/register',
       headers,
-      payload: {
-        type: 'patient',
-        email,
-        password: PASSWORD,
-        passwordConfirmation: PASSWORD,
-        acceptCgu: true,
-        cguVersion: terms.version,
-        cguHash: terms.hash,
-        firstName: 'Camille',
-        lastName: 'Lefebvre',
-        birthDate: '02/03/1985',
-        birthPlaceInsee: '69123',
-        sex: 'female',
-        phone: `+336120000${String(i).padStart(2, '0')}`,
-      },
+      payload: patientSignUp({ email, password: PASSWORD, terms, index: i }),
     });
     if (res.statusCode !== 201) throw new Error(`register ${res.statusCode}: ${res.body}`);
     emails.push(email);
@@ -187,11 +179,4 @@ try {
   portal.cleanup();
   await sinks.stop();
 }
-const file = path.join(
-  import.meta.dirname,
-  'results',
-  `sign-in-inject-${report.date.replace(/[:.]/g, '-')}.json`,
-);
-fs.mkdirSync(path.dirname(file), { recursive: true });
-fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`written ${path.relative(root, file)}`);
+writeReport('sign-in-inject', report);
