@@ -5,7 +5,7 @@ import { DIALECTS, openTestDatabase } from '../test/helpers.js';
 import type { Db } from './connection.js';
 import { kept } from './connection.js';
 import type { Slots } from './precompiled.js';
-import { precompiled } from './precompiled.js';
+import { precompiled, precompiledByCount } from './precompiled.js';
 import { transaction } from './transaction.js';
 
 // docs/performance.md "Sign-in": a hot path's statement is built and compiled once per database,
@@ -51,6 +51,17 @@ const claimWithValues = (db: Db, { key, now, cutoff }: Counter) =>
 
 const counterOf = precompiled((db: Db, $: Slots<{ key: string }>) =>
   db.selectFrom('throttles').select(['key', 'window_start']).where('key', '=', $('key')),
+);
+const countersOf = precompiledByCount((db: Db, $: Slots<readonly string[]>, count) =>
+  db
+    .selectFrom('throttles')
+    .select('key')
+    .where(
+      'key',
+      'in',
+      Array.from({ length: count }, (_, i) => $(i)),
+    )
+    .orderBy('key'),
 );
 const forget = precompiled((db: Db, $: Slots<{ key: string; failures: number }>) =>
   db.deleteFrom('throttles').where('key', '=', $('key')).where('failures', '>=', $('failures')),
@@ -108,6 +119,16 @@ describe.each(DIALECTS)('a precompiled statement, on %s', (dialect) => {
     const { numAffectedRows } = await forget.run(db, { key: 'b', failures: 0 });
     expect(numAffectedRows).toBe(1n);
     expect(await counterOf.first(db, { key: 'b' })).toBeUndefined();
+  });
+
+  it('by a list, is one statement for each length, each run with its own list', async () => {
+    for (const key of ['a', 'b', 'c']) await claim.run(db, { key, now: 1, cutoff: 0 });
+    const keysOf = async (keys: string[]) => (await countersOf(db, keys)).map((row) => row.key);
+    expect(await keysOf(['b'])).toEqual(['b']);
+    expect(await keysOf(['c', 'a', 'z'])).toEqual(['a', 'c']);
+    // Back to one key: its own statement, with this run's key.
+    expect(await keysOf(['a'])).toEqual(['a']);
+    expect(await keysOf(['c', 'b'])).toEqual(['b', 'c']);
   });
 
   it('is built once per database, its transactions included', async () => {
