@@ -340,7 +340,15 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
       .set({ ins: stored.parent_ins, parent_ins: stored.ins })
       .where('id', '=', patientId)
       .execute();
-    await expect(findUserById(t.ctx.db, patientId)).rejects.toThrow(DataKeyError);
+    // The row reads (a sign-in never opens it), each moved value refuses to open, at every read.
+    const swapped = await findUserById(t.ctx.db, patientId);
+    if (!swapped) throw new Error('no patient');
+    expect(swapped.email).toBe('sealed.patient@hygie.test');
+    expect(() => swapped.ins).toThrow(DataKeyError);
+    expect(() => swapped.ins).toThrow(DataKeyError);
+    expect(() => swapped.parent_ins).toThrow(DataKeyError);
+    expect(() => ({ ...swapped })).toThrow(DataKeyError);
+    expect(swapped.birth_date).toBe(BIRTH_DATE);
     await t.ctx.db.updateTable('users').set(stored).where('id', '=', patientId).execute();
     expect((await findUserById(t.ctx.db, patientId))?.ins).toBe(PATIENT_INS);
 
@@ -357,7 +365,8 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
       .set({ ins: stored.ins })
       .where('id', '=', other.id)
       .execute();
-    await expect(findUserById(t.ctx.db, other.id)).rejects.toThrow(DataKeyError);
+    const moved = await findUserById(t.ctx.db, other.id);
+    expect(() => moved?.ins).toThrow(DataKeyError);
     await t.ctx.db.updateTable('users').set(otherStored).where('id', '=', other.id).execute();
   });
 
