@@ -180,65 +180,63 @@ function sexOf(value: string | null): UserTable['sex'] {
   return SEXES.find((sex) => sex === value) ?? null;
 }
 
+/** What an account row's sealed fields open from: the stored row, and each field once opened. */
+interface SealedState {
+  row: StoredUserRow;
+  opened: SealedFields;
+}
+const sealedStates = new WeakMap<UserRow, SealedState>();
+
+/** A sealed field of an account row, opened at its first read (`openUser`). */
+function openedField(user: UserRow, column: SealedUserColumn): string | null {
+  const state = sealedStates.get(user);
+  if (!state) throw new Error(`users.${column}: not an account row`);
+  const known = state.opened[column];
+  if (known !== undefined) return known;
+  return (state.opened[column] = openValue(column, state.row.id, state.row[column]));
+}
+
+/**
+ * The sealed fields' accessors, one per column, shared by every row (the row's state is in
+ * `sealedStates`): rows given the same accessors share their shape, which a closure per row and
+ * field would not (four times the cost of building a row, in a loop).
+ */
+const SEALED_ACCESSORS = new Map<SealedUserColumn, PropertyDescriptor & ThisType<UserRow>>(
+  SEALED_USER_COLUMNS.map((column) => [
+    column,
+    {
+      enumerable: true,
+      configurable: true,
+      get(this: UserRow) {
+        const value = openedField(this, column);
+        return column === 'sex' ? sexOf(value) : value;
+      },
+    },
+  ]),
+);
+
 /**
  * The plain row services see. Its sealed fields are opened when first read, not with the row: a
  * sign-in reads its account by a key and never looks at the INS or the birth traits, and each
  * opening sets up an AES-GCM context (80 µs of a sign-in's event loop for a patient's values,
- * docs/performance.md "Sign-in"). Each field opens once; one that does not open (a value moved to
- * another column or account, or sealed with a key no longer configured) throws DataKeyError at
- * every read, and never gives a value. A spread of the row reads, so opens, them all.
+ * docs/performance.md "Sign-in"). A field stored empty is null at once; the others open at their
+ * first read, once. One that does not open (a value moved to another column or account, or sealed
+ * with a key no longer configured) throws DataKeyError at every read and never gives a value. A
+ * spread of the row reads, so opens, them all.
  */
 function openUser(row: StoredUserRow): UserRow {
-  const {
-    ins_index: _index,
-    ins,
-    ins_oid,
-    parent_ins,
-    birth_date,
-    birth_place_insee,
-    sex,
-    totp_secret,
-    ...plain
-  } = row;
-  const stored: Record<SealedUserColumn, string | null> = {
-    ins,
-    ins_oid,
-    parent_ins,
-    birth_date,
-    birth_place_insee,
-    sex,
-    totp_secret,
-  };
-  const opened: SealedFields = {};
-  const read = (column: SealedUserColumn): string | null => {
-    const value = opened[column];
-    if (value !== undefined) return value;
-    return (opened[column] = openValue(column, row.id, stored[column]));
-  };
-  return {
-    ...plain,
-    get ins() {
-      return read('ins');
-    },
-    get ins_oid() {
-      return read('ins_oid');
-    },
-    get parent_ins() {
-      return read('parent_ins');
-    },
-    get birth_date() {
-      return read('birth_date');
-    },
-    get birth_place_insee() {
-      return read('birth_place_insee');
-    },
-    get sex() {
-      return sexOf(read('sex'));
-    },
-    get totp_secret() {
-      return read('totp_secret');
-    },
-  };
+  const { ins_index: _index, sex: _sex, ...fields } = row;
+  // The sealed fields hold their stored value only until their accessor replaces it, below.
+  const user: UserRow = { ...fields, sex: null };
+  let sealed = false;
+  for (const column of SEALED_USER_COLUMNS) {
+    const accessor = SEALED_ACCESSORS.get(column);
+    if (row[column] === null || !accessor) continue;
+    Object.defineProperty(user, column, accessor);
+    sealed = true;
+  }
+  if (sealed) sealedStates.set(user, { row, opened: {} });
+  return user;
 }
 
 function openFirst(row: StoredUserRow | undefined): UserRow | undefined {

@@ -277,6 +277,16 @@ describe.each(DIALECTS)('health identifiers sealed at rest on %s', (dialect) => 
     expect(await findUserByIns(t.ctx.db, ` ${PATIENT_INS.toLowerCase()} `)).toMatchObject({
       id: patientId,
     });
+    // A copy of the row holds them as plain values; an account with none reads null.
+    const copy = { ...(await findUserById(t.ctx.db, patientId)) };
+    expect(Object.getOwnPropertyDescriptor(copy, 'ins')?.value).toBe(PATIENT_INS);
+    expect(copy.sex).toBe('female');
+    expect(await findUserByEmail(t.ctx.db, ADMIN.email)).toMatchObject({
+      ins: null,
+      birth_date: null,
+      sex: null,
+      totp_secret: null,
+    });
   });
 
   it('keeps the INS-taken rule: a sign-up creates nothing, a profile edit is refused on its field', async () => {
