@@ -1,5 +1,6 @@
+import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DatabaseProxy } from '../faults/db-proxy.js';
 import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
@@ -130,6 +131,35 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
     );
     expect(oneByOne).toBe(6);
     expect(await bodies(db)).toEqual(['un', 'deux', 'trois']);
+  });
+
+  it('writes the statements started together to the socket at once: one write a round trip', async () => {
+    // Straight to the database (the proxy idle), a pool of one: the writes of the sockets whose
+    // far end is the database's port are the transaction's.
+    const port = Number(new URL(TEST_DATABASE_URL ?? '').port || 5432);
+    const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
+    const write = vi.spyOn(net.Socket.prototype, '_write');
+    const writev = vi.spyOn(net.Socket.prototype, '_writev');
+    const writesToDatabase = () =>
+      [...write.mock.contexts, ...writev.mock.contexts].filter(
+        (socket) => socket instanceof net.Socket && socket.remotePort === port,
+      ).length;
+    try {
+      const one = direct.db;
+      await sql`create temp table notes (id integer primary key, body text not null)`.execute(one);
+      const before = writesToDatabase();
+      await transaction(one, async (trx) => {
+        await bodies(trx);
+        await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
+      });
+      // `begin` with the read, the three writes, `commit`: each statement was a write before.
+      expect(writesToDatabase() - before).toBe(3);
+      expect(await bodies(one)).toEqual(['un', 'deux', 'trois']);
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+      await direct.close();
+    }
   });
 
   it('fails a transaction whose function caught a failed statement: PostgreSQL rolled it back', async () => {
