@@ -6,7 +6,8 @@
 // process whatever its cores: it is what bounds one process's sign-ins a second on a machine with
 // many cores (bench/hashing.mjs reads the same figure from /proc, over HTTP, with the client's and
 // the socket's share). BENCH_CPU_PROFILE=FILE writes a CPU profile of the main thread over the
-// measured rounds (`node bench/profile-summary.mjs FILE`: per sign-in, by function).
+// measured rounds (`node bench/profile-summary.mjs FILE`: per sign-in, by function). The process's
+// writes to its sockets a sign-in (the database's connections) are counted beside the times.
 //
 // The portal is bundled from the sources of BENCH_INJECT_ROOT (default this repository), as
 // bench/me-inject.mjs does: alternate runs of two checkouts to compare two builds. Its messages go
@@ -16,6 +17,7 @@
 // BENCH_CONCURRENCY sign-ins in flight (default 8).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundlePortal, median, startInProcess } from './in-process.mjs';
@@ -33,6 +35,19 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ACCOUNTS = 16;
 const PASSWORD = 'Quiet-Harbour-5127';
 const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
+
+// The process's writes to its sockets — the database's connections (PostgreSQL), the message
+// relays' — counted: a figure the host's noise does not move, printed beside the times. Each is a
+// system call, which on a virtual machine can cost more than the statement it carries.
+let socketWrites = 0;
+for (const method of ['_write', '_writev']) {
+  const original = net.Socket.prototype[method];
+  if (typeof original !== 'function') continue;
+  net.Socket.prototype[method] = function (...args) {
+    socketWrites++;
+    return original.apply(this, args);
+  };
+}
 
 /** The Set-Cookie pairs of an injected answer, as a Cookie header's parts. */
 function cookiesOf(res) {
@@ -89,6 +104,7 @@ async function round(app, { headers, emails }, status) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
+  const writes = socketWrites;
   const thread = process.threadCpuUsage();
   const whole = process.cpuUsage();
   const wall = process.hrtime.bigint();
@@ -100,6 +116,7 @@ async function round(app, { headers, emails }, status) {
     system: threadUsed.system / SIGN_INS,
     process: (wholeUsed.user + wholeUsed.system) / SIGN_INS,
     wall: Number(process.hrtime.bigint() - wall) / 1000 / SIGN_INS,
+    socketWrites: (socketWrites - writes) / SIGN_INS,
   };
 }
 
@@ -163,13 +180,14 @@ try {
         eventLoopSystemMicros: figure('system'),
         processMicros: figure('process'),
         wallMicros: figure('wall'),
+        socketWrites: figure('socketWrites'),
         runs,
       };
       console.log(
         `${kind} (${report.root}), ${ROUNDS} rounds of ${SIGN_INS} sign-ins, ${CONCURRENCY} in flight, answered ${first.statusCode}, µs a sign-in, median (min–max):`,
       );
       console.log(
-        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}`,
+        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}; socket writes a sign-in ${figure('socketWrites')}`,
       );
     } finally {
       await stop();
