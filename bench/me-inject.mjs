@@ -4,6 +4,7 @@
 // (`process.cpuUsage()`, user + system) around each batch. What HTTP adds (the socket writes, the
 // client's share of the cores) is left out, so the figures attribute the portal's own work; a CPU
 // profile of this process (`--cpu-prof --cpu-prof-interval 100`, BENCH_ONLY=me) shows where it goes.
+// The process's own socket writes a request (its database connections) are counted beside them.
 //
 // The portal is bundled from the sources of BENCH_INJECT_ROOT (default this repository) as the
 // server's build does, and started as `npm start` would in production (no dev outbox, no test
@@ -20,7 +21,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { bundlePortal, median, startInProcess } from './in-process.mjs';
+import { bundlePortal, median, socketWrites, startInProcess } from './in-process.mjs';
 import { ADMIN, postgresAvailable, root, writeReport } from './portal.mjs';
 import { signInAdmin } from './sign-in.mjs';
 
@@ -45,6 +46,7 @@ async function batch(app, options) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
+  const writesBefore = socketWrites();
   const cpuBefore = process.cpuUsage();
   const wallBefore = process.hrtime.bigint();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -55,6 +57,7 @@ async function batch(app, options) {
     user: cpu.user / REQUESTS,
     system: cpu.system / REQUESTS,
     wall: wall / REQUESTS,
+    socketWrites: (socketWrites() - writesBefore) / REQUESTS,
     failures,
   };
 }
@@ -149,6 +152,7 @@ try {
           userMicros: Number(median(runs[name].map((r) => r.user)).toFixed(1)),
           systemMicros: Number(median(runs[name].map((r) => r.system)).toFixed(1)),
           wallMicros: Number(median(runs[name].map((r) => r.wall)).toFixed(1)),
+          socketWrites: Number(median(runs[name].map((r) => r.socketWrites)).toFixed(2)),
         };
       }
       const ratio = (a, b) =>
@@ -165,7 +169,7 @@ try {
       );
       for (const [name, f] of Object.entries(figures)) {
         console.log(
-          `  ${name.padEnd(7)} ${String(f.cpuMicros).padStart(6)} (${f.cpuMin}–${f.cpuMax})   user ${f.userMicros}  system ${f.systemMicros}  wall ${f.wallMicros}`,
+          `  ${name.padEnd(7)} ${String(f.cpuMicros).padStart(6)} (${f.cpuMin}–${f.cpuMax})   user ${f.userMicros}  system ${f.systemMicros}  wall ${f.wallMicros}  socket writes ${f.socketWrites}`,
         );
       }
       console.log(

@@ -17,10 +17,9 @@
 // BENCH_CONCURRENCY sign-ins in flight (default 8).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { bundlePortal, median, startInProcess } from './in-process.mjs';
+import { bundlePortal, median, socketWrites, startInProcess } from './in-process.mjs';
 import {
   patientSignUp,
   postgresAvailable,
@@ -35,19 +34,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ACCOUNTS = 16;
 const PASSWORD = 'Quiet-Harbour-5127';
 const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
-
-// The process's writes to its sockets — the database's connections (PostgreSQL), the message
-// relays' — counted: a figure the host's noise does not move, printed beside the times. Each is a
-// system call, which on a virtual machine can cost more than the statement it carries.
-let socketWrites = 0;
-for (const method of ['_write', '_writev']) {
-  const original = net.Socket.prototype[method];
-  if (typeof original !== 'function') continue;
-  net.Socket.prototype[method] = function (...args) {
-    socketWrites++;
-    return original.apply(this, args);
-  };
-}
 
 /** The Set-Cookie pairs of an injected answer, as a Cookie header's parts. */
 function cookiesOf(res) {
@@ -104,7 +90,7 @@ async function round(app, { headers, emails }, status) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  const writes = socketWrites;
+  const writes = socketWrites();
   const thread = process.threadCpuUsage();
   const whole = process.cpuUsage();
   const wall = process.hrtime.bigint();
@@ -116,7 +102,7 @@ async function round(app, { headers, emails }, status) {
     system: threadUsed.system / SIGN_INS,
     process: (wholeUsed.user + wholeUsed.system) / SIGN_INS,
     wall: Number(process.hrtime.bigint() - wall) / 1000 / SIGN_INS,
-    socketWrites: (socketWrites - writes) / SIGN_INS,
+    socketWrites: (socketWrites() - writes) / SIGN_INS,
   };
 }
 
