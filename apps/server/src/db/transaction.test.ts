@@ -6,7 +6,7 @@ import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
 import type { Db } from './connection.js';
 import { openDatabase } from './connection.js';
-import { transaction } from './transaction.js';
+import { transaction, transactionCommitting } from './transaction.js';
 
 // docs/performance.md "Sign-in": a transaction's statements started together are sent together on
 // PostgreSQL (pipelined), and a transaction is still all or nothing, in the order its statements
@@ -75,6 +75,22 @@ describe.each(DIALECTS)('a transaction, on %s', (dialect) => {
     });
     await expect(failed).rejects.toThrow('refusé');
     expect(await bodies(db)).toEqual([]);
+  });
+
+  it('transactionCommitting: gives the value, then keeps everything once committed, or nothing when its function throws', async () => {
+    const { value, committed } = await transactionCommitting(db, async (trx) => {
+      await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux')]);
+      return bodies(trx);
+    });
+    expect(value).toEqual(['un', 'deux']);
+    await committed;
+    expect(await bodies(db)).toEqual(['un', 'deux']);
+    const failed = transactionCommitting(db, async (trx) => {
+      await insert(trx, 3, 'trois');
+      throw new Error('refusé');
+    });
+    await expect(failed).rejects.toThrow('refusé');
+    expect(await bodies(db)).toEqual(['un', 'deux']);
   });
 
   it('does not begin a transaction inside another', async () => {
@@ -160,6 +176,83 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
       writev.mockRestore();
       await direct.close();
     }
+  });
+
+  /** A trigger run at commit on every note written: `body` is its function's statements. */
+  async function atCommit(body: string): Promise<void> {
+    await sql
+      .raw(
+        `create function notes_at_commit() returns trigger language plpgsql as $$ begin ${body}; return null; end $$`,
+      )
+      .execute(db);
+    await sql`create constraint trigger notes_at_commit after insert on notes
+      deferrable initially deferred for each row execute function notes_at_commit()`.execute(db);
+  }
+  const dropAtCommit = async () => {
+    await sql`drop trigger if exists notes_at_commit on notes`.execute(db);
+    await sql`drop function if exists notes_at_commit()`.execute(db);
+  };
+
+  it('transactionCommitting resolves once commit is sent, before its answer: committed settles with it', async () => {
+    // The commit waits for an advisory lock another connection holds.
+    const key = 730_251;
+    await atCommit(`perform pg_advisory_xact_lock(${key})`);
+    const other = database.reopen();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = other.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${key})`.execute(conn);
+      holding();
+      await released;
+      await sql`select pg_advisory_unlock(${key})`.execute(conn);
+    });
+    try {
+      await held;
+      const started = transactionCommitting(db, async (trx) => {
+        await insert(trx, 1, 'un');
+        return 'écrit';
+      });
+      let resolved = false;
+      void started.then(() => (resolved = true));
+      // Once the commit waits for the lock, the call has resolved; the commit is not answered and
+      // nothing of it is seen elsewhere.
+      const waiting = async () =>
+        (
+          await sql<{ n: number }>`select count(*)::int as n from pg_locks
+            where locktype = 'advisory' and objid = ${key} and not granted`.execute(other.db)
+        ).rows[0]?.n ?? 0;
+      while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(resolved).toBe(true);
+      const { value, committed } = await started;
+      expect(value).toBe('écrit');
+      let settled = false;
+      void committed.finally(() => (settled = true));
+      expect(await bodies(other.db)).toEqual([]);
+      expect(settled).toBe(false);
+      release();
+      await committed;
+      expect(await bodies(db)).toEqual(['un']);
+    } finally {
+      release();
+      await holder;
+      await other.close();
+      await dropAtCommit();
+    }
+  });
+
+  it('transactionCommitting: committed rejects when the commit fails, nothing is kept and the connection serves again', async () => {
+    await atCommit(`raise exception 'refusé au commit'`);
+    try {
+      const { committed } = await transactionCommitting(db, (trx) => insert(trx, 1, 'un'));
+      await expect(committed).rejects.toThrow('refusé au commit');
+      expect(await bodies(db)).toEqual([]);
+    } finally {
+      await dropAtCommit();
+    }
+    await transaction(db, (trx) => insert(trx, 2, 'deux'));
+    expect(await bodies(db)).toEqual(['deux']);
   });
 
   it('fails a transaction whose function caught a failed statement: PostgreSQL rolled it back', async () => {

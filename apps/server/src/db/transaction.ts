@@ -11,8 +11,18 @@ import { CompiledQuery as Compiled, Kysely } from 'kysely';
 import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 
-/** Runs `fn` in one transaction of the database and commits it, or rolls it back if `fn` throws. */
-export type TransactionRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<T>;
+/**
+ * A transaction's value once `fn` has resolved and its `commit` is sent, and `committed`: settled
+ * with the commit's answer (rejected when the transaction could not be committed, nothing of it
+ * kept).
+ */
+export interface Committing<T> {
+  value: T;
+  committed: Promise<void>;
+}
+
+/** Runs `fn` in one transaction of the database; resolves once its `commit` is sent. */
+type TransactionRunner = <T>(fn: (trx: Db) => Promise<T>) => Promise<Committing<T>>;
 
 const runners = new WeakMap<Db, TransactionRunner>();
 
@@ -24,9 +34,28 @@ const runners = new WeakMap<Db, TransactionRunner>();
  * each other's answers. On SQLite, Kysely's transaction (`begin immediate`), its statements one at
  * a time as ever. `db` must be the database itself: a transaction does not begin another.
  */
-export function transaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+export async function transaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   const run = runners.get(db);
-  return run ? run(fn) : db.transaction().execute(fn);
+  if (!run) return db.transaction().execute(fn);
+  const { value, committed } = await run(fn);
+  await committed;
+  return value;
+}
+
+/**
+ * As `transaction`, but resolves as soon as `fn` has resolved and `commit` is sent, before its
+ * answer: what depends on the transaction's statements' answers alone may start while the commit
+ * makes them durable (on PostgreSQL, a round trip and the write-ahead log's flush). Whatever
+ * depends on the transaction being kept must wait for `committed`. On SQLite the commit is done
+ * when it resolves.
+ */
+export async function transactionCommitting<T>(
+  db: Db,
+  fn: (trx: Db) => Promise<T>,
+): Promise<Committing<T>> {
+  const run = runners.get(db);
+  if (run) return run(fn);
+  return { value: await db.transaction().execute(fn), committed: Promise.resolve() };
 }
 
 /** What building the database's Kysely took: its configuration and dialect. */
@@ -58,7 +87,7 @@ export function pipelineTransactions(
   onQuery: ((query: CompiledQuery) => void) | undefined,
 ): void {
   const executor = db.getExecutor();
-  const run = async <T>(fn: (trx: Db) => Promise<T>): Promise<T> => {
+  const run = async <T>(fn: (trx: Db) => Promise<T>): Promise<Committing<T>> => {
     const client = await pool.connect();
     const send = <R>(query: CompiledQuery): Promise<pg.QueryResult<R & pg.QueryResultRow>> => {
       onQuery?.(query);
@@ -86,23 +115,34 @@ export function pipelineTransactions(
         provideConnection: (consumer) => consumer(connection),
       }),
     });
-    let result: T;
-    try {
-      result = await fn(trx);
-      await begun;
-      const committed = await send(COMMIT);
-      // PostgreSQL ends a transaction that a failed statement aborted with ROLLBACK, not an error.
-      if (committed.command === 'ROLLBACK') throw new Error('the transaction was rolled back');
-    } catch (err) {
-      // Behind whatever is still in flight: its answers come first, then the rollback's.
-      await send(ROLLBACK).then(
+    // Behind whatever is still in flight: its answers come first, then the rollback's.
+    const rollBack = () =>
+      send(ROLLBACK).then(
         () => client.release(),
         (failure: unknown) => client.release(failure instanceof Error ? failure : true),
       );
+    let value: T;
+    try {
+      value = await fn(trx);
+      await begun;
+    } catch (err) {
+      await rollBack();
       throw err;
     }
-    client.release();
-    return result;
+    const committed = send(COMMIT).then(
+      (answer) => {
+        client.release();
+        // PostgreSQL ends a transaction that a failed statement aborted with ROLLBACK, not an error.
+        if (answer.command === 'ROLLBACK') throw new Error('the transaction was rolled back');
+      },
+      async (err: unknown) => {
+        await rollBack();
+        throw err;
+      },
+    );
+    // Whoever holds it handles its failure; not unhandled meanwhile.
+    committed.catch(() => undefined);
+    return { value, committed };
   };
   runners.set(db, run);
 }

@@ -24,6 +24,11 @@ export class QueryLog {
     });
   }
 
+  /** The statements recorded so far by the `during` or `withTurns` under way. */
+  recorded(): CompiledQuery[] {
+    return [...(this.recording ?? [])];
+  }
+
   /** Runs `action` and returns the statements it sent, in order. */
   async during(action: () => Promise<unknown>): Promise<CompiledQuery[]> {
     return (await this.withTurns(action)).queries;

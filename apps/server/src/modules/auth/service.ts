@@ -19,7 +19,7 @@ import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
 import type { Admission } from '../../security/passwords.js';
 import { recordAudit } from '../audit/service.js';
-import { markDeviceUsed, trustedDeviceOf } from '../devices/service.js';
+import { markDeviceUsed, presentedDevice, trustedDeviceOf } from '../devices/service.js';
 import { loadSettings } from '../settings/service.js';
 import type { AppSettings } from '../settings/service.js';
 import type { LoginAttempt } from '../throttle/service.js';
@@ -198,8 +198,8 @@ async function auditSignInFailure(
 /**
  * The password step, begun in its client's turn (HashPool.admit: a storm of sign-ins does its
  * reads at the pace of its hashes, each address in turn). Before the hash: the account(s) the
- * name names, the trusted browser, the throttle's counters (one statement) and the attempt's
- * reservation. After it, every write of the outcome — the throttle's, the rehash, the session,
+ * name names and the trusted browser (together), the throttle's counters (one statement) and the
+ * attempt's reservation, decided before the hash starts and committed beside it. After it, every write of the outcome — the throttle's, the rehash, the session,
  * its stage, the audit events — in one transaction: a sign-in that cannot be written leaves
  * nothing of itself (and its reserved attempt is given back).
  */
@@ -226,7 +226,12 @@ async function admittedPasswordStep(
   deviceToken: string | undefined,
   previousToken?: string,
 ): Promise<LoginResult> {
-  const accounts = await findSignInAccounts(ctx.db, input.username);
+  // The browser a trust cookie names is read beside the account (one round trip), then matched
+  // to it.
+  const [accounts, device] = await Promise.all([
+    findSignInAccounts(ctx.db, input.username),
+    presentedDevice(ctx, deviceToken),
+  ]);
   const shared = accounts.length > 1;
   // A shared number's failures are counted under the number typed, never against one account.
   const account = shared ? undefined : accounts[0];
@@ -234,7 +239,7 @@ async function admittedPasswordStep(
   const target = account?.id ?? null;
   const subject = subjectOf(account, input.username);
   // The owner's trusted browser is recognised before the password: others' failures never slow it.
-  const trustedDeviceId = account ? await trustedDeviceOf(ctx, account.id, deviceToken) : null;
+  const trustedDeviceId = account ? device.trustedFor(account.id) : null;
   const client = signInClient(meta.ip, trustedDeviceId);
   const throttle = new Throttle(ctx.db, ctx.clock);
   let attempt: LoginAttempt;
@@ -252,7 +257,18 @@ async function admittedPasswordStep(
     await throttle.giveBack(subject, client, attempt).catch(() => undefined);
     throw err;
   };
-  const user = await passwordOwner(ctx, accounts, password, admission).catch(giveBack);
+  // The password is checked while the reservation's commit is on its way (a parallel attempt
+  // waits for that commit to reserve its own), and its outcome used only once the reservation is
+  // kept: one that could not be written answers as the database's failure, whatever the password.
+  const checked = passwordOwner(ctx, accounts, password, admission);
+  checked.catch(() => undefined); // its failure is handled below, once the reservation is kept
+  try {
+    await attempt.committed;
+  } catch (err) {
+    await checked.catch(() => undefined);
+    throw err;
+  }
+  const user = await checked.catch(giveBack);
   // The right password for one of several accounts on a number: ask for an identifier that
   // names one account (nothing counted either way).
   if (user && shared) throw new AppError('phone_shared_by_accounts');

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import {
   createTestApp,
@@ -13,7 +14,9 @@ import {
   removeInsertFault,
   roundTripsOf,
   shapeOf,
+  verbOf,
 } from '../../test/statements.js';
+import { TEST_DATABASE_URL } from '../../test/helpers.js';
 
 // docs/performance.md "Sign-in": before the hash a password sign-in reads the account, the
 // trusted browser and the throttle's counters, and reserves its attempt; after it, everything it
@@ -284,3 +287,148 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     expect(await counts()).toEqual(before);
   });
 });
+
+// docs/performance.md "Sign-in": on PostgreSQL a new client's reservation is decided, then
+// committed while its password is checked; the outcome waits for that commit.
+describe.runIf(TEST_DATABASE_URL)(
+  "a new client's reservation committed beside its hash, on postgres",
+  () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp('postgres');
+      await createUser(t, { ...OWNER, phone: '+33633333334' });
+    });
+    afterAll(() => t.close());
+
+    const loginFrom = async (ip: string, password: string) => {
+      const client = new TestClient(t.app);
+      await client.get('/api/health');
+      return client.request({
+        method: 'POST',
+        url: '/api/login',
+        payload: { username: OWNER.email, password },
+        remoteAddress: ip,
+      });
+    };
+
+    /** A trigger run when the sign-in's reservation of the account's day count commits. */
+    async function atReservationCommit(body: string): Promise<void> {
+      await sql
+        .raw(
+          `create function day_at_commit() returns trigger language plpgsql as $$ begin
+          if new.key like 'login-day:%' then ${body}; end if; return null; end $$`,
+        )
+        .execute(t.ctx.db);
+      await sql`create constraint trigger day_at_commit after insert or update on throttles
+      deferrable initially deferred for each row execute function day_at_commit()`.execute(
+        t.ctx.db,
+      );
+    }
+    const dropAtCommit = async () => {
+      await sql`drop trigger if exists day_at_commit on throttles`.execute(t.ctx.db);
+      await sql`drop function if exists day_at_commit()`.execute(t.ctx.db);
+    };
+
+    it('checks the password while the reservation commits, and answers once it is kept', async () => {
+      // The reservation's commit waits for an advisory lock another connection holds.
+      const key = 730_252;
+      await atReservationCommit(`perform pg_advisory_xact_lock(${key})`);
+      const other = t.reopenDatabase();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = () => {};
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = other.db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${key})`.execute(conn);
+        holding();
+        await released;
+        await sql`select pg_advisory_unlock(${key})`.execute(conn);
+      });
+      const verify = vi.spyOn(t.ctx.passwords, 'verify');
+      try {
+        await held;
+        let answered = false;
+        const signIn = loginFrom('198.51.100.90', OWNER.password).then((res) => {
+          answered = true;
+          return res;
+        });
+        const waiting = async () =>
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_locks
+            where locktype = 'advisory' and objid = ${key} and not granted`.execute(other.db)
+          ).rows[0]?.n ?? 0;
+        while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        // The reservation's commit is held: the password is being checked, no answer is given.
+        expect(verify).toHaveBeenCalledTimes(1);
+        expect(answered).toBe(false);
+        release();
+        expect((await signIn).json()).toMatchObject({ code: 'two_factor_authentication_required' });
+      } finally {
+        release();
+        await holder;
+        await other.close();
+        verify.mockRestore();
+        await dropAtCommit();
+      }
+    });
+
+    it("reads the trusted browser beside the account: it is answered while the account's read waits", async () => {
+      const client = new TestClient(t.app);
+      expect(
+        (await signIn(t, client, OWNER.email, OWNER.password, { trustDevice: true })).statusCode,
+      ).toBe(200);
+      // Another connection holds the accounts' table: the sign-in's read of the account waits.
+      const other = t.reopenDatabase();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding = () => {};
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = other.db.transaction().execute(async (trx) => {
+        await sql`lock table users in access exclusive mode`.execute(trx);
+        holding();
+        await released;
+      });
+      try {
+        await held;
+        const answered = t.queries.during(() => client.login(OWNER.email, OWNER.password));
+        const read = () => t.queries.recorded().map(verbOf);
+        // The statements are logged once answered: the browser's comes while the account's waits.
+        for (let i = 0; i < 2000 && !read().includes('select trusted_devices'); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect(read()).toContain('select trusted_devices');
+        expect(read()).not.toContain('select users');
+        release();
+        expect(shapeOf(await answered).outside.slice(0, 2)).toEqual([
+          'select trusted_devices',
+          'select users',
+        ]);
+      } finally {
+        release();
+        await holder;
+        await other.close();
+      }
+    });
+
+    it('a reservation that cannot be committed: no answer of the password, nothing of the sign-in kept', async () => {
+      const state = async () => ({
+        throttles: await t.ctx.db.selectFrom('throttles').selectAll().orderBy('key').execute(),
+        sessions: await t.ctx.db.selectFrom('sessions').select('id').execute(),
+        audit: await t.ctx.db.selectFrom('audit_events').select('id').execute(),
+      });
+      const before = await state();
+      await atReservationCommit(`raise exception 'refused at commit'`);
+      try {
+        const right = await loginFrom('198.51.100.91', OWNER.password);
+        const wrong = await loginFrom('198.51.100.92', WRONG);
+        for (const res of [right, wrong]) {
+          expect(res.statusCode).toBeGreaterThanOrEqual(500);
+          expect(res.body).not.toMatch(/two_factor|bad_credentials|refused at commit/);
+        }
+        expect(await state()).toEqual(before);
+      } finally {
+        await dropAtCommit();
+      }
+    });
+  },
+);

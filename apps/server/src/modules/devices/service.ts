@@ -70,10 +70,28 @@ export async function trustedDeviceOf(
   userId: string,
   token: string | undefined,
 ): Promise<string | null> {
-  if (!token) return null;
-  const device = await findTrustedDeviceByTokenHash(ctx.db, hashToken(token));
-  if (!device || device.user_id !== userId || ctx.clock.now() >= device.expires_at) return null;
-  return device.id;
+  return (await presentedDevice(ctx, token)).trustedFor(userId);
+}
+
+/** The browser a trust cookie names, looked up before the account it must be one of is known. */
+export interface PresentedDevice {
+  /** Its id when it is a live trusted browser of `userId`, else null. */
+  trustedFor(userId: string): string | null;
+}
+
+/**
+ * The trusted browser the cookie's token names (one read by its hash's unique index), to be
+ * matched to an account afterwards: a sign-in reads it beside the account (trustedDeviceOf).
+ */
+export async function presentedDevice(
+  ctx: AppContext,
+  token: string | undefined,
+): Promise<PresentedDevice> {
+  const device = token ? await findTrustedDeviceByTokenHash(ctx.db, hashToken(token)) : undefined;
+  return {
+    trustedFor: (userId) =>
+      device && device.user_id === userId && ctx.clock.now() < device.expires_at ? device.id : null,
+  };
 }
 
 /** Records that a trusted device was just used (in the caller's transaction when `db` is one). */

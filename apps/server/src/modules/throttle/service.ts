@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
+import { transaction, transactionCommitting } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, retryLater } from '../../lib/app-error.js';
 import {
@@ -102,6 +102,11 @@ function loginKeys(subject: string, client: SignInClient) {
 /** What beginLogin reserved: whether the attempt counts on the account-wide limits. */
 export interface LoginAttempt {
   accountCounted: boolean;
+  /**
+   * Settled once the reservation is durable: rejected when it could not be committed (nothing of
+   * it kept). The password may be checked meanwhile, its outcome used only once this resolves.
+   */
+  committed: Promise<void>;
 }
 
 /** Counters in the database, shared by every node (throttle/repository holds the SQL). */
@@ -179,7 +184,10 @@ export class Throttle {
    * check, in one transaction (a refusal of the second takes back the first), so others' failures
    * never slow the owner's own client and a parallel burst gets no more checks than a sequence.
    * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
-   * Returns the attempt, to hand to succeedLogin or giveBack.
+   * Returns the attempt, to hand to succeedLogin or giveBack, as soon as its reservations are
+   * decided: the rows they hold are locked until their commit (PostgreSQL) and a parallel attempt
+   * waits for it, so the password may be checked while that commit is on its way; its outcome
+   * must wait for `committed`.
    */
   async beginLogin(
     subject: string,
@@ -204,13 +212,13 @@ export class Throttle {
       client.trusted || (known !== undefined && now - known.window_start < KNOWN_CLIENT_MS);
     if (owners) {
       await this.reserveClientAttempt(this.db, keys.client, now);
-      return { accountCounted: false };
+      return { accountCounted: false, committed: Promise.resolve() };
     }
     const account = row(keys.account);
     if (account && now - account.window_start < ACCOUNT_WINDOW_MS) {
       if (account.failures >= ACCOUNT_MAX_FAILURES) throw new AppError('too_many_attempts');
     }
-    await transaction(this.db, async (trx) => {
+    const { committed } = await transactionCommitting(this.db, async (trx) => {
       // Both reservations sent together, the account's first (db/transaction.ts: in that order).
       // A parallel attempt may have taken the client's last free one meanwhile: its refusal rolls
       // the account's reservation back.
@@ -226,7 +234,7 @@ export class Throttle {
       if (reserved === undefined) this.refuse((await findThrottle(trx, keys.day))?.blocked_until);
       if (own === undefined) this.refuse((await findThrottle(trx, keys.client))?.blocked_until);
     });
-    return { accountCounted: true };
+    return { accountCounted: true, committed };
   }
 
   /** Reserves one attempt on a client's own count, or throws 429 with the wait its block sets. */
