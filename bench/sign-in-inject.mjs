@@ -14,11 +14,16 @@
 // to relays that accept them (bench/message-sinks.mjs).
 //
 // BENCH_KINDS=sqlite|postgres, BENCH_ROUNDS (default 5), BENCH_SIGN_INS per round (default 400),
-// BENCH_CONCURRENCY sign-ins in flight (default 8).
+// BENCH_CONCURRENCY sign-ins in flight (default 8). BENCH_CLIENTS=new signs each in from an address
+// never seen before (a client that is not yet one of the owner's: its attempt is reserved on the
+// account's count too, in a transaction), instead of one address that soon is. One at a time
+// (BENCH_CONCURRENCY=1) it also prints the time from a sign-in's request to its hash's start (the
+// job posted to a hashing worker): the reads and the reservation on the hash's critical path.
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { bundlePortal, median, socketWrites, startInProcess } from './in-process.mjs';
 import {
   patientSignUp,
@@ -34,6 +39,21 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ACCOUNTS = 16;
 const PASSWORD = 'Quiet-Harbour-5127';
 const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
+const NEW_CLIENTS = process.env.BENCH_CLIENTS === 'new';
+
+/** When the last job was posted to a hashing worker (the portal's pool runs in this process). */
+let hashPostedAt = 0n;
+const postMessage = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function post(...args) {
+  hashPostedAt = process.hrtime.bigint();
+  return postMessage.apply(this, args);
+};
+let addresses = 0;
+/** An address of 10.0.0.0/8 not used before in this run, for BENCH_CLIENTS=new. */
+function newAddress() {
+  const n = ++addresses;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
 
 /** The Set-Cookie pairs of an injected answer, as a Cookie header's parts. */
 function cookiesOf(res) {
@@ -74,18 +94,22 @@ async function prepare(app) {
  */
 async function round(app, { headers, emails }, status) {
   let sent = 0;
+  const beforeHash = [];
   const worker = async () => {
     while (sent < SIGN_INS) {
       const username = emails[sent++ % emails.length];
+      const started = process.hrtime.bigint();
       const res = await app.inject({
         method: 'POST',
         url: '/api/login',
         headers,
         payload: { username, password: PASSWORD },
+        ...(NEW_CLIENTS ? { remoteAddress: newAddress() } : {}),
       });
       if (res.statusCode !== status) {
         throw new Error(`sign-in answered ${res.statusCode} (${res.body}), not ${status}`);
       }
+      if (CONCURRENCY === 1) beforeHash.push(Number(hashPostedAt - started) / 1000);
       // Back to the event loop, as a server between its sockets' reads (bench/me-inject.mjs).
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -103,6 +127,7 @@ async function round(app, { headers, emails }, status) {
     process: (wholeUsed.user + wholeUsed.system) / SIGN_INS,
     wall: Number(process.hrtime.bigint() - wall) / 1000 / SIGN_INS,
     socketWrites: (socketWrites() - writes) / SIGN_INS,
+    beforeHash: CONCURRENCY === 1 ? median(beforeHash) : null,
   };
 }
 
@@ -119,6 +144,7 @@ const report = {
   rounds: ROUNDS,
   signIns: SIGN_INS,
   concurrency: CONCURRENCY,
+  clients: NEW_CLIENTS ? 'new' : 'one',
   results: {},
 };
 try {
@@ -167,13 +193,14 @@ try {
         processMicros: figure('process'),
         wallMicros: figure('wall'),
         socketWrites: figure('socketWrites'),
+        beforeHashMicros: CONCURRENCY === 1 ? figure('beforeHash') : null,
         runs,
       };
       console.log(
-        `${kind} (${report.root}), ${ROUNDS} rounds of ${SIGN_INS} sign-ins, ${CONCURRENCY} in flight, answered ${first.statusCode}, µs a sign-in, median (min–max):`,
+        `${kind} (${report.root}), ${ROUNDS} rounds of ${SIGN_INS} sign-ins, ${CONCURRENCY} in flight, ${NEW_CLIENTS ? 'each from a new address' : 'from one address'}, answered ${first.statusCode}, µs a sign-in, median (min–max):`,
       );
       console.log(
-        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}; socket writes a sign-in ${figure('socketWrites')}`,
+        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}; socket writes a sign-in ${figure('socketWrites')}${CONCURRENCY === 1 ? `; to the hash's start ${figure('beforeHash')} (${range('beforeHash')})` : ''}`,
       );
     } finally {
       await stop();
