@@ -262,6 +262,10 @@ async function admittedPasswordStep(
   // kept: one that could not be written answers as the database's failure, whatever the password.
   const checked = passwordOwner(ctx, accounts, password, admission);
   checked.catch(() => undefined); // its failure is handled below, once the reservation is kept
+  // The settings a session opens with, read while the password is checked (a refusal reads them
+  // for nothing): the transaction after the hash then sends its writes with its first statement.
+  const settingsRead = loadSettings(ctx);
+  settingsRead.catch(() => undefined); // awaited, and its failure handled, by a right password
   try {
     await attempt.committed;
   } catch (err) {
@@ -294,31 +298,53 @@ async function admittedPasswordStep(
       user.password_hash && ctx.passwords.needsRehash(user.password_hash)
         ? await ctx.passwords.hash(password)
         : null;
-    return await transaction(ctx.db, async (trx) => {
-      // Read with `begin`, in one round trip on PostgreSQL (db/transaction.ts).
-      const [account, settings] = await Promise.all([
-        accountAfterHash(ctx, trx, user),
-        loadSettings(ctx, trx),
-      ]);
+    const opening: Opening = {
+      proof: { amr: ['pwd'], trustedDeviceId },
+      event: { action: 'login' },
+    };
+    /** Everything the sign-in writes, sent together, in this order (db/transaction.ts). */
+    const writeSignIn = async (trx: Db, account: UserRow, settings: AppSettings) => {
       const signedIn: UserRow = rehashed ? { ...account, password_hash: rehashed } : account;
-      const read = { user: signedIn, settings };
-      const opening: Opening = {
-        proof: { amr: ['pwd'], trustedDeviceId },
-        event: { action: 'login' },
-      };
-      // Sent together, in this order (db/transaction.ts): the throttle's, the browser's, the
-      // rehash, then the session's writes.
       const [, , , started] = await Promise.all([
         new Throttle(trx, ctx.clock).succeedLogin(subject, client, attempt),
         trustedDeviceId ? markDeviceUsed(ctx, trx, trustedDeviceId) : undefined,
         rehashed ? updatePasswordHash(trx, signedIn.id, rehashed, ctx.clock.now()) : undefined,
-        startSession(ctx, trx, read, meta, opening, previousToken),
+        startSession(ctx, trx, { user: signedIn, settings }, meta, opening, previousToken),
       ]);
       return started;
+    };
+    const settings = await settingsRead;
+    // Written from the account read before the hash, with the account's version read and held
+    // first in the same transaction (one round trip, then `commit`, on PostgreSQL): kept when that
+    // version has not moved; rolled back otherwise, and written again from the account as it is.
+    const written = await transaction(ctx.db, async (trx) => {
+      // Both settled before the transaction ends, so that no write of it is left to run after.
+      const [version, writes] = await Promise.allSettled([
+        lockUserVersion(trx, user.id),
+        writeSignIn(trx, user, settings),
+      ]);
+      if (version.status === 'rejected') throw version.reason;
+      if (version.value !== user.version) throw new ChangedDuringHash();
+      if (writes.status === 'rejected') throw writes.reason;
+      return writes.value;
+    }).catch((err: unknown) => {
+      if (err instanceof ChangedDuringHash) return null;
+      throw err;
     });
+    if (written) return written;
+    return await transaction(ctx.db, async (trx) =>
+      writeSignIn(trx, await accountAfterHash(ctx, trx, user), settings),
+    );
   } catch (err) {
     if (err instanceof ClosedDuringSignIn) return refuse(err.refusal, err.account);
     return giveBack(err);
+  }
+}
+
+/** The account's row changed while its password was being checked: what was written is undone. */
+class ChangedDuringHash extends Error {
+  constructor() {
+    super('the account changed during the hash');
   }
 }
 

@@ -100,9 +100,17 @@ describe.each(DIALECTS)('an account changed while its password is checked, on %s
         .where('id', '=', account.id)
         .execute(),
     );
-    // The next stage of the sign-in: a session was opened.
+    // The next stage of the sign-in: a session was opened, once. What was first written from the
+    // account read before the hash was undone, then written again from the account as it is.
     expect(res.json<{ code: string }>().code).toBe('two_factor_authentication_required');
     expect(await sessionsOf(account.id)).toHaveLength(1);
+    const logins = await t.ctx.db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('action', '=', 'login')
+      .where('target_id', '=', account.id)
+      .execute();
+    expect(logins).toHaveLength(1);
   });
 
   it('a lock racing the end of a sign-in never leaves a session (parallel, 12 rounds)', async () => {
