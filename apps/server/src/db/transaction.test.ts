@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { DatabaseProxy } from '../faults/db-proxy.js';
 import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
+import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../test/held-locks.js';
 import type { Db } from './connection.js';
 import { openDatabase } from './connection.js';
 import { transaction, transactionCommitting } from './transaction.js';
@@ -178,38 +179,13 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
     }
   });
 
-  /** A trigger run at commit on every note written: `body` is its function's statements. */
-  async function atCommit(body: string): Promise<void> {
-    await sql
-      .raw(
-        `create function notes_at_commit() returns trigger language plpgsql as $$ begin ${body}; return null; end $$`,
-      )
-      .execute(db);
-    await sql`create constraint trigger notes_at_commit after insert on notes
-      deferrable initially deferred for each row execute function notes_at_commit()`.execute(db);
-  }
-  const dropAtCommit = async () => {
-    await sql`drop trigger if exists notes_at_commit on notes`.execute(db);
-    await sql`drop function if exists notes_at_commit()`.execute(db);
-  };
-
   it('transactionCommitting resolves once commit is sent, before its answer: committed settles with it', async () => {
     // The commit waits for an advisory lock another connection holds.
     const key = 730_251;
-    await atCommit(`perform pg_advisory_xact_lock(${key})`);
+    const removeTrigger = await atCommit(db, 'notes', `perform pg_advisory_xact_lock(${key})`);
     const other = database.reopen();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding = () => {};
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const holder = other.db.connection().execute(async (conn) => {
-      await sql`select pg_advisory_lock(${key})`.execute(conn);
-      holding();
-      await released;
-      await sql`select pg_advisory_unlock(${key})`.execute(conn);
-    });
+    const lock = await holdLock(other.db, advisoryLock(key));
     try {
-      await held;
       const started = transactionCommitting(db, async (trx) => {
         await insert(trx, 1, 'un');
         return 'écrit';
@@ -218,12 +194,7 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
       void started.then(() => (resolved = true));
       // Once the commit waits for the lock, the call has resolved; the commit is not answered and
       // nothing of it is seen elsewhere.
-      const waiting = async () =>
-        (
-          await sql<{ n: number }>`select count(*)::int as n from pg_locks
-            where locktype = 'advisory' and objid = ${key} and not granted`.execute(other.db)
-        ).rows[0]?.n ?? 0;
-      while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await advisoryLockAwaited(other.db, key);
       expect(resolved).toBe(true);
       const { value, committed } = await started;
       expect(value).toBe('écrit');
@@ -231,25 +202,24 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
       void committed.finally(() => (settled = true));
       expect(await bodies(other.db)).toEqual([]);
       expect(settled).toBe(false);
-      release();
+      await lock.release();
       await committed;
       expect(await bodies(db)).toEqual(['un']);
     } finally {
-      release();
-      await holder;
+      await lock.release();
       await other.close();
-      await dropAtCommit();
+      await removeTrigger();
     }
   });
 
   it('transactionCommitting: committed rejects when the commit fails, nothing is kept and the connection serves again', async () => {
-    await atCommit(`raise exception 'refusé au commit'`);
+    const removeTrigger = await atCommit(db, 'notes', `raise exception 'refusé au commit'`);
     try {
       const { committed } = await transactionCommitting(db, (trx) => insert(trx, 1, 'un'));
       await expect(committed).rejects.toThrow('refusé au commit');
       expect(await bodies(db)).toEqual([]);
     } finally {
-      await dropAtCommit();
+      await removeTrigger();
     }
     await transaction(db, (trx) => insert(trx, 2, 'deux'));
     expect(await bodies(db)).toEqual(['deux']);

@@ -7,8 +7,10 @@ import {
   DIALECTS,
   lastCode,
   signIn,
+  TEST_DATABASE_URL,
   TestClient,
 } from '../../test/helpers.js';
+import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../../test/held-locks.js';
 import {
   injectInsertFault,
   removeInsertFault,
@@ -16,11 +18,10 @@ import {
   shapeOf,
   verbOf,
 } from '../../test/statements.js';
-import { TEST_DATABASE_URL } from '../../test/helpers.js';
 
-// docs/performance.md "Sign-in": before the hash a password sign-in reads the account, the
-// trusted browser and the throttle's counters, and reserves its attempt; after it, everything it
-// writes goes in one transaction. Counted through the statements the app sends.
+// docs/performance.md "Sign-in": before the hash a password sign-in reads the account and the
+// trusted browser together, then the throttle's counters, and reserves its attempt; after it,
+// everything it writes goes in one transaction. Counted through the statements the app sends.
 const OWNER = { email: 'ecrit@hygie.test', password: 'Kerguelen-Orque-1987' };
 const WRONG = 'Devinette-1';
 
@@ -311,64 +312,34 @@ describe.runIf(TEST_DATABASE_URL)(
       });
     };
 
-    /** A trigger run when the sign-in's reservation of the account's day count commits. */
-    async function atReservationCommit(body: string): Promise<void> {
-      await sql
-        .raw(
-          `create function day_at_commit() returns trigger language plpgsql as $$ begin
-          if new.key like 'login-day:%' then ${body}; end if; return null; end $$`,
-        )
-        .execute(t.ctx.db);
-      await sql`create constraint trigger day_at_commit after insert or update on throttles
-      deferrable initially deferred for each row execute function day_at_commit()`.execute(
-        t.ctx.db,
-      );
-    }
-    const dropAtCommit = async () => {
-      await sql`drop trigger if exists day_at_commit on throttles`.execute(t.ctx.db);
-      await sql`drop function if exists day_at_commit()`.execute(t.ctx.db);
-    };
+    /** Runs `body` when the sign-in's reservation of the account's day count commits. */
+    const atReservationCommit = (body: string) =>
+      atCommit(t.ctx.db, 'throttles', `if new.key like 'login-day:%' then ${body}; end if`);
 
     it('checks the password while the reservation commits, and answers once it is kept', async () => {
       // The reservation's commit waits for an advisory lock another connection holds.
       const key = 730_252;
-      await atReservationCommit(`perform pg_advisory_xact_lock(${key})`);
+      const removeTrigger = await atReservationCommit(`perform pg_advisory_xact_lock(${key})`);
       const other = t.reopenDatabase();
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let holding = () => {};
-      const held = new Promise<void>((resolve) => (holding = resolve));
-      const holder = other.db.connection().execute(async (conn) => {
-        await sql`select pg_advisory_lock(${key})`.execute(conn);
-        holding();
-        await released;
-        await sql`select pg_advisory_unlock(${key})`.execute(conn);
-      });
+      const lock = await holdLock(other.db, advisoryLock(key));
       const verify = vi.spyOn(t.ctx.passwords, 'verify');
       try {
-        await held;
         let answered = false;
         const signIn = loginFrom('198.51.100.90', OWNER.password).then((res) => {
           answered = true;
           return res;
         });
-        const waiting = async () =>
-          (
-            await sql<{ n: number }>`select count(*)::int as n from pg_locks
-            where locktype = 'advisory' and objid = ${key} and not granted`.execute(other.db)
-          ).rows[0]?.n ?? 0;
-        while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        await advisoryLockAwaited(other.db, key);
         // The reservation's commit is held: the password is being checked, no answer is given.
         expect(verify).toHaveBeenCalledTimes(1);
         expect(answered).toBe(false);
-        release();
+        await lock.release();
         expect((await signIn).json()).toMatchObject({ code: 'two_factor_authentication_required' });
       } finally {
-        release();
-        await holder;
+        await lock.release();
         await other.close();
         verify.mockRestore();
-        await dropAtCommit();
+        await removeTrigger();
       }
     });
 
@@ -379,17 +350,10 @@ describe.runIf(TEST_DATABASE_URL)(
       ).toBe(200);
       // Another connection holds the accounts' table: the sign-in's read of the account waits.
       const other = t.reopenDatabase();
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let holding = () => {};
-      const held = new Promise<void>((resolve) => (holding = resolve));
-      const holder = other.db.transaction().execute(async (trx) => {
-        await sql`lock table users in access exclusive mode`.execute(trx);
-        holding();
-        await released;
-      });
+      const lock = await holdLock(other.db, (trx) =>
+        sql`lock table users in access exclusive mode`.execute(trx),
+      );
       try {
-        await held;
         const answered = t.queries.during(() => client.login(OWNER.email, OWNER.password));
         const read = () => t.queries.recorded().map(verbOf);
         // The statements are logged once answered: the browser's comes while the account's waits.
@@ -398,14 +362,13 @@ describe.runIf(TEST_DATABASE_URL)(
         }
         expect(read()).toContain('select trusted_devices');
         expect(read()).not.toContain('select users');
-        release();
+        await lock.release();
         expect(shapeOf(await answered).outside.slice(0, 2)).toEqual([
           'select trusted_devices',
           'select users',
         ]);
       } finally {
-        release();
-        await holder;
+        await lock.release();
         await other.close();
       }
     });
@@ -417,7 +380,7 @@ describe.runIf(TEST_DATABASE_URL)(
         audit: await t.ctx.db.selectFrom('audit_events').select('id').execute(),
       });
       const before = await state();
-      await atReservationCommit(`raise exception 'refused at commit'`);
+      const removeTrigger = await atReservationCommit(`raise exception 'refused at commit'`);
       try {
         const right = await loginFrom('198.51.100.91', OWNER.password);
         const wrong = await loginFrom('198.51.100.92', WRONG);
@@ -427,7 +390,7 @@ describe.runIf(TEST_DATABASE_URL)(
         }
         expect(await state()).toEqual(before);
       } finally {
-        await dropAtCommit();
+        await removeTrigger();
       }
     });
   },
