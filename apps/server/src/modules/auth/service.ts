@@ -265,14 +265,19 @@ async function admittedPasswordStep(
   // The settings a session opens with, read while the password is checked (a refusal reads them
   // for nothing): the transaction after the hash then sends its writes with its first statement.
   const settingsRead = loadSettings(ctx);
-  settingsRead.catch(() => undefined); // awaited, and its failure handled, by a right password
+  settingsRead.catch(() => undefined); // its failure is handled where a right password awaits it
+  // Whatever the outcome, it is given once both have settled: no statement of this sign-in is
+  // left running after its answer.
+  const bothSettled = () => Promise.allSettled([checked, settingsRead]);
   try {
     await attempt.committed;
   } catch (err) {
-    await checked.catch(() => undefined);
+    await bothSettled();
     throw err;
   }
-  const user = await checked.catch(giveBack);
+  const [outcome] = await bothSettled();
+  if (outcome.status === 'rejected') return giveBack(outcome.reason);
+  const user = outcome.value;
   // The right password for one of several accounts on a number: ask for an identifier that
   // names one account (nothing counted either way).
   if (user && shared) throw new AppError('phone_shared_by_accounts');
