@@ -33,14 +33,22 @@ export async function holdLock(db: Db, take: (trx: Db) => Promise<unknown>): Pro
 export const advisoryLock = (key: number) => (trx: Db) =>
   sql`select pg_advisory_xact_lock(${key})`.execute(trx);
 
-/** Resolves once a session of the database waits for advisory lock `key`. */
-export async function advisoryLockAwaited(db: Db, key: number): Promise<void> {
+/**
+ * Resolves once a session of the database waits for advisory lock `key`; throws when none has
+ * after `timeoutMs`, so that a test whose statement never comes fails and releases its lock
+ * rather than hold it until the suite's end.
+ */
+export async function advisoryLockAwaited(db: Db, key: number, timeoutMs = 15_000): Promise<void> {
   const waiting = async () =>
     (
       await sql<{ n: number }>`select count(*)::int as n from pg_locks
         where locktype = 'advisory' and objid = ${key} and not granted`.execute(db)
     ).rows[0]?.n ?? 0;
-  while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  const until = Date.now() + timeoutMs;
+  while ((await waiting()) === 0) {
+    if (Date.now() > until) throw new Error(`no session waited for advisory lock ${key}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /**

@@ -199,9 +199,10 @@ async function auditSignInFailure(
  * The password step, begun in its client's turn (HashPool.admit: a storm of sign-ins does its
  * reads at the pace of its hashes, each address in turn). Before the hash: the account(s) the
  * name names and the trusted browser (together), the throttle's counters (one statement) and the
- * attempt's reservation, decided before the hash starts and committed beside it. After it, every write of the outcome — the throttle's, the rehash, the session,
- * its stage, the audit events — in one transaction: a sign-in that cannot be written leaves
- * nothing of itself (and its reserved attempt is given back).
+ * attempt's reservation, decided before the hash starts and committed beside it. After it, every
+ * write of the outcome — the throttle's, the rehash, the session, its stage, the audit events —
+ * in one transaction: a sign-in that cannot be written leaves nothing of itself (and its reserved
+ * attempt is given back).
  */
 async function checkPassword(
   ctx: AppContext,
