@@ -5,9 +5,14 @@ import type { TestApp } from './helpers.js';
 // What a request sends to the database, told by statement (tests of what is written, and in how
 // many transactions), and a database refusing a write.
 
-/** `select users`, `insert sessions`, `begin`, `commit`… : a statement's verb and table. */
+/**
+ * `select users`, `insert sessions`, `begin`, `commit`… : a statement's verb and table; a statement
+ * that writes in a `with` (PostgreSQL) is `with ` and the verb of that write (`with insert throttles`).
+ */
 export function verbOf(query: CompiledQuery): string {
   const text = query.sql.trim().toLowerCase();
+  const written = /^with "\w+" as \((insert|update|delete) /.exec(text);
+  if (written) return `with ${verbOf({ ...query, sql: text.slice(text.indexOf('(') + 1) })}`;
   if (/^begin\b/.test(text)) return 'begin';
   if (/^(commit|rollback)\b/.test(text)) return text.split(/\s/)[0] ?? text;
   const table = (pattern: RegExp) => pattern.exec(text)?.[1] ?? '?';

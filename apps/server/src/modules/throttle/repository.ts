@@ -1,12 +1,13 @@
+import type { OnConflictBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { kept } from '../../db/connection.js';
-import type { ThrottleTable } from '../../db/schema.js';
+import { isPostgres, kept } from '../../db/connection.js';
+import type { Database, ThrottleTable } from '../../db/schema.js';
 import type { Precompiled, Slots } from '../../db/precompiled.js';
-import { precompiled, precompiledByCount } from '../../db/precompiled.js';
+import { precompiled } from '../../db/precompiled.js';
 
 // The statements a sign-in runs are compiled once per database (`precompiled`), one per shape
-// where a shape varies (the keys of findThrottles, the block curve of reserveAttempt).
+// where a shape varies (the keys of readLoginCounters, the block curve of reserveAttempt).
 
 const throttleByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
   kept(
@@ -19,24 +20,6 @@ const throttleByKey = precompiled((db: Db, $: Slots<{ key: string }>) =>
 
 export function findThrottle(db: Db, key: string) {
   return throttleByKey.first(db, { key });
-}
-
-const throttlesByKeys = precompiledByCount((db: Db, $: Slots<readonly string[]>, count) =>
-  kept(
-    db
-      .selectFrom('throttles')
-      .select(['key', 'failures', 'blocked_until', 'window_start'])
-      .where(
-        'key',
-        'in',
-        Array.from({ length: count }, (_, i) => $(i)),
-      ),
-  ),
-);
-
-/** Several keys' counters in one statement (primary key lookups); keys without a row are absent. */
-export function findThrottles(db: Db, keys: readonly string[]): Promise<ThrottleTable[]> {
-  return throttlesByKeys(db, keys);
 }
 
 /**
@@ -133,45 +116,76 @@ export async function claimWindow(
 const MAX_STEPS = 24;
 
 /**
+ * A block curve (`blockMs(n)`: the block the n-th attempt in a row sets, 0 for none), laid out once:
+ * the steps below its ceiling are spelled out in the statements that reserve on it (one statement
+ * for each curve), the blocks of the others are its first and its ceiling.
+ */
+export interface BlockCurve {
+  /** The steps' attempt numbers, as a key of the statements built for this curve. */
+  readonly shape: string;
+  readonly steps: readonly number[];
+  readonly firstMs: number;
+  readonly ceilingMs: number;
+  /** The block of each step, in the steps' order. */
+  readonly stepMs: readonly number[];
+}
+
+export function blockCurve(blockMs: (attempt: number) => number): BlockCurve {
+  const block = (attempt: number) => Math.max(0, blockMs(attempt));
+  // The curve reaches its ceiling within these steps; later attempts get the last one.
+  const ceilingMs = block(MAX_STEPS + 1);
+  const steps = Array.from({ length: MAX_STEPS }, (_, i) => i + 1).filter(
+    (n) => block(n) !== ceilingMs,
+  );
+  return {
+    shape: steps.join(','),
+    steps,
+    firstMs: block(1),
+    ceilingMs,
+    stepMs: steps.map(block),
+  };
+}
+
+/** A reservation's values on `curve` at `now`: each block as the time it ends, or null. */
+function curveValues(curve: BlockCurve, now: number): ReservedAttempt {
+  const until = (ms: number) => (ms > 0 ? now + ms : null);
+  return {
+    now,
+    first: until(curve.firstMs),
+    ceiling: until(curve.ceilingMs),
+    steps: curve.stepMs.map(until),
+  };
+}
+
+/**
  * Reserves one attempt under `key` unless it is blocked, in one statement: the attempt is counted
  * before the password is checked (a parallel burst gets no more checks than a sequence), and the
- * block its failure would earn (`blockMs(n)` for the n-th attempt in a row) is set with it.
+ * block its failure would earn (the curve's for the n-th attempt in a row) is set with it.
  * Returns the attempt's number, or undefined while the key is blocked.
  */
 export async function reserveAttempt(
   db: Db,
   key: string,
   now: number,
-  blockMs: (attempt: number) => number,
+  curve: BlockCurve,
 ): Promise<number | undefined> {
-  const until = (attempt: number) => {
-    const ms = blockMs(attempt);
-    return ms > 0 ? now + ms : null;
-  };
-  // The curve reaches its ceiling within these steps; later attempts get the last one. Only the
-  // steps below the ceiling are spelled out: one statement for each curve (the settings').
-  const ceiling = until(MAX_STEPS + 1);
-  const steps = Array.from({ length: MAX_STEPS }, (_, i) => i + 1).filter(
-    (n) => until(n) !== ceiling,
-  );
-  const shape = steps.join(',');
-  let query = attemptReserved.get(shape);
+  let query = attemptReserved.get(curve.shape);
   if (!query) {
-    query = attemptReservedFor(steps);
-    attemptReserved.set(shape, query);
+    query = precompiled((db: Db, $: Slots<ReservedAttempt & { key: string }>) =>
+      kept(
+        db
+          .insertInto('throttles')
+          .values({ key: $('key'), failures: 1, window_start: $('now'), blocked_until: $('first') })
+          .onConflict((oc) => attemptCounted(oc, $, curve.steps))
+          .returning('failures'),
+      ),
+    );
+    attemptReserved.set(curve.shape, query);
   }
-  const values: ReservedAttempt = {
-    key,
-    now,
-    first: until(1),
-    ceiling,
-    steps: steps.map((n) => until(n)),
-  };
-  return (await query.first(db, values))?.failures;
+  return (await query.first(db, { ...curveValues(curve, now), key }))?.failures;
 }
 
 interface ReservedAttempt {
-  key: string;
   now: number;
   /** The block of a first attempt. */
   first: number | null;
@@ -182,36 +196,168 @@ interface ReservedAttempt {
 }
 
 /** reserveAttempt's statement for each curve's steps (a few curves: the settings'). */
-const attemptReserved = new Map<string, Precompiled<ReservedAttempt, { failures: number }>>();
+const attemptReserved = new Map<
+  string,
+  Precompiled<ReservedAttempt & { key: string }, { failures: number }>
+>();
 
-function attemptReservedFor(steps: readonly number[]) {
-  return precompiled((db: Db, $: Slots<ReservedAttempt>) => {
-    const last = sql<number | null>`cast(${$('ceiling')} as bigint)`;
-    const blockedUntil = steps.length
-      ? sql<number | null>`case throttles.failures + 1 ${sql.join(
-          steps.map((n, i) => sql`when ${n} then cast(${$('steps', i)} as bigint)`),
-          sql` `,
-        )} else ${last} end`
-      : last;
-    return kept(
-      db
+/** An attempt counted on the key's existing row, unless the key is blocked now. */
+function attemptCounted(
+  oc: OnConflictBuilder<Database, 'throttles'>,
+  $: Slots<ReservedAttempt>,
+  steps: readonly number[],
+) {
+  const last = sql<number | null>`cast(${$('ceiling')} as bigint)`;
+  const blockedUntil = steps.length
+    ? sql<number | null>`case throttles.failures + 1 ${sql.join(
+        steps.map((n, i) => sql`when ${n} then cast(${$('steps', i)} as bigint)`),
+        sql` `,
+      )} else ${last} end`
+    : last;
+  return oc
+    .column('key')
+    .doUpdateSet({ failures: sql`throttles.failures + 1`, blocked_until: blockedUntil })
+    .where((eb) =>
+      eb.or([
+        eb('throttles.blocked_until', 'is', null),
+        eb('throttles.blocked_until', '<=', $('now')),
+      ]),
+    );
+}
+
+/** The counters a sign-in reads before its password is checked (throttle/service beginLogin). */
+export interface LoginCountersQuery {
+  /** This client's own count. */
+  client: string;
+  /** Since when this client is one of the owner's. */
+  known: string;
+  /** The account's 30-day count. */
+  account: string;
+  /** The address's count, when the address is known. */
+  ip: string | null;
+  /** A browser the owner trusts: one of the owner's whatever `known` says. */
+  trusted: boolean;
+  now: number;
+  /** A client that signed in after this is one of the owner's (`known`'s window start). */
+  knownSince: number;
+  /** The client's block curve, as reserveAttempt's. */
+  curve: BlockCurve;
+}
+
+export interface LoginCounters {
+  /** The keys' rows, as they were before this statement (keys without a row are absent). */
+  rows: ThrottleTable[];
+  /** Whether the client is one of the owner's (trusted, or signed in since `knownSince`). */
+  owner: boolean;
+  /**
+   * PostgreSQL: the owner's attempt was reserved in the same statement, unless the address or
+   * the client was blocked (`failures` then undefined). Absent on SQLite, where reserveAttempt
+   * follows in a statement of its own.
+   */
+  ownerAttempt?: { failures: number | undefined };
+}
+
+/** Rows of a login counters' statement that are not a key's: whether it is the owner's, the attempt. */
+const OWNER_ROW = '#owner';
+const RESERVED_ROW = '#reserved';
+
+interface LoginCountersValues extends ReservedAttempt {
+  keys: readonly string[];
+  client: string;
+  known: string;
+  ip: string | null;
+  trusted: number;
+  knownSince: number;
+}
+
+/** readLoginCounters' statement for each number of keys and curve (PostgreSQL) or number of keys (SQLite). */
+const loginCountersRead = new Map<string, Precompiled<LoginCountersValues, ThrottleTable>>();
+
+/**
+ * The counters of a sign-in's keys and whether its client is one of the owner's, in one statement
+ * by primary key. On PostgreSQL the same statement reserves the owner's client its attempt
+ * (reserveAttempt's upsert) when neither the address nor the client is blocked in what it read:
+ * one round trip before the hash instead of two. The reservation is decided from the rows this
+ * statement returns (one snapshot), so the attempt it reserves is never one the caller refuses.
+ * SQLite cannot write in a `with`; the caller reserves there with reserveAttempt.
+ */
+export async function readLoginCounters(db: Db, query: LoginCountersQuery): Promise<LoginCounters> {
+  const keys = [query.client, query.known, query.account, ...(query.ip === null ? [] : [query.ip])];
+  const { curve } = query;
+  const reserving = isPostgres(db);
+  const shape = `${keys.length}|${reserving ? curve.shape : ''}`;
+  let statement = loginCountersRead.get(shape);
+  if (!statement) {
+    statement = loginCountersFor(keys.length, reserving ? curve.steps : null);
+    loginCountersRead.set(shape, statement);
+  }
+  const rows = await statement.all(db, {
+    ...curveValues(curve, query.now),
+    keys,
+    client: query.client,
+    known: query.known,
+    ip: query.ip,
+    trusted: query.trusted ? 1 : 0,
+    knownSince: query.knownSince,
+  });
+  const reserved = rows.find((row) => row.key === RESERVED_ROW);
+  return {
+    rows: rows.filter((row) => row.key !== OWNER_ROW && row.key !== RESERVED_ROW),
+    owner: rows.some((row) => row.key === OWNER_ROW && row.failures === 1),
+    ...(reserving ? { ownerAttempt: { failures: reserved?.failures } } : {}),
+  };
+}
+
+/** The statement of readLoginCounters for `count` keys; `steps`, the curve's, when it reserves. */
+function loginCountersFor(count: number, steps: readonly number[] | null) {
+  return precompiled((db: Db, $: Slots<LoginCountersValues>) => {
+    const owner = sql<boolean>`(cast(${$('trusted')} as integer) = 1 or exists (select 1 from "throttles" as "known" where "known"."key" = ${$('known')} and "known"."window_start" > cast(${$('knownSince')} as bigint)))`;
+    const read = db
+      .selectFrom('throttles')
+      .select(['key', 'failures', 'blocked_until', 'window_start'])
+      .where(
+        'key',
+        'in',
+        Array.from({ length: count }, (_, i) => $('keys', i)),
+      )
+      .unionAll(
+        db.selectNoFrom([
+          sql.lit(OWNER_ROW).as('key'),
+          sql<number>`case when ${owner} then 1 else 0 end`.as('failures'),
+          sql<number | null>`cast(null as bigint)`.as('blocked_until'),
+          sql<number>`cast(0 as bigint)`.as('window_start'),
+        ]),
+      );
+    if (steps === null) return kept(read);
+    // Neither the address nor the client blocked now: what the caller refuses on.
+    const open = sql<boolean>`not exists (select 1 from "throttles" as "blocking" where "blocking"."key" in (${$('ip')}, ${$('client')}) and "blocking"."blocked_until" > cast(${$('now')} as bigint))`;
+    const withReserved = db.with('reserved', (qc) =>
+      qc
         .insertInto('throttles')
-        .values({ key: $('key'), failures: 1, window_start: $('now'), blocked_until: $('first') })
-        .onConflict((oc) =>
-          oc
-            .column('key')
-            .doUpdateSet({
-              failures: sql`throttles.failures + 1`,
-              blocked_until: blockedUntil,
-            })
-            .where((eb) =>
-              eb.or([
-                eb('throttles.blocked_until', 'is', null),
-                eb('throttles.blocked_until', '<=', $('now')),
-              ]),
-            ),
+        .columns(['key', 'failures', 'window_start', 'blocked_until'])
+        .expression(
+          qc
+            .selectNoFrom([
+              sql<string>`${$('client')}`.as('key'),
+              sql<number>`1`.as('failures'),
+              sql<number>`cast(${$('now')} as bigint)`.as('window_start'),
+              sql<number | null>`cast(${$('first')} as bigint)`.as('blocked_until'),
+            ])
+            .where(sql<boolean>`${owner} and ${open}`),
         )
+        .onConflict((oc) => attemptCounted(oc, $, steps))
         .returning('failures'),
+    );
+    return kept(
+      withReserved
+        .selectFrom('reserved')
+        .select([
+          sql.lit(RESERVED_ROW).as('key'),
+          'failures',
+          sql<number | null>`cast(null as bigint)`.as('blocked_until'),
+          sql<number>`cast(0 as bigint)`.as('window_start'),
+        ])
+        .unionAll(read),
     );
   });
 }

@@ -4,10 +4,11 @@ import { transaction, transactionCommitting } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, retryLater } from '../../lib/app-error.js';
 import {
+  blockCurve,
   deleteThrottle,
   extendBlock,
   findThrottle,
-  findThrottles,
+  readLoginCounters,
   claimWindow,
   deleteThrottlesWithPrefix,
   findWindowStart,
@@ -53,6 +54,9 @@ export function accountWaitMs(failures: number): number {
     ACCOUNT_MAX_WAIT_MS,
   );
 }
+
+/** A client's own count's curve (accountWaitMs), laid out once for the statements that reserve on it. */
+const CLIENT_CURVE = blockCurve(accountWaitMs);
 
 /**
  * Who tries a sign-in, for the throttle: the trusted browser this account recognises, else the
@@ -180,8 +184,10 @@ export class Throttle {
    *   attempts, at most 25 in 24 hours (then refused until the window is over); past 100
    *   failures in 30 days it gets no check at all (NIST);
    * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min.
-   * The counters are read in one statement (by primary key). Both counts are reserved before the
-   * check, in one transaction (a refusal of the second takes back the first), so others' failures
+   * The counters are read in one statement (by primary key), which also tells whether the client is
+   * one of the owner's and, on PostgreSQL, reserves that client's attempt (one round trip before
+   * the hash; throttle/repository readLoginCounters). Both counts of any other client are reserved
+   * before the check, in one transaction (a refusal of the second takes back the first), so others' failures
    * never slow the owner's own client and a parallel burst gets no more checks than a sequence.
    * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
    * Returns the attempt, to hand to succeedLogin or giveBack, as soon as its reservations are
@@ -196,22 +202,28 @@ export class Throttle {
   ): Promise<LoginAttempt> {
     const now = this.clock.now();
     const keys = loginKeys(subject, client);
-    const ipKey = ip === null ? null : `ip:${ip}`;
-    const rows = await findThrottles(this.db, [
-      keys.client,
-      keys.known,
-      keys.account,
-      ...(ipKey === null ? [] : [ipKey]),
-    ]);
-    const row = (key: string) => rows.find((r) => r.key === key);
-    if (ipKey !== null) this.refuseUntil(row(ipKey)?.blocked_until);
+    const counters = await readLoginCounters(this.db, {
+      client: keys.client,
+      known: keys.known,
+      account: keys.account,
+      ip: ip === null ? null : `ip:${ip}`,
+      trusted: client.trusted,
+      now,
+      knownSince: now - KNOWN_CLIENT_MS,
+      curve: CLIENT_CURVE,
+    });
+    const row = (key: string) => counters.rows.find((r) => r.key === key);
+    if (ip !== null) this.refuseUntil(row(`ip:${ip}`)?.blocked_until);
     // This client's own block first: it is the longer wait, and the one its failures earned.
     this.refuseUntil(row(keys.client)?.blocked_until);
-    const known = row(keys.known);
-    const owners =
-      client.trusted || (known !== undefined && now - known.window_start < KNOWN_CLIENT_MS);
-    if (owners) {
-      await this.reserveClientAttempt(this.db, keys.client, now);
+    if (counters.owner) {
+      // On PostgreSQL the attempt was reserved by the same statement; on SQLite it is now.
+      const reserved = counters.ownerAttempt
+        ? counters.ownerAttempt.failures
+        : await reserveAttempt(this.db, keys.client, now, CLIENT_CURVE);
+      if (reserved === undefined) {
+        this.refuse((await findThrottle(this.db, keys.client))?.blocked_until);
+      }
       return { accountCounted: false, committed: Promise.resolve() };
     }
     const account = row(keys.account);
@@ -229,18 +241,12 @@ export class Throttle {
           waitMs: ACCOUNT_GLOBAL_WAIT_MS,
           max: ACCOUNT_DAY_MAX_FAILURES,
         }),
-        reserveAttempt(trx, keys.client, now, (n) => accountWaitMs(n)),
+        reserveAttempt(trx, keys.client, now, CLIENT_CURVE),
       ]);
       if (reserved === undefined) this.refuse((await findThrottle(trx, keys.day))?.blocked_until);
       if (own === undefined) this.refuse((await findThrottle(trx, keys.client))?.blocked_until);
     });
     return { accountCounted: true, committed };
-  }
-
-  /** Reserves one attempt on a client's own count, or throws 429 with the wait its block sets. */
-  private async reserveClientAttempt(db: Db, key: string, now: number): Promise<void> {
-    const attempt = await reserveAttempt(db, key, now, (n) => accountWaitMs(n));
-    if (attempt === undefined) this.refuse((await findThrottle(db, key))?.blocked_until);
   }
 
   /** A failed sign-in: the 30-day count of the NIST cap (the attempt itself was reserved). */

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/helpers.js';
+import { createTestApp, DIALECTS } from '../../test/helpers.js';
+import { verbOf } from '../../test/statements.js';
+import { accountSubject, KNOWN_CLIENT_MS, signInClient, Throttle } from './service.js';
+
+// Before a password is checked, one statement reads the sign-in's counters and tells whether the
+// client is one of the owner's; on PostgreSQL the same statement reserves that client's attempt
+// unless the address or the client is blocked (throttle/repository readLoginCounters): one round
+// trip before the hash instead of two. What it reserves, and what it must not, on both databases.
+
+const USER = '5b0e8c1d-2f47-4a96-b3d8-7c1e9f2a6d50';
+const SUBJECT = accountSubject(USER);
+const IP = '203.0.113.77';
+const CLIENT = signInClient(IP, null);
+const TRUSTED = signInClient(IP, 'Yq1-trusted_7');
+const KEYS = {
+  client: `login:${SUBJECT}:${CLIENT.key}`,
+  trusted: `login:${SUBJECT}:${TRUSTED.key}`,
+  known: `known:${SUBJECT}:${CLIENT.key}`,
+  day: `login-day:${SUBJECT}`,
+  ip: `ip:${IP}`,
+};
+
+describe.each(DIALECTS)(
+  'a sign-in’s counters read, and the owner’s attempt reserved, on %s',
+  (dialect) => {
+    let t: TestApp;
+    let throttle: Throttle;
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      throttle = new Throttle(t.ctx.db, t.clock);
+    });
+    afterAll(() => t.close());
+    beforeEach(async () => {
+      await t.ctx.db.deleteFrom('throttles').execute();
+    });
+
+    const counter = async (key: string) =>
+      (await t.ctx.db
+        .selectFrom('throttles')
+        .select(['failures', 'blocked_until'])
+        .where('key', '=', key)
+        .executeTakeFirst()) ?? null;
+    const put = (
+      key: string,
+      row: { failures: number; window_start: number; blocked_until: number | null },
+    ) =>
+      t.ctx.db
+        .insertInto('throttles')
+        .values({ key, ...row })
+        .execute();
+    /** The client signed in `ago` ms before now: one of the owner's for 30 days. */
+    const signedInAgo = (ago: number) =>
+      put(KEYS.known, { failures: 0, window_start: t.clock.now() - ago, blocked_until: null });
+    const begin = (client = CLIENT) =>
+      t.queries.during(() => throttle.beginLogin(SUBJECT, client, IP));
+
+    it('a client that signed in within 30 days: its attempt reserved in the statement that read the counters (PostgreSQL)', async () => {
+      await signedInAgo(KNOWN_CLIENT_MS - 60_000);
+      const sent = await begin();
+      expect(await counter(KEYS.client)).toMatchObject({ failures: 1 });
+      expect(await counter(KEYS.day)).toBeNull(); // nothing on the account's count
+      expect(sent.map(verbOf)).toEqual(
+        dialect === 'postgres'
+          ? ['with insert throttles']
+          : ['select throttles', 'insert throttles'],
+      );
+    });
+
+    it('a trusted browser: the same, whatever its address did', async () => {
+      await begin(TRUSTED);
+      expect(await counter(KEYS.trusted)).toMatchObject({ failures: 1 });
+      expect(await counter(KEYS.day)).toBeNull();
+    });
+
+    it('a client whose sign-in is 30 days old: not the owner’s — its attempts go on the account’s count, in one transaction', async () => {
+      await signedInAgo(KNOWN_CLIENT_MS);
+      await begin();
+      expect(await counter(KEYS.day)).toMatchObject({ failures: 1 });
+      // Reserved once, in the transaction: the first statement reserved nothing for it.
+      expect(await counter(KEYS.client)).toMatchObject({ failures: 1 });
+    });
+
+    it('the owner’s client from a blocked address: refused, and nothing reserved', async () => {
+      await signedInAgo(60_000);
+      const now = t.clock.now();
+      await put(KEYS.ip, { failures: 100, window_start: now, blocked_until: now + 60_000 });
+      await expect(begin()).rejects.toMatchObject({ code: 'too_many_attempts' });
+      expect(await counter(KEYS.client)).toBeNull();
+    });
+
+    it('the owner’s client while it is blocked: refused with its wait, its count unchanged', async () => {
+      await signedInAgo(60_000);
+      const now = t.clock.now();
+      await put(KEYS.client, { failures: 6, window_start: now, blocked_until: now + 120_000 });
+      await expect(begin()).rejects.toMatchObject({
+        code: 'too_many_attempts',
+        data: { retryAfterSeconds: 120 },
+      });
+      expect(await counter(KEYS.client)).toEqual({ failures: 6, blocked_until: now + 120_000 });
+    });
+
+    it('the owner’s client past its free attempts: the attempt counted, and the wait its failure would earn set with it', async () => {
+      await signedInAgo(60_000);
+      const now = t.clock.now();
+      await put(KEYS.client, { failures: 5, window_start: now - 600_000, blocked_until: now - 1 });
+      await begin();
+      const reserved = await counter(KEYS.client);
+      expect(reserved?.failures).toBe(6);
+      expect(reserved?.blocked_until).toBeGreaterThan(now);
+    });
+  },
+);
