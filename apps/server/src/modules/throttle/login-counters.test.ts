@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
-import { createTestApp, DIALECTS } from '../../test/helpers.js';
+import { createTestApp, DIALECTS, TEST_DATABASE_URL } from '../../test/helpers.js';
+import { holdLock } from '../../test/held-locks.js';
 import { verbOf } from '../../test/statements.js';
 import { accountSubject, KNOWN_CLIENT_MS, signInClient, Throttle } from './service.js';
 
@@ -53,8 +55,9 @@ describe.each(DIALECTS)(
     /** The client signed in `ago` ms before now: one of the owner's for 30 days. */
     const signedInAgo = (ago: number) =>
       put(KEYS.known, { failures: 0, window_start: t.clock.now() - ago, blocked_until: null });
+    /** beginLogin, its reservation committed (a new client's commit may still be on its way). */
     const begin = (client = CLIENT) =>
-      t.queries.during(() => throttle.beginLogin(SUBJECT, client, IP));
+      t.queries.during(async () => (await throttle.beginLogin(SUBJECT, client, IP)).committed);
 
     it('a client that signed in within 30 days: its attempt reserved in the statement that read the counters (PostgreSQL)', async () => {
       await signedInAgo(KNOWN_CLIENT_MS - 60_000);
@@ -101,6 +104,22 @@ describe.each(DIALECTS)(
       expect(await counter(KEYS.client)).toEqual({ failures: 6, blocked_until: now + 120_000 });
     });
 
+    it('ten at once from the owner’s client with one free attempt left: one reserved, nine refused', async () => {
+      await signedInAgo(60_000);
+      const now = t.clock.now();
+      // Four failures in a row: the fifth attempt is free, and its failure would block the client.
+      await put(KEYS.client, { failures: 4, window_start: now - 600_000, blocked_until: null });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => throttle.beginLogin(SUBJECT, CLIENT, IP)),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      for (const refused of outcomes.filter((o) => o.status === 'rejected')) {
+        expect(refused.reason).toMatchObject({ code: 'too_many_attempts' });
+      }
+      expect(await counter(KEYS.client)).toMatchObject({ failures: 5 });
+      expect(await counter(KEYS.day)).toBeNull();
+    });
+
     it('the owner’s client past its free attempts: the attempt counted, and the wait its failure would earn set with it', async () => {
       await signedInAgo(60_000);
       const now = t.clock.now();
@@ -112,3 +131,70 @@ describe.each(DIALECTS)(
     });
   },
 );
+
+// PostgreSQL: statements that read the counters before a parallel one reserved the last free
+// attempt. Each decided to reserve from its own snapshot; the upsert's own condition, evaluated
+// on the row as it is once its lock is free, is what refuses them.
+describe.runIf(TEST_DATABASE_URL)('the owner’s attempts read together, on postgres', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+  });
+  afterAll(() => t.close());
+
+  it('four read while the client’s row is held: one reserved, three refused once it is free', async () => {
+    const now = t.clock.now();
+    await t.ctx.db
+      .insertInto('throttles')
+      .values([
+        { key: KEYS.known, failures: 0, window_start: now - 60_000, blocked_until: null },
+        // The fifth attempt is free, and its failure would block the client.
+        { key: KEYS.client, failures: 4, window_start: now - 600_000, blocked_until: null },
+      ])
+      .execute();
+    const other = t.reopenDatabase();
+    const lock = await holdLock(other.db, (trx) =>
+      trx
+        .selectFrom('throttles')
+        .select('key')
+        .where('key', '=', KEYS.client)
+        .forUpdate()
+        .execute(),
+    );
+    const throttle = new Throttle(t.ctx.db, t.clock);
+    const attempts = Promise.allSettled(
+      Array.from({ length: 4 }, () => throttle.beginLogin(SUBJECT, CLIENT, IP)),
+    );
+    const waiting = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%"reserved"%'`.execute(other.db)
+      ).rows[0]?.n ?? 0;
+    /** How many wait for a row, once all four do or after 15 s. */
+    const allWaiting = async () => {
+      const until = Date.now() + 15_000;
+      for (;;) {
+        const n = await waiting();
+        if (n >= 4 || Date.now() > until) return n;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    let waited: number;
+    try {
+      // All four have read the counters, and wait for the row.
+      waited = await allWaiting();
+    } finally {
+      await lock.release();
+      await other.close();
+    }
+    expect(waited).toBe(4);
+    const outcomes = await attempts;
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const row = await t.ctx.db
+      .selectFrom('throttles')
+      .select('failures')
+      .where('key', '=', KEYS.client)
+      .executeTakeFirst();
+    expect(row?.failures).toBe(5);
+  });
+});
