@@ -119,9 +119,9 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     expect(completion?.[0]).toBe('update sessions');
     expect(completion).toEqual(expect.arrayContaining(['insert outbox', 'insert audit_events']));
     if (dialect === 'postgres') {
-      // The lock, the count and the settings with `begin`; the supersede, the insert, the
-      // message and the event one after the other; `commit`.
-      expect(roundTripsOf(send)).toEqual([6]);
+      // The lock, the count and the settings with `begin`; the supersede, the insert and the
+      // message together (codes/service.ts issueCode); the event; `commit`.
+      expect(roundTripsOf(send)).toEqual([4]);
       // The stage's three writes with `begin`, then `commit`. Then the completion: the session
       // and the browser's lookup with `begin`; the browser remembered; the notice's link with
       // the event; the notice; `commit` (seven, one statement a round trip).

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { isAppError } from '../../lib/app-error.js';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, createUser, DIALECTS } from '../../test/helpers.js';
+import { newId } from '../../lib/ids.js';
+import { insertCode, supersedeCodes } from './repository.js';
 import { generateCode, issueCode, sendCode, verifyCode } from './service.js';
 
 async function errorCode(p: Promise<unknown>): Promise<string | undefined> {
@@ -39,6 +41,39 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
     const rows = await t.ctx.db.selectFrom('one_time_codes').select('code_hash').execute();
     expect(rows.some((r) => r.code_hash.includes(code))).toBe(false);
     await verifyCode(t.ctx, userId, 'mfa_email', code);
+  });
+
+  it('a new code is never among those it supersedes, whichever of the two statements runs first', async () => {
+    t.clock.advance(2 * 60 * 60_000);
+    const now = t.clock.now();
+    const row = (id: string) => ({
+      id,
+      user_id: other,
+      purpose: 'mfa_email',
+      destination: 'other@hygie.test',
+      code_hash: `hash-${id}`,
+      attempts: 0,
+      created_at: now,
+      expires_at: now + 600_000,
+      consumed_at: null,
+      superseded_at: null,
+    });
+    const [previous, issued] = [newId(), newId()];
+    // The new code's insert answered before the supersede ran (out of a transaction they go on
+    // two connections, issueCode).
+    await insertCode(t.ctx.db, row(previous));
+    await insertCode(t.ctx.db, row(issued));
+    await supersedeCodes(t.ctx.db, other, 'mfa_email', now, issued);
+    const rows = await t.ctx.db
+      .selectFrom('one_time_codes')
+      .select(['id', 'superseded_at'])
+      .where('id', 'in', [previous, issued])
+      .execute();
+    await t.ctx.db.deleteFrom('one_time_codes').where('id', 'in', [previous, issued]).execute();
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.superseded_at]))).toEqual({
+      [previous]: now,
+      [issued]: null,
+    });
   });
 
   it('is single use', async () => {

@@ -60,18 +60,22 @@ const newestCode = precompiled((db: Db, $: Slots<{ userId: string; purpose: stri
     .limit(1),
 );
 
-/** The previous live code of this purpose stops working when a new one is issued. */
+/**
+ * The previous live codes of this purpose stop working when a new one is issued: every one but the
+ * new (`except`), so this may run before, after or beside that code's insert.
+ */
 export async function supersedeCodes(
   db: Db,
   userId: string,
   purpose: string,
   now: number,
+  except: string,
 ): Promise<void> {
-  await codesSuperseded.run(db, { userId, purpose, now });
+  await codesSuperseded.run(db, { userId, purpose, now, except });
 }
 
 const codesSuperseded = precompiled(
-  (db: Db, $: Slots<{ userId: string; purpose: string; now: number }>) =>
+  (db: Db, $: Slots<{ userId: string; purpose: string; now: number; except: string }>) =>
     kept(
       db
         .updateTable('one_time_codes')
@@ -79,7 +83,8 @@ const codesSuperseded = precompiled(
         .where('user_id', '=', $('userId'))
         .where('purpose', '=', $('purpose'))
         .where('consumed_at', 'is', null)
-        .where('superseded_at', 'is', null),
+        .where('superseded_at', 'is', null)
+        .where('id', '<>', $('except')),
     ),
 );
 

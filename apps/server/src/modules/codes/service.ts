@@ -95,12 +95,20 @@ export async function secondsBeforeResend(
   return Math.ceil(Math.max(0, wait) / 1000);
 }
 
+/** A code issued: the code itself (for its message), when it expires, and its lifetime. */
+export interface IssuedCode {
+  code: string;
+  expiresAt: number;
+  ttlSeconds: number;
+}
+
 /**
  * Issues a new code (the previous one of the same purpose stops working) in the caller's
  * transaction; throws 429 wait_before_retry when it is too soon. Returns the code to send. The
  * check and the insert are one step under concurrency: the transaction holds the account and
  * purpose (and the destination, where it is capped) until it commits, so of 10 parallel sends
- * exactly one passes the cooldown.
+ * exactly one passes the cooldown. `alongside` writes what goes with the code (its message), sent
+ * with it.
  */
 export async function issueCode(
   ctx: AppContext,
@@ -108,7 +116,8 @@ export async function issueCode(
   userId: string,
   purpose: CodePurpose,
   destination: string,
-): Promise<{ code: string; expiresAt: number; ttlSeconds: number }> {
+  alongside?: (issued: IssuedCode) => Promise<unknown>,
+): Promise<IssuedCode> {
   const now = ctx.clock.now();
   // Sent together, in this order (db/transaction.ts): the transaction's statements run one after
   // the other, so the recent sends are counted once the locks are held.
@@ -122,23 +131,27 @@ export async function issueCode(
   ]);
   if (wait > 0) throw retryLater('wait_before_retry', wait);
   const code = generateCode();
-  const expiresAt = now + CODE_TTL * 1000;
-  // One after the other: the new code must not be among those superseded, and outside a
-  // transaction (the tests') statements started together go on different connections.
-  await supersedeCodes(db, userId, purpose, now);
-  await insertCode(db, {
-    id: newId(),
-    user_id: userId,
-    purpose,
-    destination,
-    code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
-    attempts: 0,
-    created_at: now,
-    expires_at: expiresAt,
-    consumed_at: null,
-    superseded_at: null,
-  });
-  return { code, expiresAt, ttlSeconds: CODE_TTL };
+  const issued = { code, expiresAt: now + CODE_TTL * 1000, ttlSeconds: CODE_TTL };
+  const id = newId();
+  // Sent together, with what the caller writes of it (its message): the codes superseded are every
+  // one but the new, so their order does not matter, in a transaction or out of one.
+  await Promise.all([
+    supersedeCodes(db, userId, purpose, now, id),
+    insertCode(db, {
+      id,
+      user_id: userId,
+      purpose,
+      destination,
+      code_hash: codeHash(ctx.secret, userId, purpose, destination, code),
+      attempts: 0,
+      created_at: now,
+      expires_at: issued.expiresAt,
+      consumed_at: null,
+      superseded_at: null,
+    }),
+    alongside?.(issued),
+  ]);
+  return issued;
 }
 
 /** A code to send: to whom, for what, and in which message. */
@@ -160,24 +173,26 @@ export interface CodeMessage {
  * message in the outbox — all written, or none. Returns what the client is told.
  */
 export async function queueCode(ctx: AppContext, trx: Db, message: CodeMessage): Promise<CodeSent> {
-  const { code, expiresAt, ttlSeconds } = await issueCode(
+  // The message is written with the code, in the same round trip (issueCode).
+  await issueCode(
     ctx,
     trx,
     message.userId,
     message.purpose,
     message.destination,
+    ({ code, expiresAt, ttlSeconds }) =>
+      // A code the outbox could not deliver before it expires is not sent at all.
+      enqueueMessage(trx, ctx.clock, {
+        expiresAt,
+        channel: message.channel,
+        recipient: message.destination,
+        template: message.template,
+        language: message.language,
+        brand: message.brand,
+        // The message says how long the code lives (the CODE_TTL setting when it was issued).
+        params: { code, ttlSeconds: String(ttlSeconds), ...message.params?.(code) },
+      }),
   );
-  // A code the outbox could not deliver before it expires is not sent at all.
-  await enqueueMessage(trx, ctx.clock, {
-    expiresAt,
-    channel: message.channel,
-    recipient: message.destination,
-    template: message.template,
-    language: message.language,
-    brand: message.brand,
-    // The message says how long the code lives (the CODE_TTL setting when it was issued).
-    params: { code, ttlSeconds: String(ttlSeconds), ...message.params?.(code) },
-  });
   return codeSent(message.channel, message.destination);
 }
 
