@@ -123,9 +123,9 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
       // message together (codes/service.ts issueCode); the event; `commit`.
       expect(roundTripsOf(send)).toEqual([4]);
       // The stage's three writes with `begin`, then `commit`. Then the completion: the session
-      // and the browser's lookup with `begin`; the browser remembered; the notice's link with
-      // the event; the notice; `commit` (seven, one statement a round trip).
-      expect(roundTripsOf(verify)).toEqual([2, 5]);
+      // and the browser's lookup with `begin`; the browser remembered; the notice's link, its
+      // message and the event together (links/service.ts issueLink); `commit`.
+      expect(roundTripsOf(verify)).toEqual([2, 4]);
     }
   });
 

@@ -21,7 +21,8 @@ export const LINK_TTL_MS: Record<LinkPurpose, number> = {
 
 /**
  * Creates a link token in the caller's transaction, valid for its purpose's time unless told
- * otherwise; returns the token (only its hash is kept).
+ * otherwise; returns the token (only its hash is kept). `alongside` writes what carries the link
+ * (its message), sent with it.
  */
 export async function issueLink(
   ctx: AppContext,
@@ -29,18 +30,22 @@ export async function issueLink(
   userId: string,
   purpose: LinkPurpose,
   ttlMs: number = LINK_TTL_MS[purpose],
+  alongside?: (token: string) => Promise<unknown>,
 ): Promise<string> {
   const now = ctx.clock.now();
   const token = randomToken(32);
-  await insertLinkToken(db, {
-    id: newId(),
-    user_id: userId,
-    purpose,
-    token_hash: hashToken(token),
-    created_at: now,
-    expires_at: now + ttlMs,
-    consumed_at: null,
-  });
+  await Promise.all([
+    insertLinkToken(db, {
+      id: newId(),
+      user_id: userId,
+      purpose,
+      token_hash: hashToken(token),
+      created_at: now,
+      expires_at: now + ttlMs,
+      consumed_at: null,
+    }),
+    alongside?.(token),
+  ]);
   return token;
 }
 

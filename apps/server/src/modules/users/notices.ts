@@ -33,24 +33,28 @@ export async function queueSecurityNotice(
   /** A mobile number told as well, by SMS (the old number of a phone change). */
   alsoToPhone: string | null = null,
 ): Promise<void> {
-  const token = await issueLink(ctx, trx, user.id, 'lock_account');
-  const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
-  lockUrl.searchParams.set('email', user.email);
-  lockUrl.searchParams.set('code', token);
-  const message = {
-    template,
-    language: request.language,
-    brand: request.brand,
-    params: {
-      at: noticeAt(ctx),
-      lockUrl: lockUrl.href,
-      ...params,
-    },
-  };
-  await enqueueMessage(trx, ctx.clock, { channel: 'email', recipient: user.email, ...message });
-  if (alsoToPhone) {
-    await enqueueMessage(trx, ctx.clock, { channel: 'sms', recipient: alsoToPhone, ...message });
-  }
+  // The link and its messages sent together (links/service.ts issueLink).
+  await issueLink(ctx, trx, user.id, 'lock_account', undefined, (token) => {
+    const lockUrl = new URL('/security/lock-account', ctx.config.publicUrl);
+    lockUrl.searchParams.set('email', user.email);
+    lockUrl.searchParams.set('code', token);
+    const message = {
+      template,
+      language: request.language,
+      brand: request.brand,
+      params: {
+        at: noticeAt(ctx),
+        lockUrl: lockUrl.href,
+        ...params,
+      },
+    };
+    return Promise.all([
+      enqueueMessage(trx, ctx.clock, { channel: 'email', recipient: user.email, ...message }),
+      alsoToPhone
+        ? enqueueMessage(trx, ctx.clock, { channel: 'sms', recipient: alsoToPhone, ...message })
+        : undefined,
+    ]);
+  });
 }
 
 /** "Someone entered your health identifier (INS, RPPS) for another account", to its owner. */
