@@ -257,7 +257,7 @@ export interface LoginCounters {
   ownerAttempt?: { failures: number | undefined };
 }
 
-/** Rows of a login counters' statement that are not a key's: whether it is the owner's, the attempt. */
+/** The rows of readLoginCounters' statement that are no key's: the owner's flag, the attempt. */
 const OWNER_ROW = '#owner';
 const RESERVED_ROW = '#reserved';
 
@@ -270,7 +270,10 @@ interface LoginCountersValues extends ReservedAttempt {
   knownSince: number;
 }
 
-/** readLoginCounters' statement for each number of keys and curve (PostgreSQL) or number of keys (SQLite). */
+/**
+ * readLoginCounters' statement for each number of keys and curve (PostgreSQL) or number of keys
+ * (SQLite).
+ */
 const loginCountersRead = new Map<string, Precompiled<LoginCountersValues, ThrottleTable>>();
 
 /**

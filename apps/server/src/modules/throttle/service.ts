@@ -55,7 +55,7 @@ export function accountWaitMs(failures: number): number {
   );
 }
 
-/** A client's own count's curve (accountWaitMs), laid out once for the statements that reserve on it. */
+/** A client's own count's curve (accountWaitMs), laid out once for the statements using it. */
 const CLIENT_CURVE = blockCurve(accountWaitMs);
 
 /**
@@ -184,11 +184,12 @@ export class Throttle {
    *   attempts, at most 25 in 24 hours (then refused until the window is over); past 100
    *   failures in 30 days it gets no check at all (NIST);
    * - every client has its own count: 5 free attempts, then 60 s doubling to 15 min.
-   * The counters are read in one statement (by primary key), which also tells whether the client is
-   * one of the owner's and, on PostgreSQL, reserves that client's attempt (one round trip before
-   * the hash; throttle/repository readLoginCounters). Both counts of any other client are reserved
-   * before the check, in one transaction (a refusal of the second takes back the first), so others' failures
-   * never slow the owner's own client and a parallel burst gets no more checks than a sequence.
+   * The counters are read in one statement (by primary key), which also tells whether the client
+   * is one of the owner's and, on PostgreSQL, reserves that client's attempt (one round trip
+   * before the hash; throttle/repository readLoginCounters). Both counts of any other client are
+   * reserved before the check, in one transaction (a refusal of the second takes back the first),
+   * so others' failures never slow the owner's own client and a parallel burst gets no more checks
+   * than a sequence.
    * Throws 429 too_many_attempts (with the wait) instead of letting the password be checked.
    * Returns the attempt, to hand to succeedLogin or giveBack, as soon as its reservations are
    * decided: the rows they hold are locked until their commit (PostgreSQL) and a parallel attempt
