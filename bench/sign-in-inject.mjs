@@ -18,11 +18,17 @@
 // never seen before (a client that is not yet one of the owner's: its attempt is reserved on the
 // account's count too, in a transaction), instead of one address that soon is. One at a time
 // (BENCH_CONCURRENCY=1) it also prints the time from a sign-in's request to its hash's start (the
-// job posted to a hashing worker): the reads and the reservation on the hash's critical path.
+// job posted to a hashing worker): the reads and the reservation on the hash's critical path;
+// and the time from the hash's end (the worker's answer) to the sign-in's answer: the writes and
+// the reply. BENCH_TIMELINE=1 (one at a time) prints a sign-in's steps beside it, each the median
+// time since its request over the measured rounds: every statement sent to PostgreSQL and its
+// answer (node-postgres's queries; SQLite's statements run inside the event loop's own steps),
+// the hash's start and end, the answer.
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { bundlePortal, median, socketWrites, startInProcess } from './in-process.mjs';
 import {
@@ -40,14 +46,84 @@ const ACCOUNTS = 16;
 const PASSWORD = 'Quiet-Harbour-5127';
 const target = path.resolve(process.env.BENCH_INJECT_ROOT ?? root);
 const NEW_CLIENTS = process.env.BENCH_CLIENTS === 'new';
+const TIMELINE = process.env.BENCH_TIMELINE === '1' && CONCURRENCY === 1;
+
+/** The steps of the sign-in in flight, for BENCH_TIMELINE: each a name and when it happened. */
+let steps = null;
+function step(name, at = process.hrtime.bigint()) {
+  steps?.push([name, at]);
+}
 
 /** When the last job was posted to a hashing worker (the portal's pool runs in this process). */
 let hashPostedAt = 0n;
 const postMessage = Worker.prototype.postMessage;
 Worker.prototype.postMessage = function post(...args) {
   hashPostedAt = process.hrtime.bigint();
+  step('hash started', hashPostedAt);
   return postMessage.apply(this, args);
 };
+/** When a hashing worker last answered (its message emitted on the main thread). */
+let hashAnsweredAt = 0n;
+const emit = Worker.prototype.emit;
+Worker.prototype.emit = function emitted(event, ...args) {
+  if (event === 'message') {
+    hashAnsweredAt = process.hrtime.bigint();
+    step('hash ended', hashAnsweredAt);
+  }
+  return emit.call(this, event, ...args);
+};
+
+/** A statement's verb and table, as a timeline names it ("insert sessions", "commit"). */
+function statementName(text) {
+  const verb = /^\s*(with|select|insert|update|delete|begin|commit|rollback)\b/i.exec(text)?.[1];
+  const table = /\b(?:from|into|update)\s+"?(\w+)"?/i.exec(text)?.[1];
+  return [verb?.toLowerCase() ?? 'statement', table].filter(Boolean).join(' ');
+}
+
+/**
+ * Each statement the portal sends to PostgreSQL, and its answer, as steps of the timeline: the
+ * node-postgres the bundle resolves (target's), not this script's.
+ */
+function traceStatements() {
+  const pg = createRequire(path.join(target, 'apps', 'server', 'package.json'))('pg');
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function traced(config, ...rest) {
+    const name = statementName(typeof config === 'string' ? config : (config?.text ?? ''));
+    step(`sent ${name}`);
+    const result = query.call(this, config, ...rest);
+    if (steps && typeof result?.then === 'function') {
+      const those = steps;
+      result.then(
+        () => those.push([`answered ${name}`, process.hrtime.bigint()]),
+        () => undefined,
+      );
+    }
+    return result;
+  };
+}
+if (TIMELINE) traceStatements();
+
+/**
+ * The timelines' most frequent sequence of steps, each step the median of its times since the
+ * request (µs).
+ */
+function medianTimeline(timelines) {
+  const bySequence = new Map();
+  for (const timeline of timelines) {
+    const key = timeline.map(([name]) => name).join('|');
+    bySequence.set(key, [...(bySequence.get(key) ?? []), timeline]);
+  }
+  const [same] = [...bySequence.values()].sort((a, b) => b.length - a.length);
+  if (!same) return null;
+  return {
+    signIns: same.length,
+    of: timelines.length,
+    steps: same[0].map(([name], i) => ({
+      name,
+      micros: Number(median(same.map((t) => Number(t[i][1] - t[0][1]) / 1000)).toFixed(1)),
+    })),
+  };
+}
 let addresses = 0;
 /** An address of 10.0.0.0/8 not used before in this run, for BENCH_CLIENTS=new. */
 function newAddress() {
@@ -95,10 +171,13 @@ async function prepare(app) {
 async function round(app, { headers, emails }, status) {
   let sent = 0;
   const beforeHash = [];
+  const afterHash = [];
+  const timelines = [];
   const worker = async () => {
     while (sent < SIGN_INS) {
       const username = emails[sent++ % emails.length];
       const started = process.hrtime.bigint();
+      if (TIMELINE) steps = [['request', started]];
       const res = await app.inject({
         method: 'POST',
         url: '/api/login',
@@ -109,7 +188,16 @@ async function round(app, { headers, emails }, status) {
       if (res.statusCode !== status) {
         throw new Error(`sign-in answered ${res.statusCode} (${res.body}), not ${status}`);
       }
-      if (CONCURRENCY === 1) beforeHash.push(Number(hashPostedAt - started) / 1000);
+      if (CONCURRENCY === 1) {
+        const answered = process.hrtime.bigint();
+        beforeHash.push(Number(hashPostedAt - started) / 1000);
+        afterHash.push(Number(answered - hashAnsweredAt) / 1000);
+        if (TIMELINE) {
+          step('answer', answered);
+          timelines.push(steps);
+          steps = null;
+        }
+      }
       // Back to the event loop, as a server between its sockets' reads (bench/me-inject.mjs).
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -128,6 +216,8 @@ async function round(app, { headers, emails }, status) {
     wall: Number(process.hrtime.bigint() - wall) / 1000 / SIGN_INS,
     socketWrites: (socketWrites() - writes) / SIGN_INS,
     beforeHash: CONCURRENCY === 1 ? median(beforeHash) : null,
+    afterHash: CONCURRENCY === 1 ? median(afterHash) : null,
+    timelines,
   };
 }
 
@@ -194,14 +284,25 @@ try {
         wallMicros: figure('wall'),
         socketWrites: figure('socketWrites'),
         beforeHashMicros: CONCURRENCY === 1 ? figure('beforeHash') : null,
-        runs,
+        afterHashMicros: CONCURRENCY === 1 ? figure('afterHash') : null,
+        timeline: TIMELINE ? medianTimeline(runs.flatMap((r) => r.timelines)) : null,
+        runs: runs.map(({ timelines: _timelines, ...run }) => run),
       };
       console.log(
         `${kind} (${report.root}), ${ROUNDS} rounds of ${SIGN_INS} sign-ins, ${CONCURRENCY} in flight, ${NEW_CLIENTS ? 'each from a new address' : 'from one address'}, answered ${first.statusCode}, µs a sign-in, median (min–max):`,
       );
       console.log(
-        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}; socket writes a sign-in ${figure('socketWrites')}${CONCURRENCY === 1 ? `; to the hash's start ${figure('beforeHash')} (${range('beforeHash')})` : ''}`,
+        `  event loop ${figure('eventLoop')} (${range('eventLoop')}), of it system ${figure('system')}; whole process ${figure('process')}; wall ${figure('wall')}; socket writes a sign-in ${figure('socketWrites')}${CONCURRENCY === 1 ? `; to the hash's start ${figure('beforeHash')} (${range('beforeHash')}), from its end to the answer ${figure('afterHash')} (${range('afterHash')})` : ''}`,
       );
+      const { timeline } = report.results[kind];
+      if (timeline) {
+        console.log(
+          `  a sign-in's steps, µs since its request (median of the ${timeline.signIns} of ${timeline.of} sign-ins whose steps were these):`,
+        );
+        for (const { name, micros } of timeline.steps) {
+          console.log(`    ${String(micros).padStart(9)}  ${name}`);
+        }
+      }
     } finally {
       await stop();
     }
