@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { currentUserSchema, errorEnvelopeSchema, publicConfigSchema } from '@hygie/domain';
 import { fastSerializerOf, responseSerializer } from './serializer.js';
 
@@ -40,11 +40,48 @@ describe.each([false, true])('the response serialiser (cross-check %s)', (crossC
     expect(written).toHaveProperty('session', user.session);
   });
 
-  it('leaves unions (the error envelope) to zod, with the same output', () => {
-    const envelope = { code: 'not_found', message: 'Introuvable.' };
-    expect(compile(route(errorEnvelopeSchema))(envelope)).toBe(
-      JSON.stringify(errorEnvelopeSchema.parse(envelope)),
-    );
+  it('writes the error envelope by its code’s variant, as zod writes it, data included', () => {
+    const write = compile(route(errorEnvelopeSchema));
+    for (const envelope of [{ code: 'not_found', message: 'Introuvable.' }, secondFactor]) {
+      expect(write(envelope)).toBe(JSON.stringify(errorEnvelopeSchema.parse(envelope)));
+    }
+  });
+
+  it('leaves a code the catalogue does not know to zod, which refuses it', () => {
+    const write = compile(route(errorEnvelopeSchema));
+    expect(() => write({ code: 'no_such_code', message: 'x' })).toThrow();
+  });
+});
+
+/** An error envelope whose code carries data (a sign-in's second-factor stage). */
+const secondFactor = {
+  code: 'two_factor_authentication_required',
+  message: 'Une vérification en deux étapes est requise.',
+  data: {
+    user_identifier: '0190',
+    two_factor_providers: ['email', 'sms'],
+    email_hint: 'j•••••e@hygie.test',
+    sms_hint: null,
+    sms_enabled: false,
+    sms_unavailable: 'phone_unverified',
+  },
+};
+
+describe('the error envelope (a discriminated union)', () => {
+  it('is written by a fast serialiser of its own, not left to zod', () => {
+    const fast = fastSerializerOf(errorEnvelopeSchema);
+    expect(fast?.(secondFactor)).toBe(JSON.stringify(secondFactor));
+  });
+
+  it('writes only what the code’s variant declares: a field beside its data never leaves', () => {
+    const leaky = { ...secondFactor, stack: 'Error: …', data: { ...secondFactor.data, userId: 7 } };
+    const written: unknown = JSON.parse(fastSerializerOf(errorEnvelopeSchema)?.(leaky) ?? '{}');
+    expect(written).toEqual(secondFactor);
+  });
+
+  it('leaves a union without a discriminator to zod', () => {
+    const either = z.union([z.object({ name: z.string() }), z.object({ count: z.number() })]);
+    expect(fastSerializerOf(z.object({ value: either }))).toBeNull();
   });
 });
 

@@ -10,9 +10,11 @@ type JsonSchema = Record<string, unknown>;
  * Responses are written by fast-json-stringify from their zod schema's JSON Schema (output side):
  * only the declared properties are written, as zod's serialiser would, at a third of its cost
  * (docs/performance.md "Session check"). A schema JSON Schema cannot express (a transform) keeps
- * zod's serialiser (which encodes), and so does a union (fast-json-stringify would validate each value to choose a
- * branch). `crossCheck` (the test suites) writes every response both ways and fails on
- * any difference, zod's validation included, so the fast path can never drift from the schemas.
+ * zod's serialiser (which encodes), and so does a union (fast-json-stringify would validate each
+ * value to choose a branch) — but for a discriminated union (the error envelope, one variant per
+ * code), whose variant the discriminator names: each variant is written by a serialiser of its
+ * own. `crossCheck` (the test suites) writes every response both ways and fails on any
+ * difference, zod's validation included, so the fast path can never drift from the schemas.
  */
 export function responseSerializer(options: {
   crossCheck: boolean;
@@ -25,9 +27,9 @@ export function responseSerializer(options: {
     return (data) => {
       fast ??= fastSerializerOf(route.schema);
       if (!fast) return viaZod(data);
-      if (!options.crossCheck) return fast(data);
+      if (!options.crossCheck) return fast(data) ?? viaZod(data);
       const expected = viaZod(data);
-      const written = fast(data);
+      const written = fast(data) ?? expected;
       if (written !== expected) {
         throw new Error(
           `${route.method} ${route.url} ${route.httpStatus}: the fast serialiser wrote ${written}, zod ${expected}`,
@@ -38,7 +40,8 @@ export function responseSerializer(options: {
   };
 }
 
-type Serialize = (data: unknown) => string;
+/** A fast serialiser: the JSON text, or undefined for a value zod is to write. */
+type Serialize = (data: unknown) => string | undefined;
 const compiled = new WeakMap<object, Serialize | null>();
 
 /** The fast serialiser of a response schema, or null where zod writes the response. */
@@ -53,9 +56,20 @@ export function fastSerializerOf(schema: ZodRouteSchema): Serialize | null {
 }
 
 function compile(schema: z.core.$ZodType): Serialize | null {
-  let json: JsonSchema;
+  if (schema instanceof z.ZodDiscriminatedUnion) return byDiscriminator(schema);
+  const json = jsonSchemaOf(schema);
+  if (!json) return null;
+  const plain = simplified(json);
+  // A union left after that (the error envelope's data) would have fast-json-stringify validate
+  // each value against its branches (formats included, stricter than zod): zod writes those.
+  if (hasBranches(plain)) return null;
+  return fastJson(plain);
+}
+
+/** The schema's JSON Schema (output side), or null where JSON Schema cannot express it. */
+function jsonSchemaOf(schema: z.core.$ZodType): JsonSchema | null {
   try {
-    json = z.toJSONSchema(schema, {
+    return z.toJSONSchema(schema, {
       target: 'draft-7',
       io: 'output',
       unrepresentable: 'throw',
@@ -65,11 +79,25 @@ function compile(schema: z.core.$ZodType): Serialize | null {
   } catch {
     return null;
   }
-  const plain = simplified(json);
-  // A union left after that (the error envelope's data) would have fast-json-stringify validate
-  // each value against its branches (formats included, stricter than zod): zod writes those.
-  if (hasBranches(plain)) return null;
-  return fastJson(plain);
+}
+
+/**
+ * A discriminated union written by the serialiser of the variant its discriminator names (the
+ * discriminator's value read from each variant's JSON Schema, `const`): nothing is validated to
+ * choose it. A value that names no variant, or a variant that keeps zod's serialiser, is left to
+ * zod (undefined), which writes it or refuses it as before.
+ */
+function byDiscriminator(schema: z.ZodDiscriminatedUnion): Serialize | null {
+  const key = schema.def.discriminator;
+  const variants = new Map<unknown, Serialize>();
+  for (const option of schema.options) {
+    const property = jsonSchemaOf(option)?.properties;
+    const value = isObject(property) ? property[key] : undefined;
+    const serialize = compile(option);
+    if (isObject(value) && 'const' in value && serialize) variants.set(value.const, serialize);
+  }
+  if (variants.size === 0) return null;
+  return (data) => (isObject(data) ? variants.get(data[key])?.(data) : undefined);
 }
 
 const BRANCHING = new Set(['anyOf', 'oneOf', 'allOf', 'not', 'if']);
