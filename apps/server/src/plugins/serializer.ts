@@ -60,7 +60,7 @@ function compile(schema: z.core.$ZodType): Serialize | null {
   const json = jsonSchemaOf(schema);
   if (!json) return null;
   const plain = simplified(json);
-  // A union left after that (the error envelope's data) would have fast-json-stringify validate
+  // A union left after that (one without a discriminator) would have fast-json-stringify validate
   // each value against its branches (formats included, stricter than zod): zod writes those.
   if (hasBranches(plain)) return null;
   return fastJson(plain);
