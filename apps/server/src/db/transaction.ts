@@ -7,7 +7,7 @@ import type {
   KyselyConfig,
   QueryResult,
 } from 'kysely';
-import { CompiledQuery as Compiled, Kysely } from 'kysely';
+import { CompiledQuery as Compiled, Kysely, sql } from 'kysely';
 import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 
@@ -57,6 +57,27 @@ export async function transactionCommitting<T>(
   if (run) return run(fn);
   return { value: await db.transaction().execute(fn), committed: Promise.resolve() };
 }
+
+/**
+ * PostgreSQL: whether `db` is the database itself, whose statements each commit alone, rather than
+ * one of its transactions (`transaction`'s, or Kysely's own).
+ */
+export function isDatabaseItself(db: Db): boolean {
+  return runners.has(db);
+}
+
+/**
+ * PostgreSQL: a condition, always true, that makes the transaction it is evaluated in commit
+ * without waiting for its write-ahead log to reach the disk (`synchronous_commit` off for that
+ * transaction alone: `set_config(…, true)`; PostgreSQL reads the setting when it commits). What it
+ * wrote is seen by every other transaction at once, as any commit; a crash of the database server
+ * in the next few hundred milliseconds (three times `wal_writer_delay` at most) may lose it, and
+ * so may a fail-over to a standby. Any later commit that waits for the disk makes it durable too:
+ * the log is flushed in order. SQLite's commits are all of that kind (`synchronous = NORMAL`).
+ * Only for a statement that commits alone (`isDatabaseItself`): in a transaction it would make the
+ * whole transaction's commit so.
+ */
+export const commitsWithoutDiskWait = sql<boolean>`(set_config('synchronous_commit', 'off', true) = 'off')`;
 
 /** What building the database's Kysely took: its configuration and dialect. */
 export interface KyselyParts {

@@ -87,6 +87,11 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     // version and the four writes written from the account read before the hash, together, then
     // `commit` — two round trips, not eight.
     if (dialect === 'postgres') expect(roundTripsOf(recorded)).toEqual([2]);
+    // Only the reservation, committed alone before the hash, commits without waiting for the disk
+    // on PostgreSQL: the transaction that gives the verdict waits, and flushes it too.
+    expect(
+      recorded.queries.filter((q) => q.sql.includes('synchronous_commit')).map(verbOf),
+    ).toEqual(dialect === 'postgres' ? ['with insert throttles'] : []);
   });
 
   it('the second factor: a code sent and checked in few round trips on PostgreSQL', async () => {

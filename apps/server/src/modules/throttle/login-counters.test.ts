@@ -3,7 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import { createTestApp, DIALECTS, TEST_DATABASE_URL } from '../../test/helpers.js';
 import { holdLock } from '../../test/held-locks.js';
+import { transaction } from '../../db/transaction.js';
 import { verbOf } from '../../test/statements.js';
+import { blockCurve, readLoginCounters } from './repository.js';
 import { accountSubject, KNOWN_CLIENT_MS, signInClient, Throttle } from './service.js';
 
 // Before a password is checked, one statement reads the sign-in's counters and tells whether the
@@ -196,5 +198,69 @@ describe.runIf(TEST_DATABASE_URL)('the owner’s attempts read together, on post
       .where('key', '=', KEYS.client)
       .executeTakeFirst();
     expect(row?.failures).toBe(5);
+  });
+});
+
+// PostgreSQL: the owner's reservation commits without waiting for the disk (one WAL flush less
+// before the hash); the sign-in's verdict waits for the commit after the hash, which flushes it
+// (throttle/repository readLoginCounters, docs/performance.md "Sign-in").
+describe.runIf(TEST_DATABASE_URL)('the owner’s reservation and the disk, on postgres', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+  });
+  afterAll(() => t.close());
+
+  it('the statement that reserves makes the transaction it runs in commit without waiting for the disk', async () => {
+    const now = t.clock.now();
+    await t.ctx.db
+      .insertInto('throttles')
+      .values({ key: KEYS.known, failures: 0, window_start: now - 60_000, blocked_until: null })
+      .execute();
+    const throttle = new Throttle(t.ctx.db, t.clock);
+    const [sent] = await t.queries.during(async () => {
+      await (
+        await throttle.beginLogin(SUBJECT, CLIENT, IP)
+      ).committed;
+    });
+    expect(sent && verbOf(sent)).toBe('with insert throttles');
+    if (!sent) return;
+    // Replayed in a transaction that waits for the disk: it reserves again, and turns it off.
+    const other = t.reopenDatabase();
+    try {
+      const during = await other.db.transaction().execute(async (trx) => {
+        await sql`set local synchronous_commit = on`.execute(trx);
+        const before = await sql<{
+          s: string;
+        }>`select current_setting('synchronous_commit') as s`.execute(trx);
+        const reserved = await trx.executeQuery<{ key: string; failures: number }>(sent);
+        const after = await sql<{
+          s: string;
+        }>`select current_setting('synchronous_commit') as s`.execute(trx);
+        return { before: before.rows[0]?.s, reserved: reserved.rows, after: after.rows[0]?.s };
+      });
+      expect(during.reserved).toContainEqual(expect.objectContaining({ failures: 2 }));
+      expect(during).toMatchObject({ before: 'on', after: 'off' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is refused a transaction: it would make that transaction’s commit not wait either', async () => {
+    const now = t.clock.now();
+    const read = (db: typeof t.ctx.db) =>
+      readLoginCounters(db, {
+        client: KEYS.client,
+        known: KEYS.known,
+        account: KEYS.day,
+        ip: KEYS.ip,
+        trusted: false,
+        now,
+        knownSince: now - KNOWN_CLIENT_MS,
+        curve: blockCurve(() => 60_000),
+      });
+    await expect(transaction(t.ctx.db, read)).rejects.toThrow(/statement of their own/);
+    await expect(t.ctx.db.transaction().execute(read)).rejects.toThrow(/statement of their own/);
+    await expect(read(t.ctx.db)).resolves.toHaveProperty('rows');
   });
 });

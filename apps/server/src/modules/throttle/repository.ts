@@ -5,6 +5,7 @@ import { isPostgres, kept } from '../../db/connection.js';
 import type { Database, ThrottleTable } from '../../db/schema.js';
 import type { Precompiled, Slots } from '../../db/precompiled.js';
 import { precompiled } from '../../db/precompiled.js';
+import { commitsWithoutDiskWait, isDatabaseItself } from '../../db/transaction.js';
 
 // The statements a sign-in runs are compiled once per database (`precompiled`), one per shape
 // where a shape varies (the keys of readLoginCounters, the block curve of reserveAttempt).
@@ -283,11 +284,20 @@ const loginCountersRead = new Map<string, Precompiled<LoginCountersValues, Throt
  * one round trip before the hash instead of two. The reservation is decided from the rows this
  * statement returns (one snapshot), so the attempt it reserves is never one the caller refuses.
  * SQLite cannot write in a `with`; the caller reserves there with reserveAttempt.
+ *
+ * The reservation commits without waiting for the disk (`commitsWithoutDiskWait`: the statement
+ * commits alone, so `db` must be the database itself, not a transaction). No verdict on the
+ * password is given before the sign-in's own transaction after the hash commits, waiting for the
+ * disk, which makes the reservation durable with it: a crash of the database server can lose
+ * only the reservations of sign-ins that it also kept from being answered.
  */
 export async function readLoginCounters(db: Db, query: LoginCountersQuery): Promise<LoginCounters> {
   const keys = [query.client, query.known, query.account, ...(query.ip === null ? [] : [query.ip])];
   const { curve } = query;
   const reserving = isPostgres(db);
+  if (reserving && !isDatabaseItself(db)) {
+    throw new Error("a sign-in's counters are read and reserved in a statement of their own");
+  }
   const shape = `${keys.length}|${reserving ? curve.shape : ''}`;
   let statement = loginCountersRead.get(shape);
   if (!statement) {
@@ -346,7 +356,7 @@ function loginCountersFor(count: number, steps: readonly number[] | null) {
               sql<number>`cast(${$('now')} as bigint)`.as('window_start'),
               sql<number | null>`cast(${$('first')} as bigint)`.as('blocked_until'),
             ])
-            .where(sql<boolean>`${owner} and ${open}`),
+            .where(sql<boolean>`${owner} and ${open} and ${commitsWithoutDiskWait}`),
         )
         .onConflict((oc) => attemptCounted(oc, $, steps))
         .returning('failures'),
