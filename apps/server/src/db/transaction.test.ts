@@ -7,7 +7,7 @@ import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.j
 import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../test/held-locks.js';
 import type { Db } from './connection.js';
 import { openDatabase } from './connection.js';
-import { transaction, transactionCommitting } from './transaction.js';
+import { together, transaction, transactionCommitting } from './transaction.js';
 
 // docs/performance.md "Sign-in": a transaction's statements started together are sent together on
 // PostgreSQL (pipelined), and a transaction is still all or nothing, in the order its statements
@@ -91,6 +91,14 @@ describe.each(DIALECTS)('a transaction, on %s', (dialect) => {
       throw new Error('refusé');
     });
     await expect(failed).rejects.toThrow('refusé');
+    expect(await bodies(db)).toEqual(['un', 'deux']);
+  });
+
+  it('together: statements started together are each kept or refused alone', async () => {
+    const outcomes = await together(db, (one) =>
+      Promise.allSettled([insert(one, 1, 'un'), insert(one, 1, 'doublon'), insert(one, 2, 'deux')]),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await bodies(db)).toEqual(['un', 'deux']);
   });
 
@@ -267,5 +275,99 @@ describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () =
     } finally {
       await single.close();
     }
+  });
+});
+
+// PostgreSQL: reads that need no common snapshot, started together, on one connection in one
+// write (`together`, docs/performance.md "Sign-in": the account, the trusted browser and the
+// settings before a password is checked).
+describe.runIf(TEST_DATABASE_URL)('statements sent together on PostgreSQL', () => {
+  let proxy: DatabaseProxy;
+  let database: TestDatabase;
+  let db: Db;
+  beforeAll(async () => {
+    proxy = await new DatabaseProxy({ host: '127.0.0.1', port: 5432 }).listen();
+    database = await openTestDatabase('postgres', { url: proxy.url(TEST_DATABASE_URL ?? '') });
+    db = database.handle.db;
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+  });
+  afterAll(async () => {
+    await database.handle.close();
+    await database.drop();
+    await proxy.close();
+  });
+
+  const backend = async (one: Db) =>
+    (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]?.pid;
+
+  it('go on one connection, in one round trip, where apart they take one each', async () => {
+    await insert(db, 1, 'un');
+    const three = (one: Db) => Promise.all([backend(one), bodies(one), backend(one)]);
+    // Warm: the pool has its connections.
+    await three(db);
+    const before = proxy.roundTrips();
+    const [first, read, last] = await together(db, three);
+    expect(proxy.roundTrips() - before).toBe(1);
+    expect(read).toEqual(['un']);
+    expect(first).toBe(last);
+    const apart = proxy.roundTrips();
+    const [one, , other] = await three(db);
+    expect(proxy.roundTrips() - apart).toBe(3);
+    expect(one).not.toBe(other);
+  });
+
+  it('are written to the socket at once', async () => {
+    const port = Number(new URL(TEST_DATABASE_URL ?? '').port || 5432);
+    const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
+    const write = vi.spyOn(net.Socket.prototype, '_write');
+    const writev = vi.spyOn(net.Socket.prototype, '_writev');
+    const writesToDatabase = () =>
+      [...write.mock.contexts, ...writev.mock.contexts].filter(
+        (socket) => socket instanceof net.Socket && socket.remotePort === port,
+      ).length;
+    try {
+      await backend(direct.db); // connected
+      const before = writesToDatabase();
+      await together(direct.db, (one) => Promise.all([backend(one), backend(one), backend(one)]));
+      expect(writesToDatabase() - before).toBe(1);
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+      await direct.close();
+    }
+  });
+
+  it('may be answered after the function resolved: the connection is given back only then', async () => {
+    const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
+    try {
+      await backend(single.db);
+      const { slow } = await together(single.db, async (one) => {
+        const slow = sql<{ v: string }>`select 'lent' as v from pg_sleep(0.2)`.execute(one);
+        return { slow };
+      });
+      // Out of the pool while its statement runs.
+      expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 0 });
+      expect((await slow).rows).toEqual([{ v: 'lent' }]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 1 });
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('fails when the connection breaks, and the next gets a new connection', async () => {
+    const cut = together(db, async (one) => {
+      await backend(one);
+      proxy.cut();
+      return backend(one);
+    });
+    await expect(cut).rejects.toThrow();
+    proxy.restore();
+    await expect(together(db, (one) => bodies(one))).resolves.toEqual(expect.any(Array));
+  });
+
+  it('refuses a statement started once the function has resolved', async () => {
+    const late = await together(db, (one) => Promise.resolve(one));
+    await expect(backend(late)).rejects.toThrow(/after its turn/);
   });
 });

@@ -13,7 +13,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
+import { together, transaction } from '../../db/transaction.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { Metrics } from '../../lib/metrics.js';
@@ -198,7 +198,8 @@ async function auditSignInFailure(
 /**
  * The password step, begun in its client's turn (HashPool.admit: a storm of sign-ins does its
  * reads at the pace of its hashes, each address in turn). Before the hash: the account(s) the
- * name names and the trusted browser (together), the throttle's counters (one statement) and the
+ * name names, the trusted browser and the settings (together, in one write), the throttle's
+ * counters (one statement) and the
  * attempt's reservation, decided before the hash starts and committed beside it. After it, every
  * write of the outcome — the throttle's, the rehash, the session, its stage, the audit events —
  * in one transaction: a sign-in that cannot be written leaves nothing of itself (and its reserved
@@ -227,12 +228,20 @@ async function admittedPasswordStep(
   deviceToken: string | undefined,
   previousToken?: string,
 ): Promise<LoginResult> {
-  // The browser a trust cookie names is read beside the account (one round trip), then matched
-  // to it.
-  const [accounts, device] = await Promise.all([
-    findSignInAccounts(ctx.db, input.username),
-    presentedDevice(ctx, deviceToken),
-  ]);
+  // The browser a trust cookie names, then the settings a session opens with, are read beside
+  // the account, in one write to the database (`together`); the browser is matched to the account
+  // once both are answered, the settings awaited only after the hash (a refusal reads them for
+  // nothing): the transaction after the hash then sends its writes with its first statement.
+  const { accounts, device, settingsRead } = await together(ctx.db, async (db) => {
+    const read = Promise.all([
+      findSignInAccounts(db, input.username),
+      presentedDevice(ctx, deviceToken, db),
+    ]);
+    const settingsRead = loadSettings(ctx, db);
+    settingsRead.catch(() => undefined); // its failure is handled where a right password awaits it
+    const [accounts, device] = await read;
+    return { accounts, device, settingsRead };
+  });
   const shared = accounts.length > 1;
   // A shared number's failures are counted under the number typed, never against one account.
   const account = shared ? undefined : accounts[0];
@@ -247,7 +256,10 @@ async function admittedPasswordStep(
   try {
     attempt = await throttle.beginLogin(subject, client, meta.ip);
   } catch (err) {
-    await recordSignInFailure(ctx, err, target, meta.ip);
+    await Promise.all([
+      recordSignInFailure(ctx, err, target, meta.ip),
+      settingsRead.catch(() => {}),
+    ]);
     throw err;
   }
   const password = normalizePassword(input.password);
@@ -263,10 +275,6 @@ async function admittedPasswordStep(
   // kept: one that could not be written answers as the database's failure, whatever the password.
   const checked = passwordOwner(ctx, accounts, password, admission);
   checked.catch(() => undefined); // its failure is handled below, once the reservation is kept
-  // The settings a session opens with, read while the password is checked (a refusal reads them
-  // for nothing): the transaction after the hash then sends its writes with its first statement.
-  const settingsRead = loadSettings(ctx);
-  settingsRead.catch(() => undefined); // its failure is handled where a right password awaits it
   // Whatever the outcome, it is given once both have settled: no statement of this sign-in is
   // left running after its answer.
   const bothSettled = () => Promise.allSettled([checked, settingsRead]);

@@ -70,10 +70,11 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     const { outside, transactions } = shapeOf(recorded.queries);
     expect(outside).toEqual([
       'select users',
+      // Sent with the account's read (one write on PostgreSQL), awaited after the hash.
+      'select settings',
       // The counters read and the attempt reserved before the password is checked: on
       // PostgreSQL in one statement (throttle/repository readLoginCounters).
       ...counted,
-      'select settings', // read while the password is checked
     ]);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]).toEqual([
@@ -177,11 +178,11 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     expect(status).toBe(200);
     const { outside, transactions } = shapeOf(queries);
     expect(outside.filter(isWrite)).toEqual([counted.at(-1)]);
-    // The account and the browser read together: logged as answered, in either order.
-    expect(new Set(outside.slice(0, 2))).toEqual(
-      new Set(['select users', 'select trusted_devices']),
+    // The account, the browser and the settings read together, in either order.
+    expect(new Set(outside.slice(0, 3))).toEqual(
+      new Set(['select users', 'select trusted_devices', 'select settings']),
     );
-    expect(outside.slice(2)).toEqual([...counted, 'select settings']);
+    expect(outside.slice(3)).toEqual(counted);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]).toEqual(
       expect.arrayContaining([
@@ -203,9 +204,9 @@ describe.each(DIALECTS)('what a password sign-in writes, on %s', (dialect) => {
     });
     expect(status).toBe(401);
     const { outside, transactions } = shapeOf(recorded.queries);
-    // The settings, read while the password is checked, serve a right one only.
+    // The settings, read with the account, serve a right password only.
     // On PostgreSQL the counters' statement reserves only for the owner's clients: nothing here.
-    expect(outside).toEqual(['select users', counted[0], 'select settings']);
+    expect(outside).toEqual(['select users', 'select settings', counted[0]]);
     expect(transactions).toEqual([
       ['insert throttles', 'insert throttles'], // the account's day and the client's own count
       ['insert throttles', 'insert throttles', 'insert audit_events'], // 30-day and address counts
@@ -355,30 +356,43 @@ describe.runIf(TEST_DATABASE_URL)(
       }
     });
 
-    it("reads the trusted browser beside the account: it is answered while the account's read waits", async () => {
+    it('reads the trusted browser and the settings with the account: sent in one turn, on one connection', async () => {
       const client = new TestClient(t.app);
       expect(
         (await signIn(t, client, OWNER.email, OWNER.password, { trustDevice: true })).statusCode,
       ).toBe(200);
-      // Another connection holds the accounts' table: the sign-in's read of the account waits.
+      // Another connection holds the accounts' table: the sign-in's read of the account waits,
+      // and the two reads behind it on its connection (db/transaction.ts `together`) with it.
       const other = t.reopenDatabase();
       const lock = await holdLock(other.db, (trx) =>
         sql`lock table users in access exclusive mode`.execute(trx),
       );
       try {
-        const answered = t.queries.during(() => client.login(OWNER.email, OWNER.password));
-        const read = () => t.queries.recorded().map(verbOf);
-        // The statements are logged once answered: the browser's comes while the account's waits.
-        for (let i = 0; i < 2000 && !read().includes('select trusted_devices'); i++) {
+        const recorded = t.queries.withTurns(() => client.login(OWNER.email, OWNER.password));
+        const waiting = async () =>
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and query like '%from "users"%'`.execute(other.db)
+          ).rows[0]?.n ?? 0;
+        for (let i = 0; i < 2000 && (await waiting()) === 0; i++) {
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        expect(read()).toContain('select trusted_devices');
-        expect(read()).not.toContain('select users');
-        await lock.release();
-        expect(shapeOf(await answered).outside.slice(0, 2)).toEqual([
-          'select trusted_devices',
+        expect(await waiting()).toBe(1);
+        // Nothing after them is sent while they wait: no counters' statement yet.
+        expect(t.queries.recorded().map(verbOf)).toEqual([
           'select users',
+          'select trusted_devices',
+          'select settings',
         ]);
+        await lock.release();
+        const { queries, turns } = await recorded;
+        expect(queries.slice(0, 3).map(verbOf)).toEqual([
+          'select users',
+          'select trusted_devices',
+          'select settings',
+        ]);
+        expect(new Set(turns.slice(0, 3)).size).toBe(1);
+        expect(shapeOf(queries).transactions).toHaveLength(1);
       } finally {
         await lock.release();
         await other.close();

@@ -86,8 +86,9 @@ export interface PresentedDevice {
 export async function presentedDevice(
   ctx: AppContext,
   token: string | undefined,
+  db: Db = ctx.db,
 ): Promise<PresentedDevice> {
-  const device = token ? await findTrustedDeviceByTokenHash(ctx.db, hashToken(token)) : undefined;
+  const device = token ? await findTrustedDeviceByTokenHash(db, hashToken(token)) : undefined;
   return {
     trustedFor: (userId) =>
       device && device.user_id === userId && ctx.clock.now() < device.expires_at ? device.id : null,
