@@ -341,10 +341,11 @@ describe.runIf(TEST_DATABASE_URL)('statements sent together on PostgreSQL', () =
     const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
     try {
       await backend(single.db);
-      const { slow } = await together(single.db, async (one) => {
-        const slow = sql<{ v: string }>`select 'lent' as v from pg_sleep(0.2)`.execute(one);
-        return { slow };
-      });
+      const { slow } = await together(single.db, (one) =>
+        Promise.resolve({
+          slow: sql<{ v: string }>`select 'lent' as v from pg_sleep(0.2)`.execute(one),
+        }),
+      );
       // Out of the pool while its statement runs.
       expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 0 });
       expect((await slow).rows).toEqual([{ v: 'lent' }]);
