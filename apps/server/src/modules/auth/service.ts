@@ -477,10 +477,13 @@ export async function signInProven(
   attempt: SignInAttempt,
 ): Promise<LoginResult | null> {
   const { meta } = attempt;
-  const [trustedDeviceId, settings] = await Promise.all([
-    trustedDeviceOf(ctx, proven.userId, attempt.deviceToken),
-    loadSettings(ctx),
-  ]);
+  // Read together, in one write to the database (db/transaction.ts `together`).
+  const [trustedDeviceId, settings] = await together(ctx.db, (db) =>
+    Promise.all([
+      trustedDeviceOf(ctx, proven.userId, attempt.deviceToken, db),
+      loadSettings(ctx, db),
+    ]),
+  );
   try {
     return await transaction(ctx.db, async (trx) => {
       const user = await findUserForUpdate(trx, proven.userId);

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import net from 'node:net';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
 import {
@@ -421,3 +423,86 @@ describe.runIf(TEST_DATABASE_URL)(
     });
   },
 );
+
+// docs/performance.md "Sign-in": on PostgreSQL every write to a database's socket costs the event
+// loop about 150 µs on these VMs; reads a request starts together go in one (db/transaction.ts
+// `together`). Counted on the sockets whose far end is the database's port.
+describe.runIf(TEST_DATABASE_URL)('the writes to the database of a sign-in, on postgres', () => {
+  let t: TestApp;
+  const port = Number(new URL(TEST_DATABASE_URL ?? 'postgres://x:5432').port || 5432);
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    await createUser(t, { ...OWNER, phone: '+33633333335' });
+  });
+  afterAll(() => t.close());
+
+  /** The writes to the database's sockets while `run` runs, every connection of the pool open. */
+  async function writesDuring(run: () => Promise<void>): Promise<number> {
+    await Promise.all(
+      Array.from({ length: 12 }, () => sql`select pg_sleep(0.02)`.execute(t.ctx.db)),
+    );
+    const write = vi.spyOn(net.Socket.prototype, '_write');
+    const writev = vi.spyOn(net.Socket.prototype, '_writev');
+    try {
+      await run();
+      return [...write.mock.contexts, ...writev.mock.contexts].filter(
+        (socket) => socket instanceof net.Socket && socket.remotePort === port,
+      ).length;
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+    }
+  }
+
+  /** A client with its anti-forgery cookie, and no session yet. */
+  async function freshClient(): Promise<TestClient> {
+    const client = new TestClient(t.app);
+    await client.get('/api/health');
+    return client;
+  }
+  const login = (client: TestClient) =>
+    client.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: { username: OWNER.email, password: OWNER.password },
+      remoteAddress: '192.0.2.44',
+    });
+
+  it('the password step from the owner’s client: four, its three first reads in one', async () => {
+    // The address signs in once: it is one of the owner's from then on.
+    expect((await login(await freshClient())).statusCode).toBe(401);
+    const client = await freshClient();
+    let status = 0;
+    const writes = await writesDuring(async () => {
+      status = (await login(client)).statusCode;
+    });
+    expect(status).toBe(401);
+    // The account, the browser and the settings; the counters and the reservation; the
+    // transaction's statements; its `commit`.
+    expect(writes).toBe(4);
+  });
+
+  it('the second factor’s check: the account, the session and the settings in one write', async () => {
+    const client = await freshClient();
+    t.clock.advance(13 * 60_000); // past the last code's resend limits
+    expect((await login(client)).statusCode).toBe(401);
+    expect((await client.post('/api/mfa/send', { provider: 'email' })).statusCode).toBe(200);
+    const code = await lastCode(t, OWNER.email);
+    let recorded: CompiledQuery[] = [];
+    const writes = await writesDuring(async () => {
+      recorded = await t.queries.during(async () => {
+        expect((await client.post('/api/mfa/verify', { provider: 'email', code })).statusCode).toBe(
+          200,
+        );
+      });
+    });
+    expect(shapeOf(recorded).outside.slice(-3)).toEqual([
+      'select users',
+      'select sessions',
+      'select settings',
+    ]);
+    // The session's check; the code's read and its claim; the stage's transaction (two round
+    // trips, roundTripsOf above); the three reads, together; the completion's transaction (four).
+    expect(writes).toBe(10);
+  });
+});

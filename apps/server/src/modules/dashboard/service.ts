@@ -1,5 +1,6 @@
 import type { Dashboard, Support } from '@hygie/domain';
 import type { AppContext } from '../../context.js';
+import { together } from '../../db/transaction.js';
 import { AppError } from '../../lib/app-error.js';
 import { phoneRequired } from '../auth/service.js';
 import { countTrustedDevices } from '../devices/service.js';
@@ -11,11 +12,14 @@ const PASSWORD_WARNING_MS = 14 * 24 * 60 * 60_000;
 
 /** What needs my attention: an unverified phone, a password about to expire, new terms. */
 export async function dashboardOf(ctx: AppContext, userId: string): Promise<Dashboard> {
-  const [user, settings, trustedDevices] = await Promise.all([
-    findUserById(ctx.db, userId),
-    loadSettings(ctx),
-    countTrustedDevices(ctx, userId),
-  ]);
+  // Read together, in one write to the database (db/transaction.ts `together`).
+  const [user, settings, trustedDevices] = await together(ctx.db, (db) =>
+    Promise.all([
+      findUserById(db, userId),
+      loadSettings(ctx, db),
+      countTrustedDevices(ctx, userId, db),
+    ]),
+  );
   if (!user) throw new AppError('not_logged_in');
   const now = ctx.clock.now();
   const attention: Dashboard['attention'] = [];

@@ -69,8 +69,9 @@ export async function trustedDeviceOf(
   ctx: AppContext,
   userId: string,
   token: string | undefined,
+  db: Db = ctx.db,
 ): Promise<string | null> {
-  return (await presentedDevice(ctx, token)).trustedFor(userId);
+  return (await presentedDevice(ctx, token, db)).trustedFor(userId);
 }
 
 /** The browser a trust cookie names, looked up before the account it must be one of is known. */
@@ -101,8 +102,12 @@ export async function markDeviceUsed(ctx: AppContext, db: Db, deviceId: string):
 }
 
 /** How many unexpired trusted devices the user has (the dashboard shows it). */
-export function countTrustedDevices(ctx: AppContext, userId: string): Promise<number> {
-  return countLiveTrustedDevices(ctx.db, userId, ctx.clock.now());
+export function countTrustedDevices(
+  ctx: AppContext,
+  userId: string,
+  db: Db = ctx.db,
+): Promise<number> {
+  return countLiveTrustedDevices(db, userId, ctx.clock.now());
 }
 
 /** A user's unexpired trusted devices, as an admin sees them. */

@@ -1,7 +1,7 @@
 import type { CurrentUser, ErrorData } from '@hygie/domain';
 import type { AppContext } from '../../../context.js';
 import type { Db } from '../../../db/connection.js';
-import { transaction } from '../../../db/transaction.js';
+import { together, transaction } from '../../../db/transaction.js';
 import type { SessionRow, UserRow } from '../../../db/schema.js';
 import { hashToken, randomToken } from '../../../lib/tokens.js';
 import { describeUserAgent } from '../../../lib/user-agent.js';
@@ -67,11 +67,10 @@ export async function advanceSession(
   request: ProgressContext,
   options: { rotate: boolean },
 ): Promise<Progress> {
-  const [user, session, settings] = await Promise.all([
-    findUserById(ctx.db, userId),
-    findSessionById(ctx.db, sessionId),
-    loadSettings(ctx),
-  ]);
+  // Read together, in one write to the database (db/transaction.ts `together`).
+  const [user, session, settings] = await together(ctx.db, (db) =>
+    Promise.all([findUserById(db, userId), findSessionById(db, sessionId), loadSettings(ctx, db)]),
+  );
   if (!user || !session) throw new Error('session or user vanished during sign-in');
   return transaction(ctx.db, (trx) =>
     settleSession(ctx, trx, { user, session, settings }, request, options),
