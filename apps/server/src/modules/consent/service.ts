@@ -11,7 +11,7 @@ import { asLanguage, DEFAULT_LANGUAGE, LANGUAGES } from '@hygie/domain';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
+import { together, transaction } from '../../db/transaction.js';
 import type { TermsTextTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../lib/app-error.js';
@@ -71,10 +71,10 @@ export async function termsStatus(
   userId: string | null,
   language: Language,
 ): Promise<CguStatus> {
-  const [terms, user] = await Promise.all([
-    termsInForce(ctx, ctx.db, language),
-    userId ? findUserById(ctx.db, userId) : undefined,
-  ]);
+  // Read together, in one write to the database (db/transaction.ts `together`).
+  const [terms, user] = await together(ctx.db, (db) =>
+    Promise.all([termsInForce(ctx, db, language), userId ? findUserById(db, userId) : undefined]),
+  );
   return { ...terms, acceptedVersion: user?.cgu_version ?? null };
 }
 

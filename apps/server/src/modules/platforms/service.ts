@@ -8,7 +8,7 @@ import type {
   Service,
   PlatformName,
 } from '@hygie/domain';
-import { transaction } from '../../db/transaction.js';
+import { together, transaction } from '../../db/transaction.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { newId } from '../../lib/ids.js';
@@ -156,10 +156,10 @@ export async function deletePlatform(ctx: AppContext, id: string, actor: Actor):
 
 /** "My services": every platform, with what the access rule lets this user do about it. */
 export async function listServices(ctx: AppContext, userId: string): Promise<Service[]> {
-  const [platforms, access] = await Promise.all([
-    listPlatforms(ctx.db),
-    accessRowsOfUser(ctx.db, userId),
-  ]);
+  // Read together, in one write to the database (db/transaction.ts `together`).
+  const [platforms, access] = await together(ctx.db, (db) =>
+    Promise.all([listPlatforms(db), accessRowsOfUser(db, userId)]),
+  );
   const statusOf = new Map(access.map((a) => [a.platform_id, a.status]));
   return platforms.map((p) => presentService(p, statusOf.get(p.id) ?? null));
 }
@@ -169,10 +169,12 @@ export async function platformStandingOfUsers(
   ctx: Pick<AppContext, 'db'>,
   userIds: string[],
 ): Promise<(userId: string) => AdminUser['platforms']> {
-  const [platforms, access] = await Promise.all([
-    listPlatforms(ctx.db),
-    userIds.length ? accessRowsOfUsers(ctx.db, userIds) : Promise.resolve([]),
-  ]);
+  const [platforms, access] = await together(ctx.db, (db) =>
+    Promise.all([
+      listPlatforms(db),
+      userIds.length ? accessRowsOfUsers(db, userIds) : Promise.resolve([]),
+    ]),
+  );
   return (userId) =>
     platforms.map((p) => {
       const status =
