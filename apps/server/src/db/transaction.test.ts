@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseProxy } from '../faults/db-proxy.js';
 import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
+import { databaseWritesDuring } from '../test/database-writes.js';
 import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../test/held-locks.js';
 import type { Db } from './connection.js';
 import { openDatabase } from './connection.js';
@@ -109,266 +109,244 @@ describe.each(DIALECTS)('a transaction, on %s', (dialect) => {
   });
 });
 
-describe.runIf(TEST_DATABASE_URL)('a transaction on PostgreSQL, pipelined', () => {
-  let proxy: DatabaseProxy;
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    proxy = await new DatabaseProxy({ host: '127.0.0.1', port: 5432 }).listen();
-    database = await openTestDatabase('postgres', { url: proxy.url(TEST_DATABASE_URL ?? '') });
-    db = database.handle.db;
-    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
-  });
-  afterAll(async () => {
-    await database.handle.close();
-    await database.drop();
-    await proxy.close();
-  });
-  beforeEach(async () => {
-    await sql`delete from notes`.execute(db);
-  });
-
-  /** The round trips `run` makes through the proxy. */
-  async function roundTrips(run: () => Promise<unknown>): Promise<number> {
-    const before = proxy.roundTrips();
-    await run();
-    return proxy.roundTrips() - before;
-  }
-
-  it('sends begin with the first statement, and statements started together in one round trip', async () => {
-    const writes = (trx: Db) =>
-      Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
-    const pipelined = await roundTrips(() =>
-      transaction(db, async (trx) => {
-        await bodies(trx);
-        await writes(trx);
-      }),
-    );
-    // begin + the read, the three writes, commit.
-    expect(pipelined).toBe(3);
-    await sql`delete from notes`.execute(db);
-    // Kysely's own transaction, one statement a round trip: begin, the read, three writes, commit.
-    const oneByOne = await roundTrips(() =>
-      db.transaction().execute(async (trx) => {
-        await bodies(trx);
-        await writes(trx);
-      }),
-    );
-    expect(oneByOne).toBe(6);
-    expect(await bodies(db)).toEqual(['un', 'deux', 'trois']);
-  });
-
-  it('writes the statements started together to the socket at once: one write a round trip', async () => {
-    // Straight to the database (the proxy idle), a pool of one: the writes of the sockets whose
-    // far end is the database's port are the transaction's.
-    const port = Number(new URL(TEST_DATABASE_URL ?? '').port || 5432);
-    const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
-    const write = vi.spyOn(net.Socket.prototype, '_write');
-    const writev = vi.spyOn(net.Socket.prototype, '_writev');
-    const writesToDatabase = () =>
-      [...write.mock.contexts, ...writev.mock.contexts].filter(
-        (socket) => socket instanceof net.Socket && socket.remotePort === port,
-      ).length;
-    try {
-      const one = direct.db;
-      await sql`create temp table notes (id integer primary key, body text not null)`.execute(one);
-      const before = writesToDatabase();
-      await transaction(one, async (trx) => {
-        await bodies(trx);
-        await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
-      });
-      // `begin` with the read, the three writes, `commit`: each statement was a write before.
-      expect(writesToDatabase() - before).toBe(3);
-      expect(await bodies(one)).toEqual(['un', 'deux', 'trois']);
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-      await direct.close();
-    }
-  });
-
-  it('transactionCommitting resolves once commit is sent, before its answer: committed settles with it', async () => {
-    // The commit waits for an advisory lock another connection holds.
-    const key = 730_251;
-    const removeTrigger = await atCommit(db, 'notes', `perform pg_advisory_xact_lock(${key})`);
-    const other = database.reopen();
-    const lock = await holdLock(other.db, advisoryLock(key));
-    try {
-      const started = transactionCommitting(db, async (trx) => {
-        await insert(trx, 1, 'un');
-        return 'écrit';
-      });
-      let resolved = false;
-      void started.then(() => (resolved = true));
-      // Once the commit waits for the lock, the call has resolved; the commit is not answered and
-      // nothing of it is seen elsewhere.
-      await advisoryLockAwaited(other.db, key);
-      expect(resolved).toBe(true);
-      const { value, committed } = await started;
-      expect(value).toBe('écrit');
-      let settled = false;
-      void committed.finally(() => (settled = true));
-      expect(await bodies(other.db)).toEqual([]);
-      expect(settled).toBe(false);
-      await lock.release();
-      await committed;
-      expect(await bodies(db)).toEqual(['un']);
-    } finally {
-      await lock.release();
-      await other.close();
-      await removeTrigger();
-    }
-  });
-
-  it('transactionCommitting: committed rejects when the commit fails, nothing is kept and the connection serves again', async () => {
-    const removeTrigger = await atCommit(db, 'notes', `raise exception 'refusé au commit'`);
-    try {
-      const { committed } = await transactionCommitting(db, (trx) => insert(trx, 1, 'un'));
-      await expect(committed).rejects.toThrow('refusé au commit');
-      expect(await bodies(db)).toEqual([]);
-    } finally {
-      await removeTrigger();
-    }
-    await transaction(db, (trx) => insert(trx, 2, 'deux'));
-    expect(await bodies(db)).toEqual(['deux']);
-  });
-
-  it('fails a transaction whose function caught a failed statement: PostgreSQL rolled it back', async () => {
-    const failed = transaction(db, async (trx) => {
-      await insert(trx, 1, 'un');
-      await insert(trx, 1, 'doublon').catch(() => undefined);
+describe.runIf(TEST_DATABASE_URL)(
+  'a transaction on PostgreSQL, pipelined, and statements sent together',
+  () => {
+    let proxy: DatabaseProxy;
+    let database: TestDatabase;
+    let db: Db;
+    beforeAll(async () => {
+      proxy = await new DatabaseProxy({ host: '127.0.0.1', port: 5432 }).listen();
+      database = await openTestDatabase('postgres', { url: proxy.url(TEST_DATABASE_URL ?? '') });
+      db = database.handle.db;
+      await sql`create table notes (id integer primary key, body text not null)`.execute(db);
     });
-    await expect(failed).rejects.toThrow(/rolled back/);
-    expect(await bodies(db)).toEqual([]);
-  });
-
-  it('fails every statement when the connection breaks, and the next transaction gets a new one', async () => {
-    const broken = transaction(db, async (trx) => {
-      await insert(trx, 1, 'un');
-      proxy.cut();
-      await insert(trx, 2, 'deux');
+    afterAll(async () => {
+      await database.handle.close();
+      await database.drop();
+      await proxy.close();
     });
-    await expect(broken).rejects.toThrow();
-    proxy.restore();
-    await transaction(db, (trx) => insert(trx, 3, 'trois'));
-    expect(await bodies(db)).toEqual(['trois']);
-  });
+    beforeEach(async () => {
+      await sql`delete from notes`.execute(db);
+    });
 
-  it('fails when begin itself fails, with no statement left unanswered, and leaves its connection clean', async () => {
-    // A pool of one connection, left in a failed transaction block: PostgreSQL refuses everything
-    // on it but the block's end, `begin` included.
-    const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
-    try {
-      const one = single.db;
-      await sql`create temp table notes (id integer primary key, body text not null)`.execute(one);
-      await sql`begin`.execute(one);
-      await expect(sql`select 1 / 0`.execute(one)).rejects.toThrow(/division by zero/);
-      // Two statements behind the failed begin: each fails too, and neither is left unhandled
-      // (vitest fails a test on an unhandled rejection).
-      const failed = transaction(one, async (trx) => {
-        await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux')]);
-      });
-      await expect(failed).rejects.toThrow(/current transaction is aborted/);
-      // Its rollback ended the block: the connection serves the next transaction.
-      await transaction(one, (trx) => insert(trx, 3, 'trois'));
-      expect(await bodies(one)).toEqual(['trois']);
-    } finally {
-      await single.close();
+    /** The round trips `run` makes through the proxy. */
+    async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+      const before = proxy.roundTrips();
+      await run();
+      return proxy.roundTrips() - before;
     }
-  });
-});
 
-// PostgreSQL: reads that need no common snapshot, started together, on one connection in one
-// write (`together`, docs/performance.md "Sign-in": the account, the trusted browser and the
-// settings before a password is checked).
-describe.runIf(TEST_DATABASE_URL)('statements sent together on PostgreSQL', () => {
-  let proxy: DatabaseProxy;
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    proxy = await new DatabaseProxy({ host: '127.0.0.1', port: 5432 }).listen();
-    database = await openTestDatabase('postgres', { url: proxy.url(TEST_DATABASE_URL ?? '') });
-    db = database.handle.db;
-    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
-  });
-  afterAll(async () => {
-    await database.handle.close();
-    await database.drop();
-    await proxy.close();
-  });
-
-  const backend = async (one: Db) =>
-    (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]?.pid;
-
-  it('go on one connection, in one round trip, where apart they take one each', async () => {
-    await insert(db, 1, 'un');
-    const three = (one: Db) => Promise.all([backend(one), bodies(one), backend(one)]);
-    // Warm: the pool has its connections.
-    await three(db);
-    const before = proxy.roundTrips();
-    const [first, read, last] = await together(db, three);
-    expect(proxy.roundTrips() - before).toBe(1);
-    expect(read).toEqual(['un']);
-    expect(first).toBe(last);
-    const apart = proxy.roundTrips();
-    const [one, , other] = await three(db);
-    expect(proxy.roundTrips() - apart).toBe(3);
-    expect(one).not.toBe(other);
-  });
-
-  it('are written to the socket at once', async () => {
-    const port = Number(new URL(TEST_DATABASE_URL ?? '').port || 5432);
-    const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
-    const write = vi.spyOn(net.Socket.prototype, '_write');
-    const writev = vi.spyOn(net.Socket.prototype, '_writev');
-    const writesToDatabase = () =>
-      [...write.mock.contexts, ...writev.mock.contexts].filter(
-        (socket) => socket instanceof net.Socket && socket.remotePort === port,
-      ).length;
-    try {
-      await backend(direct.db); // connected
-      const before = writesToDatabase();
-      await together(direct.db, (one) => Promise.all([backend(one), backend(one), backend(one)]));
-      expect(writesToDatabase() - before).toBe(1);
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-      await direct.close();
-    }
-  });
-
-  it('may be answered after the function resolved: the connection is given back only then', async () => {
-    const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
-    try {
-      await backend(single.db);
-      const { slow } = await together(single.db, (one) =>
-        Promise.resolve({
-          slow: sql<{ v: string }>`select 'lent' as v from pg_sleep(0.2)`.execute(one),
+    it('sends begin with the first statement, and statements started together in one round trip', async () => {
+      const writes = (trx: Db) =>
+        Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux'), insert(trx, 3, 'trois')]);
+      const pipelined = await roundTrips(() =>
+        transaction(db, async (trx) => {
+          await bodies(trx);
+          await writes(trx);
         }),
       );
-      // Out of the pool while its statement runs.
-      expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 0 });
-      expect((await slow).rows).toEqual([{ v: 'lent' }]);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 1 });
-    } finally {
-      await single.close();
-    }
-  });
-
-  it('fails when the connection breaks, and the next gets a new connection', async () => {
-    const cut = together(db, async (one) => {
-      await backend(one);
-      proxy.cut();
-      return backend(one);
+      // begin + the read, the three writes, commit.
+      expect(pipelined).toBe(3);
+      await sql`delete from notes`.execute(db);
+      // Kysely's own transaction, one statement a round trip: begin, the read, three writes, commit.
+      const oneByOne = await roundTrips(() =>
+        db.transaction().execute(async (trx) => {
+          await bodies(trx);
+          await writes(trx);
+        }),
+      );
+      expect(oneByOne).toBe(6);
+      expect(await bodies(db)).toEqual(['un', 'deux', 'trois']);
     });
-    await expect(cut).rejects.toThrow();
-    proxy.restore();
-    await expect(together(db, (one) => bodies(one))).resolves.toEqual(expect.any(Array));
-  });
 
-  it('refuses a statement started once the function has resolved', async () => {
-    const late = await together(db, (one) => Promise.resolve(one));
-    await expect(backend(late)).rejects.toThrow(/after its turn/);
-  });
-});
+    it('writes the statements started together to the socket at once: one write a round trip', async () => {
+      // Straight to the database (the proxy idle), a pool of one: the writes of the sockets whose
+      // far end is the database's port are the transaction's.
+      const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
+      try {
+        const one = direct.db;
+        await sql`create temp table notes (id integer primary key, body text not null)`.execute(
+          one,
+        );
+        const writes = await databaseWritesDuring(() =>
+          transaction(one, async (trx) => {
+            await bodies(trx);
+            await Promise.all([
+              insert(trx, 1, 'un'),
+              insert(trx, 2, 'deux'),
+              insert(trx, 3, 'trois'),
+            ]);
+          }),
+        );
+        // `begin` with the read, the three writes, `commit`: each statement was a write before.
+        expect(writes).toBe(3);
+        expect(await bodies(one)).toEqual(['un', 'deux', 'trois']);
+      } finally {
+        await direct.close();
+      }
+    });
+
+    it('transactionCommitting resolves once commit is sent, before its answer: committed settles with it', async () => {
+      // The commit waits for an advisory lock another connection holds.
+      const key = 730_251;
+      const removeTrigger = await atCommit(db, 'notes', `perform pg_advisory_xact_lock(${key})`);
+      const other = database.reopen();
+      const lock = await holdLock(other.db, advisoryLock(key));
+      try {
+        const started = transactionCommitting(db, async (trx) => {
+          await insert(trx, 1, 'un');
+          return 'écrit';
+        });
+        let resolved = false;
+        void started.then(() => (resolved = true));
+        // Once the commit waits for the lock, the call has resolved; the commit is not answered and
+        // nothing of it is seen elsewhere.
+        await advisoryLockAwaited(other.db, key);
+        expect(resolved).toBe(true);
+        const { value, committed } = await started;
+        expect(value).toBe('écrit');
+        let settled = false;
+        void committed.finally(() => (settled = true));
+        expect(await bodies(other.db)).toEqual([]);
+        expect(settled).toBe(false);
+        await lock.release();
+        await committed;
+        expect(await bodies(db)).toEqual(['un']);
+      } finally {
+        await lock.release();
+        await other.close();
+        await removeTrigger();
+      }
+    });
+
+    it('transactionCommitting: committed rejects when the commit fails, nothing is kept and the connection serves again', async () => {
+      const removeTrigger = await atCommit(db, 'notes', `raise exception 'refusé au commit'`);
+      try {
+        const { committed } = await transactionCommitting(db, (trx) => insert(trx, 1, 'un'));
+        await expect(committed).rejects.toThrow('refusé au commit');
+        expect(await bodies(db)).toEqual([]);
+      } finally {
+        await removeTrigger();
+      }
+      await transaction(db, (trx) => insert(trx, 2, 'deux'));
+      expect(await bodies(db)).toEqual(['deux']);
+    });
+
+    it('fails a transaction whose function caught a failed statement: PostgreSQL rolled it back', async () => {
+      const failed = transaction(db, async (trx) => {
+        await insert(trx, 1, 'un');
+        await insert(trx, 1, 'doublon').catch(() => undefined);
+      });
+      await expect(failed).rejects.toThrow(/rolled back/);
+      expect(await bodies(db)).toEqual([]);
+    });
+
+    it('fails every statement when the connection breaks, and the next transaction gets a new one', async () => {
+      const broken = transaction(db, async (trx) => {
+        await insert(trx, 1, 'un');
+        proxy.cut();
+        await insert(trx, 2, 'deux');
+      });
+      await expect(broken).rejects.toThrow();
+      proxy.restore();
+      await transaction(db, (trx) => insert(trx, 3, 'trois'));
+      expect(await bodies(db)).toEqual(['trois']);
+    });
+
+    it('fails when begin itself fails, with no statement left unanswered, and leaves its connection clean', async () => {
+      // A pool of one connection, left in a failed transaction block: PostgreSQL refuses everything
+      // on it but the block's end, `begin` included.
+      const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
+      try {
+        const one = single.db;
+        await sql`create temp table notes (id integer primary key, body text not null)`.execute(
+          one,
+        );
+        await sql`begin`.execute(one);
+        await expect(sql`select 1 / 0`.execute(one)).rejects.toThrow(/division by zero/);
+        // Two statements behind the failed begin: each fails too, and neither is left unhandled
+        // (vitest fails a test on an unhandled rejection).
+        const failed = transaction(one, async (trx) => {
+          await Promise.all([insert(trx, 1, 'un'), insert(trx, 2, 'deux')]);
+        });
+        await expect(failed).rejects.toThrow(/current transaction is aborted/);
+        // Its rollback ended the block: the connection serves the next transaction.
+        await transaction(one, (trx) => insert(trx, 3, 'trois'));
+        expect(await bodies(one)).toEqual(['trois']);
+      } finally {
+        await single.close();
+      }
+    });
+
+    // Reads that need no common snapshot, started together, on one connection in one write
+    // (`together`, docs/performance.md "Sign-in": the account, the trusted browser and the settings
+    // before a password is checked).
+    const backend = async (one: Db) =>
+      (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]?.pid;
+
+    it('go on one connection, in one round trip, where apart they take one each', async () => {
+      await insert(db, 1, 'un');
+      const three = (one: Db) => Promise.all([backend(one), bodies(one), backend(one)]);
+      // Warm: the pool has its connections.
+      await three(db);
+      const before = proxy.roundTrips();
+      const [first, read, last] = await together(db, three);
+      expect(proxy.roundTrips() - before).toBe(1);
+      expect(read).toEqual(['un']);
+      expect(first).toBe(last);
+      const apart = proxy.roundTrips();
+      const [one, , other] = await three(db);
+      expect(proxy.roundTrips() - apart).toBe(3);
+      expect(one).not.toBe(other);
+    });
+
+    it('are written to the socket at once', async () => {
+      const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
+      try {
+        await backend(direct.db); // connected
+        const writes = await databaseWritesDuring(() =>
+          together(direct.db, (one) => Promise.all([backend(one), backend(one), backend(one)])),
+        );
+        expect(writes).toBe(1);
+      } finally {
+        await direct.close();
+      }
+    });
+
+    it('may be answered after the function resolved: the connection is given back only then', async () => {
+      const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
+      try {
+        await backend(single.db);
+        const { slow } = await together(single.db, (one) =>
+          Promise.resolve({
+            slow: sql<{ v: string }>`select 'lent' as v from pg_sleep(0.2)`.execute(one),
+          }),
+        );
+        // Out of the pool while its statement runs.
+        expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 0 });
+        expect((await slow).rows).toEqual([{ v: 'lent' }]);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 1 });
+      } finally {
+        await single.close();
+      }
+    });
+
+    it('fails when the connection breaks, and the next gets a new connection', async () => {
+      const cut = together(db, async (one) => {
+        await backend(one);
+        proxy.cut();
+        return backend(one);
+      });
+      await expect(cut).rejects.toThrow();
+      proxy.restore();
+      await expect(together(db, (one) => bodies(one))).resolves.toEqual(expect.any(Array));
+    });
+
+    it('refuses a statement started once the function has resolved', async () => {
+      const late = await together(db, (one) => Promise.resolve(one));
+      await expect(backend(late)).rejects.toThrow(/after its turn/);
+    });
+  },
+);

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import net from 'node:net';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../test/helpers.js';
@@ -12,6 +11,7 @@ import {
   TEST_DATABASE_URL,
   TestClient,
 } from '../../test/helpers.js';
+import { databaseWritesDuring } from '../../test/database-writes.js';
 import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../../test/held-locks.js';
 import {
   injectInsertFault,
@@ -429,7 +429,6 @@ describe.runIf(TEST_DATABASE_URL)(
 // `together`). Counted on the sockets whose far end is the database's port.
 describe.runIf(TEST_DATABASE_URL)('the writes to the database of a sign-in, on postgres', () => {
   let t: TestApp;
-  const port = Number(new URL(TEST_DATABASE_URL ?? 'postgres://x:5432').port || 5432);
   beforeAll(async () => {
     t = await createTestApp('postgres');
     await createUser(t, { ...OWNER, phone: '+33633333335' });
@@ -441,17 +440,7 @@ describe.runIf(TEST_DATABASE_URL)('the writes to the database of a sign-in, on p
     await Promise.all(
       Array.from({ length: 12 }, () => sql`select pg_sleep(0.02)`.execute(t.ctx.db)),
     );
-    const write = vi.spyOn(net.Socket.prototype, '_write');
-    const writev = vi.spyOn(net.Socket.prototype, '_writev');
-    try {
-      await run();
-      return [...write.mock.contexts, ...writev.mock.contexts].filter(
-        (socket) => socket instanceof net.Socket && socket.remotePort === port,
-      ).length;
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-    }
+    return databaseWritesDuring(run);
   }
 
   /** A client with its anti-forgery cookie, and no session yet. */
