@@ -199,9 +199,8 @@ async function auditSignInFailure(
  * The password step, begun in its client's turn (HashPool.admit: a storm of sign-ins does its
  * reads at the pace of its hashes, each address in turn). Before the hash: the account(s) the
  * name names, the trusted browser and the settings (together, in one write), the throttle's
- * counters (one statement) and the
- * attempt's reservation, decided before the hash starts and committed beside it. After it, every
- * write of the outcome — the throttle's, the rehash, the session, its stage, the audit events —
+ * counters (one statement) and the attempt's reservation, decided before the hash starts and
+ * committed beside it. After it, every write of the outcome — the throttle's, the rehash, the session, its stage, the audit events —
  * in one transaction: a sign-in that cannot be written leaves nothing of itself (and its reserved
  * attempt is given back).
  */
