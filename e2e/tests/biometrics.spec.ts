@@ -4,6 +4,7 @@ import {
   expectAccessible,
   passSecondFactor,
   screenshot,
+  signOut,
   submitLogin,
   useLanguage,
 } from './support.js';
@@ -57,12 +58,6 @@ async function newUserSignsIn(
   await page.locator('#cgu-accept').check();
   await page.getByTestId('cgu-submit').click();
   return email;
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/security\/login/);
 }
 
 for (const language of ['fr', 'ar'] as const) {

@@ -9,6 +9,7 @@ import {
   registerPatient,
   serverNow,
   signInPatient,
+  signOut,
   submitLogin,
   termsShown,
   useLanguage,
@@ -69,12 +70,6 @@ async function finishFirstSignIn(
     await page.getByTestId('cgu-submit').click();
     await expect(page).not.toHaveURL(/accept-cgu/);
   }
-}
-
-async function signOut(page: Page) {
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/security\/login/);
 }
 
 test('the login page offers both providers, accessible in French and in Arabic', async ({

@@ -9,6 +9,7 @@ import {
   linkIn,
   screenshot,
   serverNow,
+  signOut,
   submitLogin,
   useLanguage,
 } from './support.js';
@@ -127,9 +128,7 @@ test('a trusted browser skips the second factor, another browser does not', asyn
   await page.getByTestId('mfa-submit').click();
   await expect(page).toHaveURL(/\/$/);
 
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await expect(page).toHaveURL(/\/security\/login/);
+  await signOut(page);
   await submitLogin(page, 'fr', PATIENT.email, PATIENT.password);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('user-menu')).toBeVisible();
