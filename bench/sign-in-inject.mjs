@@ -22,8 +22,9 @@
 // and the time from the hash's end (the worker's answer) to the sign-in's answer: the writes and
 // the reply. BENCH_TIMELINE=1 (one at a time) prints a sign-in's steps beside it, each the median
 // time since its request over the measured rounds: every statement sent to PostgreSQL and its
-// answer (node-postgres's queries; SQLite's statements run inside the event loop's own steps),
-// the hash's start and end, the answer.
+// answer (node-postgres's queries); on SQLite every statement's start and end (better-sqlite3's
+// runs, synchronous: the time between two is the portal's own work, Kysely's included); the hash's
+// start and end, the answer.
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
@@ -101,7 +102,34 @@ function traceStatements() {
     return result;
   };
 }
-if (TIMELINE) traceStatements();
+
+/**
+ * Each statement the portal runs on SQLite, its start and its end, as steps of the timeline: the
+ * better-sqlite3 the bundle resolves (target's). Its statements run synchronously, so what lies
+ * between one's end and the next one's start is the portal's own work on the event loop.
+ */
+function traceSqliteStatements() {
+  const Database = createRequire(path.join(target, 'apps', 'server', 'package.json'))(
+    'better-sqlite3',
+  );
+  const probe = new Database(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1'));
+  probe.close();
+  for (const method of ['run', 'get', 'all']) {
+    const original = statement[method];
+    statement[method] = function traced(...args) {
+      const name = `${statementName(this.source)} (${method})`;
+      step(`started ${name}`);
+      const result = original.apply(this, args);
+      step(`ended ${name}`);
+      return result;
+    };
+  }
+}
+if (TIMELINE) {
+  traceStatements();
+  traceSqliteStatements();
+}
 
 /**
  * The timelines' most frequent sequence of steps, each step the median of its times since the
