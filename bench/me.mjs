@@ -3,7 +3,8 @@
 // are shared and noisy, so the ratio is the figure to compare between runs, not the requests per
 // second. Beside throughput, each server's own CPU time per request (user + system, read from
 // /proc around the load): it does not depend on what else the machine runs, so it is the steadier
-// figure. BENCH_ROUNDS repeats the bare/me pair and reports medians.
+// figure. BENCH_ROUNDS (default 3) repeats the bare/me pair and reports medians: one round's ratio
+// moves by a tenth between runs on a shared machine.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +21,7 @@ import {
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOALS = { sqlite: 0.5, postgres: 0.35 };
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
