@@ -5,7 +5,7 @@ import type { TestDatabase } from '../test/helpers.js';
 import { DIALECTS, openTestDatabase, TEST_DATABASE_URL } from '../test/helpers.js';
 import { databaseWritesDuring } from '../test/database-writes.js';
 import { advisoryLock, advisoryLockAwaited, atCommit, holdLock } from '../test/held-locks.js';
-import type { Db } from './connection.js';
+import type { Db, DbHandle } from './connection.js';
 import { openDatabase } from './connection.js';
 import { together, transaction, transactionCommitting } from './transaction.js';
 
@@ -19,6 +19,27 @@ const bodies = async (db: Db) =>
   (await sql<{ body: string }>`select body from notes order by id`.execute(db)).rows.map(
     (row) => row.body,
   );
+
+/**
+ * `fn` on a database of its own, straight to PostgreSQL (not through a proxy), with `poolMax`
+ * connections, closed after it; with one connection, `notes` is made on it as a temporary table.
+ */
+async function onDirectDatabase<T>(
+  poolMax: number,
+  fn: (direct: DbHandle) => Promise<T>,
+): Promise<T> {
+  const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax });
+  try {
+    if (poolMax === 1) {
+      await sql`create temp table notes (id integer primary key, body text not null)`.execute(
+        direct.db,
+      );
+    }
+    return await fn(direct);
+  } finally {
+    await direct.close();
+  }
+}
 
 describe.each(DIALECTS)('a transaction, on %s', (dialect) => {
   let database: TestDatabase;
@@ -163,12 +184,7 @@ describe.runIf(TEST_DATABASE_URL)(
     it('writes the statements started together to the socket at once: one write a round trip', async () => {
       // Straight to the database (the proxy idle), a pool of one: the writes of the sockets whose
       // far end is the database's port are the transaction's.
-      const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
-      try {
-        const one = direct.db;
-        await sql`create temp table notes (id integer primary key, body text not null)`.execute(
-          one,
-        );
+      await onDirectDatabase(1, async ({ db: one }) => {
         const writes = await databaseWritesDuring(() =>
           transaction(one, async (trx) => {
             await bodies(trx);
@@ -182,9 +198,7 @@ describe.runIf(TEST_DATABASE_URL)(
         // `begin` with the read, the three writes, `commit`: each statement was a write before.
         expect(writes).toBe(3);
         expect(await bodies(one)).toEqual(['un', 'deux', 'trois']);
-      } finally {
-        await direct.close();
-      }
+      });
     });
 
     it('transactionCommitting resolves once commit is sent, before its answer: committed settles with it', async () => {
@@ -257,12 +271,7 @@ describe.runIf(TEST_DATABASE_URL)(
     it('fails when begin itself fails, with no statement left unanswered, and leaves its connection clean', async () => {
       // A pool of one connection, left in a failed transaction block: PostgreSQL refuses everything
       // on it but the block's end, `begin` included.
-      const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 1 });
-      try {
-        const one = single.db;
-        await sql`create temp table notes (id integer primary key, body text not null)`.execute(
-          one,
-        );
+      await onDirectDatabase(1, async ({ db: one }) => {
         await sql`begin`.execute(one);
         await expect(sql`select 1 / 0`.execute(one)).rejects.toThrow(/division by zero/);
         // Two statements behind the failed begin: each fails too, and neither is left unhandled
@@ -274,9 +283,7 @@ describe.runIf(TEST_DATABASE_URL)(
         // Its rollback ended the block: the connection serves the next transaction.
         await transaction(one, (trx) => insert(trx, 3, 'trois'));
         expect(await bodies(one)).toEqual(['trois']);
-      } finally {
-        await single.close();
-      }
+      });
     });
 
     // Reads that need no common snapshot, started together, on one connection in one write
@@ -302,21 +309,17 @@ describe.runIf(TEST_DATABASE_URL)(
     });
 
     it('are written to the socket at once', async () => {
-      const direct = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
-      try {
+      await onDirectDatabase(2, async (direct) => {
         await backend(direct.db); // connected
         const writes = await databaseWritesDuring(() =>
           together(direct.db, (one) => Promise.all([backend(one), backend(one), backend(one)])),
         );
         expect(writes).toBe(1);
-      } finally {
-        await direct.close();
-      }
+      });
     });
 
     it('may be answered after the function resolved: the connection is given back only then', async () => {
-      const single = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', poolMax: 2 });
-      try {
+      await onDirectDatabase(2, async (single) => {
         await backend(single.db);
         const { slow } = await together(single.db, (one) =>
           Promise.resolve({
@@ -328,9 +331,7 @@ describe.runIf(TEST_DATABASE_URL)(
         expect((await slow).rows).toEqual([{ v: 'lent' }]);
         await new Promise((resolve) => setImmediate(resolve));
         expect(single.poolStats?.()).toMatchObject({ total: 1, idle: 1 });
-      } finally {
-        await single.close();
-      }
+      });
     });
 
     it('fails when the connection breaks, and the next gets a new connection', async () => {
